@@ -1,0 +1,119 @@
+#define _GNU_SOURCE
+#include "CShim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+int sv_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int sv_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int sv_pidfd_send_signal(int pidfd, int sig) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
+int sv_spawn(const char *path, char *const argv[], char *const envp[],
+             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attrs;
+    sigset_t none, all;
+    int rc;
+
+    *pidfd = -1;
+    sigemptyset(&none);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+
+    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
+    if ((rc = posix_spawnattr_init(&attrs)) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return rc;
+    }
+    /* The caller guarantees every source fd is above the targets, so no dup2 clobbers a later source. */
+    if ((rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 1)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, in_fd, SV_CHANNEL_IN_FD)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, SV_CHANNEL_OUT_FD)) == 0 &&
+        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, SV_CHANNEL_OUT_FD + 1)) == 0 &&
+        (rc = posix_spawnattr_setsigmask(&attrs, &none)) == 0 &&
+        (rc = posix_spawnattr_setsigdefault(&attrs, &all)) == 0 &&
+        (rc = posix_spawnattr_setpgroup(&attrs, 0)) == 0 &&
+        (rc = posix_spawnattr_setflags(&attrs, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+                                                   POSIX_SPAWN_SETPGROUP)) == 0) {
+        rc = posix_spawn(pid, path, &actions, &attrs, argv, envp);
+        if (rc == 0) {
+            /* Nothing else reaps our children, so the pid cannot be recycled before this call. */
+            *pidfd = sv_pidfd_open(*pid);
+            if (*pidfd < 0) rc = errno;
+        }
+    }
+    posix_spawnattr_destroy(&attrs);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc;
+}
+
+int sv_waitid_pidfd(int pidfd, int *code, int *status) {
+    siginfo_t info = {0};
+    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) != 0) return -1;
+    *code = info.si_pid == 0 ? 0 : info.si_code;
+    *status = info.si_status;
+    return 0;
+}
+
+int sv_cld_exited(void) { return CLD_EXITED; }
+int sv_cld_killed(void) { return CLD_KILLED; }
+int sv_cld_dumped(void) { return CLD_DUMPED; }
+
+int sv_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
+
+int sv_disable_core_dumps(void) {
+    struct rlimit none = {0, 0};
+    return setrlimit(RLIMIT_CORE, &none);
+}
+
+int sv_ignore_signal(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
+
+int sv_setpriority(pid_t pid, int nice) { return setpriority(PRIO_PROCESS, (id_t)pid, nice); }
+
+int sv_getpriority(pid_t pid, int *nice) {
+    errno = 0;
+    int value = getpriority(PRIO_PROCESS, (id_t)pid);
+    if (value == -1 && errno != 0) return -1;
+    *nice = value;
+    return 0;
+}
+
+int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event event = {.events = events, .data.u64 = data};
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeout_ms) {
+    struct epoll_event ready[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, ready, max, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        data[i] = ready[i].data.u64;
+        events[i] = ready[i].events;
+    }
+    return n;
+}

@@ -1,0 +1,46 @@
+#ifndef SUPERVISOR_CSHIM_H
+#define SUPERVISOR_CSHIM_H
+
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/types.h>
+
+/// Where the worker finds its channel: the parent's requests arrive on this fd, its replies leave on the next.
+#define SV_CHANNEL_IN_FD 3
+#define SV_CHANNEL_OUT_FD 4
+
+/// Spawns `path` with posix_spawn: `in_fd`/`out_fd` become fds 3/4, `null_fd` becomes 0 and 1, 2 is inherited and
+/// every other descriptor is closed; the signal mask and every disposition are reset; the child leads its own
+/// process group. A pidfd is opened right after the spawn. Returns 0 or an errno value.
+int sv_spawn(const char *path, char *const argv[], char *const envp[],
+             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd);
+
+/// pipe2 with O_CLOEXEC; Swift cannot see pipe2 without _GNU_SOURCE.
+int sv_pipe_cloexec(int fds[2]);
+
+int sv_pidfd_open(pid_t pid);
+int sv_pidfd_send_signal(int pidfd, int sig);
+
+/// Reaps the child behind `pidfd` without blocking. On success `*code` is CLD_EXITED, CLD_KILLED or CLD_DUMPED and
+/// `*status` the exit code or signal; `*code` is 0 when the child has not exited yet.
+int sv_waitid_pidfd(int pidfd, int *code, int *status);
+
+int sv_cld_exited(void);
+int sv_cld_killed(void);
+int sv_cld_dumped(void);
+
+int sv_set_pdeathsig(int sig);
+int sv_disable_core_dumps(void);
+int sv_ignore_signal(int sig);
+
+int sv_setpriority(pid_t pid, int nice);
+/// Returns 0 and stores the nice value, or -1 with errno set.
+int sv_getpriority(pid_t pid, int *nice);
+
+int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.
+int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeout_ms);
+
+#endif

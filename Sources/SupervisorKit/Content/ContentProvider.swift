@@ -1,0 +1,91 @@
+import Glibc
+
+/// The supervisor's scheme handler: workers fetch `app://local/PATH` over their channel and this answers, so no
+/// page ever needs a localhost server or an open port.
+public final class ContentProvider {
+    /// The scheme and host every page lives under.
+    public static let origin = "app://local/"
+
+    public struct Response: Equatable {
+        public let status: UInt16
+        public let mime: String
+        public let body: [UInt8]
+    }
+
+    private let root: String?
+    private var cache: [String: [UInt8]] = [:]
+    /// The pages a run cycles through, as full URLs, in a stable order.
+    public let pages: [String]
+
+    /// The built-in pages: enough to run on a machine that has nothing else.
+    public init() {
+        root = nil
+        for (path, html) in BuiltInPages.all { cache[path] = Array(html.utf8) }
+        pages = BuiltInPages.all.map { Self.origin + $0.path }
+    }
+
+    /// Pages from a directory: every `.html` file in it (not below it) is in the rotation, and anything under it
+    /// can be fetched.
+    public init(root: String) throws(ContentError) {
+        guard let dir = opendir(root) else { throw .unreadable(root, errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".html") { names.append(name) }
+        }
+        guard !names.isEmpty else { throw .noPages(root) }
+        self.root = root
+        pages = names.sorted().map { Self.origin + $0 }
+    }
+
+    /// Answers one fetch. Paths that climb out of the root are refused, as a scheme handler must.
+    public func fetch(_ url: String) -> Response {
+        guard url.hasPrefix(Self.origin) else { return Self.error(400, "not an \(Self.origin) URL: \(url)") }
+        let path = String(url.dropFirst(Self.origin.count).prefix { $0 != "?" && $0 != "#" })
+        guard !path.isEmpty, !path.split(separator: "/").contains("..") else { return Self.error(403, "forbidden") }
+        if let body = cache[path] { return Response(status: 200, mime: Self.mime(path), body: body) }
+        guard let root, let body = Self.read(root + "/" + path) else { return Self.error(404, "not found: \(path)") }
+        cache[path] = body
+        return Response(status: 200, mime: Self.mime(path), body: body)
+    }
+
+    private static func read(_ path: String) -> [UInt8]? {
+        guard let fd = try? Sys.open(path, O_RDONLY) else { return nil }
+        defer { Sys.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { (try? Sys.read(fd, into: $0)) ?? 0 }
+            if n <= 0 { break }
+            body += chunk[0..<n]
+            if body.count > maxPageSize { return nil }
+        }
+        return body
+    }
+
+    /// Leaves room in a frame for the reply's other fields.
+    static let maxPageSize = 1 << 19
+
+    private static func mime(_ path: String) -> String {
+        path.hasSuffix(".html") ? "text/html" : "application/octet-stream"
+    }
+
+    private static func error(_ status: UInt16, _ text: String) -> Response {
+        Response(status: status, mime: "text/plain", body: Array(text.utf8))
+    }
+}
+
+public enum ContentError: Error, CustomStringConvertible {
+    case unreadable(String, errno: Int32)
+    case noPages(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let root, let code): "cannot read content directory '\(root)': \(String(cString: strerror(code)))"
+        case .noPages(let root): "content directory '\(root)' holds no .html pages"
+        }
+    }
+}

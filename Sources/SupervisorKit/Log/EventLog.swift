@@ -1,0 +1,77 @@
+import Glibc
+
+/// One thing that happened, as it is written to the log.
+public struct Event: Sendable {
+    public let name: String
+    /// CLOCK_MONOTONIC nanoseconds: the clock for every latency.
+    public let monotonic: Int
+    public let wall: Int
+    public let view: Int?
+    public let pid: Int32?
+    public let fields: [(String, JSON)]
+
+    public subscript(key: String) -> JSON? { fields.first { $0.0 == key }?.1 }
+
+    /// The JSON Lines record: time, mono, event, view, pid, then the fields.
+    public var json: JSON {
+        var members: [(String, JSON)] = [
+            ("time", .string(isoTime(wall))), ("mono", .int(monotonic)), ("event", .string(name)),
+        ]
+        if let view { members.append(("view", .int(view))) }
+        if let pid { members.append(("pid", .int(Int(pid)))) }
+        return .object(members + fields)
+    }
+}
+
+/// The single record of a run. Counters and summaries are computed from these events by observers, not kept on
+/// the side, so the log and the summary cannot disagree.
+///
+/// Lines are buffered and written once per event-loop wake-up, so a burst of events costs one write(2).
+public final class EventLog {
+    private let fd: Int32?
+    private var pending = ""
+    /// Called for every event, on the event loop's thread, in order.
+    public var observers: [(Event) -> Void] = []
+
+    /// A log that writes JSON Lines to `path`, or only informs observers when `path` is nil.
+    public init(path: String? = nil) throws(SystemError) {
+        fd = try path.map { path throws(SystemError) in try Sys.open(path, O_WRONLY | O_CREAT | O_TRUNC) }
+    }
+
+    deinit {
+        flush()
+        if let fd { Sys.close(fd) }
+    }
+
+    public func emit(_ name: String, view: Int? = nil, pid: Int32? = nil, _ fields: [(String, JSON)] = []) {
+        let event = Event(
+            name: name, monotonic: Sys.monotonicNanoseconds(), wall: Sys.wallNanoseconds(), view: view, pid: pid,
+            fields: fields)
+        if fd != nil {
+            event.json.write(to: &pending)
+            pending += "\n"
+        }
+        for observer in observers { observer(event) }
+    }
+
+    public func flush() {
+        guard let fd, !pending.isEmpty else { return }
+        var text = pending
+        pending = ""
+        text.withUTF8 { try? Sys.writeAll(fd, UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// `2026-11-22T06:19:13.123456Z` from CLOCK_REALTIME nanoseconds.
+func isoTime(_ nanoseconds: Int) -> String {
+    var seconds = time_t(nanoseconds / 1_000_000_000)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func pad(_ value: Int32, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    let micros = Int32((nanoseconds % 1_000_000_000) / 1000)
+    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+        + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(micros, 6))Z"
+}

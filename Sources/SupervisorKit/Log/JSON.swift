@@ -1,0 +1,74 @@
+import Glibc
+
+/// A JSON value, written by hand: the event log is on the hot path and must not go through reflection.
+public enum JSON: Sendable, Equatable {
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case bool(Bool)
+    case array([JSON])
+    case object([(String, JSON)])
+    case null
+
+    public static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.text == rhs.text }
+
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    public func write(to out: inout String) {
+        switch self {
+        case .int(let value): out += String(value)
+        case .double(let value): out += value.isFinite ? String(value) : "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .null: out += "null"
+        case .string(let value): JSON.quote(value, into: &out)
+        case .array(let values):
+            out += "["
+            for (i, value) in values.enumerated() {
+                if i > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSON.quote(key, into: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    public subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    static func quote(_ string: String, into out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// Milliseconds from nanoseconds, rounded to the microsecond.
+    static func milliseconds(_ nanoseconds: Int) -> JSON {
+        .double(Double(nanoseconds / 1000) / 1000)
+    }
+}

@@ -1,0 +1,105 @@
+/// What a run amounted to, computed only from its events.
+public final class RunSummary {
+    public let policy: String
+    public private(set) var loads = 0
+    public private(set) var rendered = 0
+    public private(set) var blank = 0
+    public private(set) var spawns = 0
+    public private(set) var deaths = 0
+    public private(set) var deathsByStatus: [String: Int] = [:]
+    public private(set) var recoveries: [String: Int] = [:]
+    public private(set) var rbsErrors = 0
+    public private(set) var timeToVisibleMs: [Double] = []
+    public private(set) var spawnToHelloMs: [Double] = []
+    /// True when the run was cut short by SIGINT or SIGTERM.
+    public private(set) var interrupted = false
+
+    public init(policy: String) {
+        self.policy = policy
+    }
+
+    public func record(_ event: Event) {
+        switch event.name {
+        case "run-end":
+            interrupted = event["interrupted"] == .bool(true)
+        case "spawn":
+            spawns += 1
+        case "hello":
+            if case .double(let ms)? = event["spawnToHelloMs"] { spawnToHelloMs.append(ms) }
+        case "death":
+            deaths += 1
+            if case .string(let status)? = event["status"] { deathsByStatus[status, default: 0] += 1 }
+        case "recovery":
+            if case .string(let kind)? = event["kind"] { recoveries[kind, default: 0] += 1 }
+        case "priority":
+            if event["rbs"] != nil { rbsErrors += 1 }
+        case "load-end":
+            loads += 1
+            if case .double(let ms)? = event["timeToVisibleMs"] {
+                rendered += 1
+                timeToVisibleMs.append(ms)
+            } else {
+                blank += 1
+            }
+        default:
+            break
+        }
+    }
+
+    public var json: JSON {
+        .object([
+            ("policy", .string(policy)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
+            ("spawns", .int(spawns)), ("deaths", .int(deaths)),
+            ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
+            ("rbsErrors", .int(rbsErrors)),
+            ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
+            ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
+        ])
+    }
+
+    public var text: String {
+        let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return """
+            policy \(policy): \(loads) loads, \(rendered) rendered, \(blank) blank
+            workers: \(spawns) spawned, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
+            recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild; \
+            \(rbsErrors) RBS assertion errors
+            time to visible: \(Percentiles(timeToVisibleMs).text)
+            spawn to hello:  \(Percentiles(spawnToHelloMs).text)
+            """
+    }
+}
+
+/// Nearest-rank percentiles of a sample, in milliseconds.
+public struct Percentiles {
+    public let p50, p95, p99, max: Double
+    public let count: Int
+
+    public init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        func rank(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            return sorted[Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+        p50 = rank(0.50)
+        p95 = rank(0.95)
+        p99 = rank(0.99)
+        max = sorted.last ?? 0
+        count = sorted.count
+    }
+
+    public var json: JSON {
+        .object([("p50", .double(p50)), ("p95", .double(p95)), ("p99", .double(p99)), ("max", .double(max))])
+    }
+
+    public var text: String {
+        count == 0 ? "no samples" : "p50 \(fmt(p50)) ms, p95 \(fmt(p95)) ms, p99 \(fmt(p99)) ms, max \(fmt(max)) ms"
+    }
+}
+
+func fmt(_ value: Double, digits: Int = 3) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    return String((value * scale).rounded() / scale)
+}

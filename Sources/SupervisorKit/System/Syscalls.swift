@@ -1,0 +1,154 @@
+import CShim
+import Glibc
+
+/// A failed system call: which call, and the errno it returned.
+///
+/// Every syscall in SupervisorKit goes through this file, so EINTR is retried in exactly one place and every error
+/// names its call.
+public struct SystemError: Error, Equatable, CustomStringConvertible {
+    public let call: String
+    public let errno: Int32
+
+    public init(_ call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
+
+    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+}
+
+/// Runs `body` until it stops failing with EINTR; a -1 becomes a `SystemError` named after `call`.
+@inline(never)
+func retrying<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(SystemError) -> T {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = Glibc.errno
+        if code != EINTR { throw SystemError(call, errno: code) }
+    }
+}
+
+enum Sys {
+    // MARK: - Descriptors
+
+    /// A close-on-exec pipe. The corresponding C function is `pipe2`.
+    static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        _ = try retrying("pipe2") { sv_pipe_cloexec(&fds) }
+        return (fds[0], fds[1])
+    }
+
+    /// Moves `fd` to the lowest free number at or above `minimum`, closing the original.
+    static func raise(_ fd: Int32, above minimum: Int32) throws(SystemError) -> Int32 {
+        guard fd < minimum else { return fd }
+        let moved = try retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(fd, F_DUPFD_CLOEXEC, minimum) }
+        close(fd)
+        return moved
+    }
+
+    static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = try retrying("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
+        _ = try retrying("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    static func open(_ path: String, _ flags: Int32) throws(SystemError) -> Int32 {
+        try retrying("open(\(path))") { Glibc.open(path, flags | O_CLOEXEC) }
+    }
+
+    /// Closes `fd`. EINTR is not retried: on Linux the descriptor is gone either way.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// Reads what is available; 0 means end of file, nil means it would block.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int? {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            switch Glibc.errno {
+            case EINTR: continue
+            case EAGAIN: return nil
+            case let code: throw SystemError("read", errno: code)
+            }
+        }
+    }
+
+    /// Writes what fits; nil means the pipe is full.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
+        while true {
+            let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
+            if n >= 0 { return n }
+            switch Glibc.errno {
+            case EINTR: continue
+            case EAGAIN: return nil
+            case let code: throw SystemError("write", errno: code)
+            }
+        }
+    }
+
+    /// Writes every byte to a blocking descriptor (files, the terminal).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try retrying("write") { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            offset += n
+        }
+    }
+
+    // MARK: - Processes
+
+    static func pidfdSignal(_ pidfd: Int32, _ signal: Int32) throws(SystemError) {
+        _ = try retrying("pidfd_send_signal") { sv_pidfd_send_signal(pidfd, signal) }
+    }
+
+    /// Reaps the exited child behind `pidfd`; nil if it is still running. The corresponding C function is `waitid`.
+    static func reap(_ pidfd: Int32) throws(SystemError) -> (code: Int32, status: Int32)? {
+        var code: Int32 = 0
+        var status: Int32 = 0
+        _ = try retrying("waitid(P_PIDFD)") { sv_waitid_pidfd(pidfd, &code, &status) }
+        return code == 0 ? nil : (code, status)
+    }
+
+    static func setPriority(_ pid: Int32, nice: Int32) throws(SystemError) {
+        _ = try retrying("setpriority") { sv_setpriority(pid, nice) }
+    }
+
+    static func priority(_ pid: Int32) throws(SystemError) -> Int32 {
+        var nice: Int32 = 0
+        _ = try retrying("getpriority") { sv_getpriority(pid, &nice) }
+        return nice
+    }
+
+    /// Writes `/proc/PID/oom_score_adj`. A vanished process shows up as ENOENT on open or ESRCH on write; both
+    /// are reported as ESRCH, which is what they mean.
+    static func setOOMScoreAdjust(_ pid: Int32, _ value: Int32) throws(SystemError) {
+        let fd: Int32
+        do throws(SystemError) {
+            fd = try open("/proc/\(pid)/oom_score_adj", O_WRONLY)
+        } catch let error where error.errno == ENOENT {
+            throw SystemError("open(/proc/\(pid)/oom_score_adj)", errno: ESRCH)
+        }
+        defer { close(fd) }
+        let text = Array("\(value)\n".utf8)
+        _ = try retrying("write(/proc/\(pid)/oom_score_adj)") { Glibc.write(fd, text, text.count) }
+    }
+
+    static func ignoreSignal(_ signal: Int32) {
+        _ = sv_ignore_signal(signal)
+    }
+
+    // MARK: - Clocks
+
+    /// Nanoseconds on CLOCK_MONOTONIC: the clock every latency in the event log is measured on.
+    static func monotonicNanoseconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+    }
+
+    static func wallNanoseconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+    }
+}

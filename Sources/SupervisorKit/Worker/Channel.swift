@@ -1,0 +1,67 @@
+import Glibc
+import WireProtocol
+
+/// The supervisor's end of one worker's channel: frames in from the worker's fd 4, frames out to its fd 3.
+///
+/// Writes never block the event loop: what the pipe cannot take now is queued, and the caller watches for
+/// writability until `hasPendingOutput` is false.
+final class Channel {
+    let readFD: Int32
+    let writeFD: Int32
+    private var decoder = FrameDecoder()
+    private var outgoing: [UInt8] = []
+    private var sent = 0
+    private var closed = false
+
+    init(readFD: Int32, writeFD: Int32) {
+        self.readFD = readFD
+        self.writeFD = writeFD
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Sys.close(readFD)
+        Sys.close(writeFD)
+    }
+
+    var hasPendingOutput: Bool { sent < outgoing.count }
+
+    /// Queues `message` and writes as much as the pipe takes. Throws EPIPE once the worker is gone.
+    func send(_ message: Message) throws(SystemError) {
+        message.encode(into: &outgoing)
+        try flush()
+    }
+
+    func flush() throws(SystemError) {
+        while sent < outgoing.count {
+            let written = try outgoing.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try Sys.write(writeFD, UnsafeRawBufferPointer(rebasing: bytes[sent...])) }
+            }.get()
+            guard let written else { return }
+            sent += written
+        }
+        outgoing.removeAll(keepingCapacity: outgoing.capacity <= 1 << 16)
+        sent = 0
+    }
+
+    /// Drains the pipe into the decoder. Returns false at end of file.
+    func fill(using scratch: inout [UInt8]) throws(SystemError) -> Bool {
+        while true {
+            let count = try scratch.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try Sys.read(readFD, into: buffer) }
+            }.get()
+            guard let count else { return true }
+            if count == 0 { return false }
+            scratch.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            if count < scratch.count { return true }
+        }
+    }
+
+    /// The next whole message received, if any.
+    func next() throws(WireError) -> Message? {
+        try decoder.next()
+    }
+}

@@ -1,0 +1,64 @@
+import Glibc
+
+/// A worker's scheduling and memory-kill standing: what RunningBoard expresses with assertions, expressed with
+/// `nice` and `oom_score_adj`.
+public enum PriorityBand: String, Sendable {
+    case foreground
+    case background
+}
+
+/// The nice and oom_score_adj values behind each band.
+public struct PriorityBands: Sendable {
+    public var foregroundNice: Int32 = 0
+    public var backgroundNice: Int32 = 10
+    public var foregroundOOMScoreAdjust: Int32 = 0
+    public var backgroundOOMScoreAdjust: Int32 = 900
+
+    public init() {}
+
+    func nice(_ band: PriorityBand) -> Int32 { band == .foreground ? foregroundNice : backgroundNice }
+    func oomScoreAdjust(_ band: PriorityBand) -> Int32 {
+        band == .foreground ? foregroundOOMScoreAdjust : backgroundOOMScoreAdjust
+    }
+}
+
+/// The outcome of moving a worker between bands.
+enum PriorityResult: Equatable {
+    case applied
+    /// The process no longer exists: RunningBoard's "Specified target process does not exist".
+    case noSuchProcess
+    /// Not allowed for this user (raising priority needs CAP_SYS_NICE); the worker keeps its old standing.
+    case denied(SystemError)
+    case failed(SystemError)
+
+    var name: String {
+        switch self {
+        case .applied: "ok"
+        case .noSuchProcess: "ESRCH"
+        case .denied(let error): error.errno == EPERM ? "EPERM" : "EACCES"
+        case .failed(let error): String(cString: strerror(error.errno))
+        }
+    }
+}
+
+extension PriorityBands {
+    /// Applies `band` to `pid`: scheduling priority first, then the OOM score.
+    func apply(_ band: PriorityBand, to pid: Int32) -> PriorityResult {
+        do {
+            try Sys.setPriority(pid, nice: nice(band))
+            try Sys.setOOMScoreAdjust(pid, oomScoreAdjust(band))
+            return .applied
+        } catch {
+            switch error.errno {
+            case ESRCH: return .noSuchProcess
+            case EPERM, EACCES: return .denied(error)
+            default: return .failed(error)
+            }
+        }
+    }
+}
+
+/// RunningBoard's client-side log line for a foreground assertion on a process that is already gone, word for
+/// word as iOS prints it, so that logs from this tool and from a device read the same.
+let rbsTargetMissingLine =
+    #"Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}>"#

@@ -1,0 +1,52 @@
+import Glibc
+
+/// One live WebContent process as the supervisor sees it.
+///
+/// It owns its pidfd and channel. The pidfd is closed only after the reap, so the pid cannot be recycled while
+/// anything here still names it.
+final class WorkerProcess {
+    let pid: Int32
+    let channel: Channel
+    let spawnedAt: Int
+    private(set) var pidfd: Int32
+    var pidfdToken: UInt64 = 0
+    var channelToken: UInt64 = 0
+    var writeToken: UInt64 = 0
+    var channelOpen = true
+
+    var helloAt: Int?
+    var band: PriorityBand = .foreground
+    var rendered = false
+    var awaitingPong = false
+    var lastPing: UInt64 = 0
+    /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
+    var verdict: TerminationStatus?
+    /// The view this worker renders for; nil once the view let it go.
+    weak var view: View?
+
+    init(pid: Int32, pidfd: Int32, channel: Channel, spawnedAt: Int) {
+        self.pid = pid
+        self.pidfd = pidfd
+        self.channel = channel
+        self.spawnedAt = spawnedAt
+    }
+
+    deinit {
+        channel.close()
+        if pidfd >= 0 { Sys.close(pidfd) }
+    }
+
+    /// Sends `signal` through the pidfd, which cannot hit a recycled pid.
+    func signal(_ signal: Int32) {
+        guard pidfd >= 0 else { return }
+        try? Sys.pidfdSignal(pidfd, signal)
+    }
+
+    /// Reaps the process once its pidfd is readable, then closes the pidfd.
+    func reap() throws(SystemError) -> (code: Int32, status: Int32)? {
+        guard let result = try Sys.reap(pidfd) else { return nil }
+        Sys.close(pidfd)
+        pidfd = -1
+        return result
+    }
+}

@@ -1,0 +1,73 @@
+/// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
+public let protocolVersion: UInt16 = 1
+
+/// The largest frame (type tag plus payload) either side accepts. A document bigger than this cannot be served;
+/// a peer that announces more is broken or hostile, and the frame is rejected before any of it is buffered.
+public let maxFrameSize = 1 << 20
+
+/// Everything the supervisor and a WebContent worker say to each other.
+///
+/// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,
+/// `fetchReply`, `titleQuery`, `ping`, `input` and `shutdown`; everything else comes from the worker.
+public enum Message: Equatable, Sendable {
+    case hello(pid: Int32, version: UInt16)
+    case load(url: String)
+    case reload
+    case shutdown
+    case fetch(url: String)
+    case fetchReply(status: UInt16, mime: String, body: [UInt8])
+    case didCommit(url: String)
+    case didFinish(title: String)
+    case didFailProvisional(error: String)
+    case didFail(error: String)
+    case titleQuery(id: UInt32)
+    case title(id: UInt32, title: String)
+    case ping(seq: UInt64)
+    case pong(seq: UInt64)
+    case input(seq: UInt64, text: String)
+    case inputApplied(seq: UInt64, digest: UInt64)
+
+    /// The one-byte type tag that leads the frame.
+    public var tag: UInt8 {
+        switch self {
+        case .hello: 1
+        case .load: 2
+        case .reload: 3
+        case .shutdown: 4
+        case .fetch: 5
+        case .fetchReply: 6
+        case .didCommit: 7
+        case .didFinish: 8
+        case .didFailProvisional: 9
+        case .didFail: 10
+        case .titleQuery: 11
+        case .title: 12
+        case .ping: 13
+        case .pong: 14
+        case .input: 15
+        case .inputApplied: 16
+        }
+    }
+}
+
+/// Why a byte stream is not a valid sequence of frames. Decoding never traps; the peer that sent such bytes is
+/// treated as compromised.
+public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
+    case oversized(length: Int)
+    case emptyFrame
+    case unknownTag(UInt8)
+    case truncated(tag: UInt8)
+    case trailingBytes(tag: UInt8, count: Int)
+    case invalidUTF8(tag: UInt8)
+
+    public var description: String {
+        switch self {
+        case .oversized(let length): "frame of \(length) bytes exceeds the \(maxFrameSize)-byte cap"
+        case .emptyFrame: "frame has no type tag"
+        case .unknownTag(let tag): "unknown message tag \(tag)"
+        case .truncated(let tag): "message \(tag) ends before its fields do"
+        case .trailingBytes(let tag, let count): "message \(tag) has \(count) stray trailing bytes"
+        case .invalidUTF8(let tag): "message \(tag) holds a string that is not UTF-8"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import SupervisorKit
+
+/// A command-line mistake: reported in one line, exit status 64 (EX_USAGE).
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Options as `--name value`, `--name=value` or bare `--flag`, in any order.
+struct Arguments {
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// Splits `words` using the option names this command knows; anything else is a usage error.
+    init(_ words: ArraySlice<String>, options: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            guard word.hasPrefix("--") else { throw UsageError("unexpected argument '\(word)'") }
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            if knownFlags.contains(name) {
+                guard parts.count == 1 else { throw UsageError("'\(name)' takes no value") }
+                flags.insert(name)
+            } else if options.contains(name) {
+                if parts.count == 2 {
+                    values[name] = parts[1]
+                } else if let value = rest.popFirst(), !value.hasPrefix("--") {
+                    values[name] = value
+                } else {
+                    throw UsageError("missing value for '\(name)'")
+                }
+            } else {
+                throw UsageError("unknown option '\(name)'")
+            }
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    func string(_ name: String) -> String? { values[name] }
+
+    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,62 @@
+import Glibc
+import SupervisorKit
+
+/// A failure that is not the user's typing: reported in one line, exit status 1.
+struct RuntimeError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Makes sure 0, 1 and 2 are open, so nothing we open later lands on a standard descriptor by accident.
+func ensureStandardDescriptors() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 {
+        _ = open("/dev/null", O_RDWR)
+    }
+}
+
+/// SIGINT and SIGTERM are taken through a signalfd by the event loop, so they are blocked before any thread exists.
+func blockTerminationSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    printError("supervisor: error: \(message)")
+    exit(status)
+}
+
+ensureStandardDescriptors()
+blockTerminationSignals()
+let words = CommandLine.arguments.dropFirst()
+let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32)] = [
+    "run": (Help.run, RunCommand.main),
+]
+do {
+    switch words.first {
+    case nil, "-h", "--help":
+        print(Help.root)
+    case "help":
+        let topic = words.dropFirst().first
+        guard let help = topic.map({ commands[$0]?.help }) ?? Help.root else {
+            throw UsageError("unknown subcommand '\(topic!)'")
+        }
+        print(help)
+    case let name?:
+        guard let command = commands[name] else { throw UsageError("unknown subcommand '\(name)' (see 'supervisor --help')") }
+        let rest = words.dropFirst()
+        if rest.contains("--help") || rest.contains("-h") {
+            print(command.help)
+        } else {
+            exit(try command.main(rest))
+        }
+    }
+} catch let error as UsageError {
+    fail(error.message, status: 64)
+} catch let error as RuntimeError {
+    fail(error.message, status: 1)
+} catch {
+    fail("\(error)", status: 1)
+}

@@ -1,0 +1,147 @@
+import CShim
+import Glibc
+import WireProtocol
+
+/// A render worker: one page at a time, fetched from the supervisor over the channel (never a socket), rendered
+/// by doing the work the page declares, and reported back step by step.
+struct Worker {
+    var channel = Channel()
+    var url = ""
+    var title = ""
+    var typed: [UInt8] = []
+    var memory: (base: UnsafeMutableRawPointer, size: Int)?
+    var deferred: [Message] = []
+
+    mutating func run() -> Never {
+        channel.send(.hello(pid: getpid(), version: protocolVersion))
+        while true {
+            let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
+            switch message {
+            case .load(let next): navigate(to: next)
+            case .reload where !url.isEmpty: navigate(to: url)
+            case .shutdown: exit(0)
+            default: answer(message)
+            }
+        }
+    }
+
+    /// Replies to what can be answered at any moment; loads and reloads wait for the current one to end.
+    mutating func answer(_ message: Message) {
+        switch message {
+        case .ping(let seq): channel.send(.pong(seq: seq))
+        case .titleQuery(let id): channel.send(.title(id: id, title: title))
+        case .input(let seq, let text):
+            typed.append(contentsOf: text.utf8)
+            channel.send(.inputApplied(seq: seq, digest: fnv1a(typed)))
+        case .shutdown: exit(0)
+        case .load, .reload: deferred.append(message)
+        default: break
+        }
+    }
+
+    mutating func navigate(to target: String) {
+        url = target
+        title = ""
+        release()
+        channel.send(.fetch(url: target))
+        var reply: (status: UInt16, body: [UInt8])?
+        while reply == nil {
+            let message = channel.receive(wait: true)!
+            if case .fetchReply(let status, _, let body) = message {
+                reply = (status, body)
+            } else {
+                answer(message)
+            }
+        }
+        guard let reply, reply.status == 200 else {
+            channel.send(.didFailProvisional(error: "status \(reply?.status ?? 0) fetching \(target)"))
+            return
+        }
+        let document = Document(reply.body)
+        if let fault = document.fault, fault.when == .load { commit(fault.kind) }
+        channel.send(.didCommit(url: target))
+        render(document)
+        title = document.title
+        channel.send(.didFinish(title: title))
+        if let fault = document.fault, fault.when == .rendered { commit(fault.kind) }
+    }
+
+    /// Allocates and touches the memory the page asks for, then burns its CPU time, answering the channel between
+    /// steps the way a real renderer keeps its IPC thread responsive.
+    mutating func render(_ document: Document) {
+        if document.memoryBytes > 0,
+            let base = mmap(nil, document.memoryBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            base != MAP_FAILED
+        {
+            memory = (base, document.memoryBytes)
+            let step = 1 << 20
+            var offset = 0
+            while offset < document.memoryBytes {
+                let end = min(offset + step, document.memoryBytes)
+                var page = offset
+                while page < end {
+                    base.storeBytes(of: 1, toByteOffset: page, as: UInt8.self)
+                    page += 4096
+                }
+                offset = end
+                serviceChannel()
+            }
+        }
+        let deadline = now() + document.cpuNanoseconds
+        var spin: UInt64 = 0
+        while now() < deadline {
+            let slice = min(deadline, now() + 1_000_000)
+            while now() < slice { spin &+= 1 }
+            serviceChannel()
+        }
+    }
+
+    mutating func serviceChannel() {
+        while let message = channel.receive(wait: false) { answer(message) }
+    }
+
+    mutating func release() {
+        if let memory { munmap(memory.base, memory.size) }
+        memory = nil
+    }
+
+    func commit(_ fault: Document.Fault) -> Never {
+        switch fault {
+        case .segv:
+            UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
+        case .abort:
+            abort()
+        case .exit(let code):
+            exit(code)
+        case .hang:
+            break
+        case .malformedFrame:
+            channel.writeAll([1, 0, 0, 0, 0xEE])
+        case .oversizedFrame:
+            var header: [UInt8] = []
+            withUnsafeBytes(of: UInt32(maxFrameSize + 1).littleEndian) { header.append(contentsOf: $0) }
+            channel.writeAll(header + [8])
+        }
+        while true { pause() }
+    }
+}
+
+func now() -> Int {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+}
+
+func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+}
+
+// The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
+// already happened before this line ran, the parent is no longer the one that spawned us.
+_ = sv_set_pdeathsig(SIGKILL)
+if let expected = CommandLine.arguments.dropFirst().first.flatMap({ Int32($0) }), getppid() != expected { exit(0) }
+_ = sv_disable_core_dumps()
+var worker = Worker()
+worker.run()
