@@ -25,7 +25,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "supervisor", "WebContent"]
+            dependencies: ["SupervisorKit", "WireProtocol", "CShim"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+extension Processes {
+    /// The real binary, as a user types it.
+    @Suite struct CLI {
+        @Test func runWithDefaultContentPrintsAJSONSummary() throws {
+            let result = try runSupervisor(["run", "--loads", "5", "--views", "2", "--json"])
+            #expect(result.status == 0)
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(summary["policy"] as? String == "rebuild")
+            #expect(summary["rendered"] as? Int == 5 && summary["blank"] as? Int == 0)
+            #expect(summary["spawns"] as? Int == 5 && summary["deaths"] as? Int == 5)
+            let ttv = try #require(summary["timeToVisibleMs"] as? [String: Double])
+            #expect(Set(ttv.keys) == ["p50", "p95", "p99", "max"])
+            #expect(ttv["p50"]! > 0)
+        }
+
+        @Test(arguments: [
+            (["run", "--bogus"], "unknown option '--bogus'"),
+            (["run", "--loads"], "missing value for '--loads'"),
+            (["run", "--loads", "many"], "'--loads' must be a whole number"),
+            (["run", "--policy", "pray"], "unknown policy 'pray'"),
+            (["frobnicate"], "unknown subcommand 'frobnicate'"),
+        ])
+        func aUsageErrorIsOneLineAndExit64(arguments: [String], message: String) throws {
+            let result = try runSupervisor(arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("supervisor: error: "))
+            #expect(result.stderr.contains(message))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test(arguments: [
+            (["run", "--worker", "/nonexistent/WebContent"], "worker executable not found at '/nonexistent/WebContent'"),
+            (["run", "--content", "/nonexistent"], "cannot read content directory '/nonexistent'"),
+        ])
+        func badInputIsOneLineAndNonZero(arguments: [String], message: String) throws {
+            let result = try runSupervisor(arguments)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("supervisor: error: \(message)"))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+
+        @Test(arguments: [["--help"], ["help", "run"], ["run", "--help"], []])
+        func helpHasTheArgumentParserLayout(arguments: [String]) throws {
+            let result = try runSupervisor(arguments)
+            #expect(result.status == 0)
+            for section in ["OVERVIEW:", "USAGE:", "OPTIONS:"] { #expect(result.stdout.contains(section)) }
+            #expect(result.stdout.contains("SUBCOMMANDS:") == !arguments.contains("run"))
+        }
+    }
+}
+
+/// Runs any executable to completion.
+func runCommand(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}

@@ -1,0 +1,98 @@
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// Every way a worker can end is seen through its pidfd and named correctly.
+    @Suite struct Death {
+        @Test(arguments: [Policy.rebuild, .reload])
+        func aSIGKILLedWorkerIsClassifiedKilledAndItsViewComesBackRendered(policy: Policy) throws {
+            let content = try ContentDirectory(["slow.html": page("Slow", render: "cpu=300ms")])
+            var killed: Int32?
+            let (summary, events) = try runHost({ $0.policy = policy; $0.loads = 1 }, content: try content.provider) { event in
+                if event.name == "commit", killed == nil, let pid = event.pid {
+                    killed = pid
+                    kill(pid, SIGKILL)
+                }
+            }
+            let death = try #require(events.named("death").first { $0.pid == killed })
+            #expect(death.string("status") == "killed")
+            #expect(death.int("signal") == 9)
+            #expect(death["rendered"] == .bool(false))
+            #expect(summary.rendered == 1 && summary.blank == 0)
+            #expect(summary.recoveries[policy.recovery.rawValue] == 1)
+            let views = Set(events.named("render").compactMap(\.view))
+            let killedView = try #require(death.view)
+            // Reload keeps the view and gives it a new process; rebuild replaces the view itself.
+            #expect(views == (policy.recovery == .reload ? [killedView] : [killedView + 1]))
+        }
+
+        @Test func aWorkerKilledAfterRenderWhileOnScreenIsRenderedAgain() throws {
+            let content = try ContentDirectory(["page.html": page("Page")])
+            var killed: Int32?
+            let (summary, events) = try runHost({ $0.loads = 1; $0.dwellNanoseconds = 300_000_000 }, content: try content.provider) {
+                event in
+                if event.name == "render", killed == nil, let pid = event.pid {
+                    killed = pid
+                    kill(pid, SIGKILL)
+                }
+            }
+            #expect(events.named("death").first { $0.pid == killed }?["rendered"] == .bool(true))
+            #expect(events.named("render").map { $0["first"] } == [.bool(true), .bool(false)])
+            #expect(summary.rendered == 1)
+        }
+
+        @Test(arguments: [
+            ("segv", "crashed", SIGSEGV), ("abort", "crashed", SIGABRT), ("exit=3", "abnormal", 3),
+            ("segv; when=rendered", "crashed", SIGSEGV),
+        ] as [(String, String, Int32)])
+        func aFaultingDocumentIsClassified(fault: String, status: String, number: Int32) throws {
+            let content = try ContentDirectory(["fault.html": page("Fault", fault: fault)])
+            let (summary, events) = try runHost({ $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: try content.provider)
+            let death = try #require(events.named("death").first)
+            #expect(death.string("status") == status)
+            #expect(death.int(status == "abnormal" ? "code" : "signal") == Int(number))
+            #expect(death["rendered"] == .bool(fault.contains("rendered")))
+            #expect(summary.deaths == 1)
+        }
+
+        @Test func aMissingWorkerBinaryIsALaunchFailureWithAClearMessage() throws {
+            let (summary, events) = try runHost({ $0.workerPath = "/nonexistent/WebContent"; $0.loads = 1 }, content: ContentProvider())
+            let death = try #require(events.named("death").first)
+            #expect(death.string("status") == "launch-failed")
+            #expect(death.string("reason") == "cannot launch worker '/nonexistent/WebContent': No such file or directory")
+            #expect(summary.blank == 1 && summary.spawns == 0)
+            #expect(events.named("give-up").count == 1)
+        }
+
+        @Test func aHungWorkerIsKilledAsUnresponsive() throws {
+            let content = try ContentDirectory(["hang.html": page("Hang", fault: "hang")])
+            let (_, events) = try runHost({
+                $0.loads = 1
+                $0.policy.maxRecoveries = 0
+                $0.pingIntervalNanoseconds = 50_000_000
+            }, content: try content.provider)
+            #expect(events.named("death").map { $0.string("status") } == ["unresponsive"])
+        }
+
+        @Test(arguments: ["malformed-frame", "oversized-frame"])
+        func aWorkerSendingABadFrameIsKilledAndOtherViewsKeepRendering(fault: String) throws {
+            let content = try ContentDirectory([
+                "bad.html": page("Bad", fault: fault), "good.html": page("Good", render: "cpu=5ms"),
+            ])
+            let (summary, events) = try runHost({
+                $0.loads = 12
+                $0.views = 3
+                $0.seed = 7
+                $0.policy.maxRecoveries = 0
+            }, content: try content.provider)
+            let urls = events.named("load-begin").compactMap { $0.string("url") }
+            let bad = urls.filter { $0.hasSuffix("bad.html") }.count
+            try #require(bad > 0 && bad < urls.count)
+            #expect(events.named("death").filter { $0.string("status") == "protocol-violation" }.count == bad)
+            #expect(summary.blank == bad)
+            #expect(summary.rendered == urls.count - bad)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import CShim
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// Nothing leaks and nothing outlives the supervisor.
+    @Suite struct Lifecycle {
+        @Test func aThousandSpawnKillCyclesLeaveNoDescriptorOrZombieBehind() throws {
+            let before = try openDescriptorCount()
+            var loadOfPid: [Int32: Int] = [:]
+            var killedLoads: Set<Int> = []
+            do {
+                let (summary, events) = try runHost({ $0.loads = 1000; $0.views = 2 }, content: ContentProvider()) { event in
+                    if event.name == "spawn", let pid = event.pid { loadOfPid[pid] = event.int("load") }
+                    if event.name == "hello", let pid = event.pid, let load = loadOfPid[pid], !killedLoads.contains(load) {
+                        killedLoads.insert(load)
+                        kill(pid, SIGKILL)
+                    }
+                }
+                #expect(events.named("death").filter { $0.int("signal") == 9 }.count == 1000)
+                #expect(summary.rendered == 1000)
+                #expect(summary.spawns == 2000 && summary.deaths == 2000)
+            }
+            #expect(try openDescriptorCount() == before)
+            #expect(childProcesses().isEmpty)
+        }
+
+        @Test func aWorkerHoldsOnlyStandardDescriptorsAndItsChannel() throws {
+            var seen: [Int] = []
+            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+                if event.name == "hello", let pid = event.pid { seen = (try? descriptors(of: pid)) ?? [] }
+            }
+            #expect(seen == [0, 1, 2, 3, 4])
+        }
+
+        @Test func aWorkerLeadsItsOwnProcessGroup() throws {
+            var group: pid_t = 0
+            var worker: pid_t = -1
+            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+                if event.name == "hello", let pid = event.pid {
+                    worker = pid
+                    group = getpgid(pid)
+                }
+            }
+            #expect(group == worker)
+        }
+
+        @Test func aWorkerExitsWithin100msOfItsSupervisorBeingKilled() throws {
+            let content = try ContentDirectory(["page.html": page("Page")])
+            let supervisor = Process()
+            supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
+            // The event log goes to stdout, so the test can await the render event instead of sleeping.
+            supervisor.arguments = ["run", "--loads", "1", "--dwell", "60000", "--content", content.path, "--log", "/dev/stdout"]
+            let out = Pipe()
+            supervisor.standardOutput = out
+            try supervisor.run()
+            defer { supervisor.waitUntilExit() }
+            var buffered = ""
+            var worker: Int32?
+            while worker == nil {
+                var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, 10_000) == 1 else { break }
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffered += String(decoding: chunk, as: UTF8.self)
+                worker = buffered.split(separator: "\n").lazy.compactMap { line -> Int32? in
+                    guard line.contains("\"event\":\"render\""), let range = line.range(of: "\"pid\":") else { return nil }
+                    return Int32(line[range.upperBound...].prefix { $0.isNumber })
+                }.first
+            }
+            let pid = try #require(worker)
+            let pidfd = sv_pidfd_open(pid)
+            try #require(pidfd >= 0)
+            defer { close(pidfd) }
+            kill(supervisor.processIdentifier, SIGKILL)
+            let killedAt = Sys.monotonicNanoseconds()
+            var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            let exited = poll(&ready, 1, 1000) == 1
+            let elapsedMs = Double(Sys.monotonicNanoseconds() - killedAt) / 1e6
+            #expect(exited)
+            #expect(elapsedMs < 100, "worker took \(elapsedMs) ms to die")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// Bands are really applied, read back from /proc, and failures are reported the RunningBoard way.
+    @Suite struct Priority {
+        static func standing(of pid: Int32) -> (nice: Int32, oom: Int)? {
+            guard let nice = try? Sys.priority(pid),
+                let text = try? String(contentsOfFile: "/proc/\(pid)/oom_score_adj", encoding: .utf8),
+                let oom = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { return nil }
+            return (nice, oom)
+        }
+
+        @Test func aNewWorkerStartsInTheBackgroundAndIsRaisedWhenItsViewAttaches() throws {
+            var readings: [String: (nice: Int32, oom: Int)] = [:]
+            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+                guard event.name == "priority", let pid = event.pid, let band = event.string("band") else { return }
+                #expect(event.string("result") == "ok")
+                readings[band] = Self.standing(of: pid)
+            }
+            #expect(readings["background"]?.nice == 10 && readings["background"]?.oom == 900)
+            #expect(readings["foreground"]?.nice == 0 && readings["foreground"]?.oom == 0)
+        }
+
+        @Test func raisingAProcessThatIsGoneIsNoSuchProcess() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/true")
+            try process.run()
+            process.waitUntilExit()
+            #expect(PriorityBands().apply(.foreground, to: process.processIdentifier) == .noSuchProcess)
+            #expect(rbsTargetMissingLine.contains(#"RBSAssertionErrorDomain Code=2 "Specified target process does not exist""#))
+        }
+
+        @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+        func anUnprivilegedUserGetsAClearWarningAndTheRunGoesOn() throws {
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("priority-\(UUID().uuidString).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o666])
+            let result = try runCommand("/usr/bin/setpriv", [
+                "--reuid=65534", "--regid=65534", "--clear-groups", supervisorPath, "run", "--loads", "2", "--json",
+                "--log", log, "--worker", workerPath,
+            ])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains(#""rendered":2"#))
+            #expect(result.stderr.contains("warning: cannot change worker priority (setpriority: Permission denied)"))
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(text.contains(#""band":"foreground","nice":0,"oomScoreAdj":0,"result":"EACCES""#))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+/// Every test that starts processes lives under this suite, so that none of them runs beside another: the
+/// descriptor and zombie counts they check are process-wide.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+enum Processes {}
+
+/// The directory holding the products of this build: the test bundle, `supervisor` and `WebContent`.
+let productsDirectory: String = {
+    let exe = try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+    while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("WebContent").path) {
+        guard dir.path != "/" else { fatalError("WebContent is not built next to \(exe)") }
+        dir = dir.deletingLastPathComponent()
+    }
+    return dir.path
+}()
+
+let workerPath = productsDirectory + "/WebContent"
+let supervisorPath = productsDirectory + "/supervisor"
+
+/// A fresh content directory holding `pages`, removed when the value is released.
+final class ContentDirectory {
+    let path: String
+
+    init(_ pages: [String: String]) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("supervisor-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, html) in pages { try html.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    var provider: ContentProvider { get throws { try ContentProvider(root: path) } }
+}
+
+func page(_ title: String, render: String = "", fault: String? = nil) -> String {
+    var head = "<title>\(title)</title>"
+    if !render.isEmpty { head += "<meta name=\"x-render\" content=\"\(render)\">" }
+    if let fault { head += "<meta name=\"x-fault\" content=\"\(fault)\">" }
+    return "<html><head>\(head)</head><body>\(title)</body></html>"
+}
+
+/// Runs a host to completion and returns its summary with every event it emitted. `react` sees each event as it
+/// happens, on the event loop, where it may kill workers.
+func runHost(
+    _ configure: (inout RunConfiguration) -> Void = { _ in }, content: ContentProvider,
+    react: @escaping (Event) -> Void = { _ in }
+) throws -> (summary: RunSummary, events: [Event]) {
+    var configuration = RunConfiguration(workerPath: workerPath)
+    configure(&configuration)
+    let log = try EventLog()
+    nonisolated(unsafe) var events: [Event] = []
+    log.observers.append { event in
+        events.append(event)
+        react(event)
+    }
+    let host = try Host(configuration: configuration, content: content, log: log)
+    let summary = try host.run()
+    return (summary, events)
+}
+
+extension [Event] {
+    func named(_ name: String) -> [Event] { filter { $0.name == name } }
+}
+
+extension Event {
+    func string(_ key: String) -> String? {
+        if case .string(let value)? = self[key] { return value }
+        return nil
+    }
+
+    func int(_ key: String) -> Int? {
+        if case .int(let value)? = self[key] { return value }
+        return nil
+    }
+}
+
+/// Open descriptors of this process.
+func openDescriptorCount() throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+}
+
+/// Children of this process that exist at all, zombies included, with their state letter.
+func childProcesses() -> [(pid: Int32, state: Character)] {
+    let me = getpid()
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> (Int32, Character)? in
+        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 1, Int32(fields[1]) == me else { return nil }
+        return (pid, fields[0].first!)
+    }
+}
+
+/// Names of the descriptors a process has open.
+func descriptors(of pid: Int32) throws -> [Int] {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted()
+}
+
+/// Runs the built `supervisor` binary to completion.
+func runSupervisor(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runCommand(supervisorPath, arguments)
+}
