@@ -11,6 +11,7 @@ enum Help {
 
         SUBCOMMANDS:
           run                     Load pages in views backed by real WebContent worker processes.
+          bench                   Measure spawn and death detection beside a C floor.
 
           See 'supervisor help <subcommand>' for detailed help.
         """
@@ -36,6 +37,23 @@ enum Help {
           --dwell <ms>            Keep each rendered view on screen this long before closing it. (default: 0)
           --worker <path>         The WebContent executable. (default: the one next to this binary)
           --json                  Print the summary as one JSON object.
+          -h, --help              Show help information.
+        """
+
+    static let bench = """
+        OVERVIEW: Measure spawn and death detection beside a C floor.
+
+        Each metric is measured over fresh views with real workers; with --floor, the same work done by a plain C
+        program (scripts/floor.c, built by scripts/bench) is measured in the same run, and the ratio is ours/floor
+        at p50.
+
+        USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--worker <path>] [--json]
+
+        OPTIONS:
+          --iterations <n>        Samples per metric. (default: 500)
+          --floor <path>          The C floor program built from scripts/floor.c.
+          --worker <path>         The WebContent executable. (default: the one next to this binary)
+          --json                  Print {"metrics":[{"name","unit","p50","p99","floor","floorP99","ratio"}]}.
           -h, --help              Show help information.
         """
 }

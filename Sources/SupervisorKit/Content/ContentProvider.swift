@@ -18,10 +18,15 @@ public final class ContentProvider {
     public let pages: [String]
 
     /// The built-in pages: enough to run on a machine that has nothing else.
-    public init() {
+    public convenience init() {
+        self.init(pages: BuiltInPages.all)
+    }
+
+    /// Pages held in memory, in rotation in the order given.
+    public init(pages: [(path: String, html: String)]) {
         root = nil
-        for (path, html) in BuiltInPages.all { cache[path] = Array(html.utf8) }
-        pages = BuiltInPages.all.map { Self.origin + $0.path }
+        for (path, html) in pages { cache[path] = Array(html.utf8) }
+        self.pages = pages.map { Self.origin + $0.path }
     }
 
     /// Pages from a directory: every `.html` file in it (not below it) is in the rotation, and anything under it
