@@ -24,7 +24,12 @@ enum RunCommand {
             throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
         }
         let content = try arguments.string("--content").map { root in try ContentProvider(root: root) } ?? ContentProvider()
-        let log = try EventLog(path: arguments.string("--log"))
+        let log: EventLog
+        do {
+            log = try EventLog(path: arguments.string("--log"))
+        } catch {
+            throw RuntimeError("cannot open log file '\(arguments.string("--log") ?? "")': \(String(cString: strerror(error.errno)))")
+        }
         let host = try Host(configuration: configuration, content: content, log: log)
         try host.stopOnTerminationSignals()
         let progress = Progress(total: configuration.loads, label: "run")

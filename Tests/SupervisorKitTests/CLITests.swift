@@ -16,6 +16,23 @@ extension Processes {
             #expect(ttv["p50"]! > 0)
         }
 
+        @Test func theEventLogIsJSONLinesWithEveryStepOfALoad() throws {
+            let folder = try TemporaryFolder([:])
+            let result = try runSupervisor(["run", "--loads", "2", "--log", folder.path + "/events.jsonl"])
+            #expect(result.status == 0)
+            let lines = try String(contentsOfFile: folder.path + "/events.jsonl", encoding: .utf8).split(separator: "\n")
+            let events = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            for event in events {
+                #expect(event["time"] is String && event["mono"] is Int && event["event"] is String)
+            }
+            let names = events.compactMap { $0["event"] as? String }
+            for name in ["spawn", "priority", "hello", "load", "fetch", "commit", "render", "death", "load-end"] {
+                #expect(names.filter { $0 == name }.count >= 2, "\(name)")
+            }
+            let monotonic = events.compactMap { $0["mono"] as? Int }
+            #expect(monotonic == monotonic.sorted())
+        }
+
         @Test(arguments: [
             (["run", "--bogus"], "unknown option '--bogus'"),
             (["run", "--loads"], "missing value for '--loads'"),
@@ -35,6 +52,7 @@ extension Processes {
         @Test(arguments: [
             (["run", "--worker", "/nonexistent/WebContent"], "worker executable not found at '/nonexistent/WebContent'"),
             (["run", "--content", "/nonexistent"], "cannot read content directory '/nonexistent'"),
+            (["run", "--log", "/nonexistent/events.jsonl"], "cannot open log file '/nonexistent/events.jsonl'"),
         ])
         func badInputIsOneLineAndNonZero(arguments: [String], message: String) throws {
             let result = try runSupervisor(arguments)

@@ -8,7 +8,7 @@ extension Processes {
     @Suite struct Death {
         @Test(arguments: [Policy.rebuild, .reload])
         func aSIGKILLedWorkerIsClassifiedKilledAndItsViewComesBackRendered(policy: Policy) throws {
-            let content = try ContentDirectory(["slow.html": page("Slow", render: "cpu=300ms")])
+            let content = try TemporaryFolder(["slow.html": page("Slow", render: "cpu=300ms")])
             var killed: Int32?
             let (summary, events) = try runHost({ $0.policy = policy; $0.loads = 1 }, content: try content.provider) { event in
                 if event.name == "commit", killed == nil, let pid = event.pid {
@@ -29,7 +29,7 @@ extension Processes {
         }
 
         @Test func aWorkerKilledAfterRenderWhileOnScreenIsRenderedAgain() throws {
-            let content = try ContentDirectory(["page.html": page("Page")])
+            let content = try TemporaryFolder(["page.html": page("Page")])
             var killed: Int32?
             let (summary, events) = try runHost({ $0.loads = 1; $0.dwellNanoseconds = 300_000_000 }, content: try content.provider) {
                 event in
@@ -48,7 +48,7 @@ extension Processes {
             ("segv; when=rendered", "crashed", SIGSEGV),
         ] as [(String, String, Int32)])
         func aFaultingDocumentIsClassified(fault: String, status: String, number: Int32) throws {
-            let content = try ContentDirectory(["fault.html": page("Fault", fault: fault)])
+            let content = try TemporaryFolder(["fault.html": page("Fault", fault: fault)])
             let (summary, events) = try runHost({ $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: try content.provider)
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == status)
@@ -66,8 +66,26 @@ extension Processes {
             #expect(events.named("give-up").count == 1)
         }
 
+        @Test func aWorkerThatExitsBeforeHelloIsALaunchFailure() throws {
+            let (_, events) = try runHost({ $0.workerPath = "/bin/true"; $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: ContentProvider())
+            let death = try #require(events.named("death").first)
+            #expect(death.string("status") == "launch-failed")
+            #expect(death.string("reason") == "died before hello: normal")
+        }
+
+        @Test func aBusyWorkerAnswersPingsBetweenRenderSteps() throws {
+            let content = try TemporaryFolder(["busy.html": page("Busy", render: "memory=64MB; cpu=400ms")])
+            let (summary, events) = try runHost({
+                $0.loads = 1
+                $0.policy.maxRecoveries = 0
+                $0.pingIntervalNanoseconds = 50_000_000
+            }, content: try content.provider)
+            #expect(summary.rendered == 1)
+            #expect(events.named("death").map { $0.string("status") } == ["normal"])
+        }
+
         @Test func aHungWorkerIsKilledAsUnresponsive() throws {
-            let content = try ContentDirectory(["hang.html": page("Hang", fault: "hang")])
+            let content = try TemporaryFolder(["hang.html": page("Hang", fault: "hang")])
             let (_, events) = try runHost({
                 $0.loads = 1
                 $0.policy.maxRecoveries = 0
@@ -78,7 +96,7 @@ extension Processes {
 
         @Test(arguments: ["malformed-frame", "oversized-frame"])
         func aWorkerSendingABadFrameIsKilledAndOtherViewsKeepRendering(fault: String) throws {
-            let content = try ContentDirectory([
+            let content = try TemporaryFolder([
                 "bad.html": page("Bad", fault: fault), "good.html": page("Good", render: "cpu=5ms"),
             ])
             let (summary, events) = try runHost({

@@ -49,7 +49,7 @@ extension Processes {
         }
 
         @Test func aWorkerExitsWithin100msOfItsSupervisorBeingKilled() throws {
-            let content = try ContentDirectory(["page.html": page("Page")])
+            let content = try TemporaryFolder(["page.html": page("Page")])
             let supervisor = Process()
             supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
             // The event log goes to stdout, so the test can await the render event instead of sleeping.

@@ -37,12 +37,17 @@ extension Processes {
 
         @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
         func anUnprivilegedUserGetsAClearWarningAndTheRunGoesOn() throws {
-            let log = FileManager.default.temporaryDirectory.appendingPathComponent("priority-\(UUID().uuidString).jsonl").path
-            defer { try? FileManager.default.removeItem(atPath: log) }
-            _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o666])
+            // The build folder may be private to root (a clone in a mktemp folder is), so the user "nobody" runs
+            // copies of both binaries from a folder it can read.
+            let folder = try TemporaryFolder([:])
+            for binary in [supervisorPath, workerPath] {
+                try FileManager.default.copyItem(atPath: binary, toPath: folder.path + "/" + (binary as NSString).lastPathComponent)
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+            let log = folder.path + "/events.jsonl"
             let result = try runCommand("/usr/bin/setpriv", [
-                "--reuid=65534", "--regid=65534", "--clear-groups", supervisorPath, "run", "--loads", "2", "--json",
-                "--log", log, "--worker", workerPath,
+                "--reuid=65534", "--regid=65534", "--clear-groups", folder.path + "/supervisor", "run", "--loads", "2",
+                "--json", "--log", log,
             ])
             #expect(result.status == 0)
             #expect(result.stdout.contains(#""rendered":2"#))

@@ -23,14 +23,14 @@ let productsDirectory: String = {
 let workerPath = productsDirectory + "/WebContent"
 let supervisorPath = productsDirectory + "/supervisor"
 
-/// A fresh content directory holding `pages`, removed when the value is released.
-final class ContentDirectory {
+/// A fresh folder holding `files` (a content root, or scratch space), removed when the value is released.
+final class TemporaryFolder {
     let path: String
 
-    init(_ pages: [String: String]) throws {
+    init(_ files: [String: String]) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("supervisor-test-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (name, html) in pages { try html.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -51,8 +51,9 @@ enum Sys {
         _ = try retrying("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    static func open(_ path: String, _ flags: Int32) throws(SystemError) -> Int32 {
-        try retrying("open(\(path))") { Glibc.open(path, flags | O_CLOEXEC) }
+    /// Opens `path` close-on-exec; files it creates get `mode` (less the umask).
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
+        try retrying("open(\(path))") { Glibc.open(path, flags | O_CLOEXEC, mode) }
     }
 
     /// Closes `fd`. EINTR is not retried: on Linux the descriptor is gone either way.
