@@ -2,8 +2,9 @@
  * The floor the supervisor is measured against: the same work in plain C with nothing in the way.
  *
  *   floor worker            act as a worker: write a hello frame to fd 4, then wait for EOF on fd 3
- *   floor spawn N           N times: posix_spawn a static worker (this binary) with the supervisor's file actions
- *                           and time posix_spawn -> its hello bytes readable
+ *   floor spawn N [WORKER]  N times: posix_spawn a worker with the supervisor's file actions and time
+ *                           posix_spawn -> its hello bytes readable. The worker is this static binary unless
+ *                           WORKER names another (to time a real WebContent build's start-up on its own).
  *   floor kill N [WORKER]   N times: spawn, await hello, SIGKILL, time the kill -> pidfd readable. With WORKER
  *                           (the real WebContent), the process torn down by the kernel is the same one the
  *                           supervisor watches, so the difference is the supervisor's own overhead.

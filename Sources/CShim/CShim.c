@@ -94,14 +94,6 @@ int sv_ignore_signal(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0;
 
 int sv_setpriority(pid_t pid, int nice) { return setpriority(PRIO_PROCESS, (id_t)pid, nice); }
 
-int sv_getpriority(pid_t pid, int *nice) {
-    errno = 0;
-    int value = getpriority(PRIO_PROCESS, (id_t)pid);
-    if (value == -1 && errno != 0) return -1;
-    *nice = value;
-    return 0;
-}
-
 int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
     struct epoll_event event = {.events = events, .data.u64 = data};
     return epoll_ctl(epfd, op, fd, &event);

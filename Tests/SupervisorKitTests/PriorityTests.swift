@@ -7,11 +7,15 @@ import Testing
 extension Processes {
     /// Bands are really applied, read back from /proc, and failures are reported the RunningBoard way.
     @Suite struct Priority {
+        /// The nice value (field 19 of /proc/PID/stat) and oom_score_adj, as the kernel reports them.
         static func standing(of pid: Int32) -> (nice: Int32, oom: Int)? {
-            guard let nice = try? Sys.priority(pid),
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"),
                 let text = try? String(contentsOfFile: "/proc/\(pid)/oom_score_adj", encoding: .utf8),
                 let oom = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { return nil }
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 16, let nice = Int32(fields[16]) else { return nil }
             return (nice, oom)
         }
 

@@ -36,8 +36,6 @@ int sv_disable_core_dumps(void);
 int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
-/// Returns 0 and stores the nice value, or -1 with errno set.
-int sv_getpriority(pid_t pid, int *nice);
 
 int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.

@@ -79,9 +79,6 @@ public final class Host {
         for worker in workers.values { worker.signal(SIGKILL) }
     }
 
-    /// Wake-ups of the event loop so far.
-    public var wakeups: Int { loop.wakeups }
-
     // MARK: - Loads and views
 
     private func beginNextLoad() {

@@ -23,9 +23,6 @@ final class EventLoop {
     private var soon: [() -> Void] = []
     private static let timerToken: UInt64 = 0
 
-    /// How many times `epoll_wait` returned: the loop's wake-ups, which an idle supervisor must not have.
-    private(set) var wakeups = 0
-
     init() throws(SystemError) {
         epoll = try retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do throws(SystemError) {
@@ -55,10 +52,6 @@ final class EventLoop {
         _ = try retrying("epoll_ctl(ADD)") { sv_epoll_ctl(epoll, EPOLL_CTL_ADD, fd, events, token) }
         handlers[token] = handler
         return token
-    }
-
-    func change(_ fd: Int32, token: UInt64, events: UInt32) throws(SystemError) {
-        _ = try retrying("epoll_ctl(MOD)") { sv_epoll_ctl(epoll, EPOLL_CTL_MOD, fd, events, token) }
     }
 
     /// Stops watching. With `fd` nil the descriptor is already closed, which removed it from the epoll set.
@@ -138,7 +131,6 @@ final class EventLoop {
             afterBatch()
             if done() { return }
             let count = try retrying("epoll_wait") { sv_epoll_wait(epoll, &data, &events, 64, -1) }
-            wakeups += 1
             for i in 0..<Int(count) {
                 if data[i] == Self.timerToken {
                     fireDueTimers()

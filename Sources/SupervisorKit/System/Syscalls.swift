@@ -114,12 +114,6 @@ enum Sys {
         _ = try retrying("setpriority") { sv_setpriority(pid, nice) }
     }
 
-    static func priority(_ pid: Int32) throws(SystemError) -> Int32 {
-        var nice: Int32 = 0
-        _ = try retrying("getpriority") { sv_getpriority(pid, &nice) }
-        return nice
-    }
-
     /// Writes `/proc/PID/oom_score_adj`. A vanished process shows up as ENOENT on open or ESRCH on write; both
     /// are reported as ESRCH, which is what they mean.
     static func setOOMScoreAdjust(_ pid: Int32, _ value: Int32) throws(SystemError) {
