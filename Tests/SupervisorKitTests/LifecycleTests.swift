@@ -50,29 +50,9 @@ extension Processes {
 
         @Test func aWorkerExitsWithin100msOfItsSupervisorBeingKilled() throws {
             let content = try TemporaryFolder(["page.html": page("Page")])
-            let supervisor = Process()
-            supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
-            // The event log goes to stdout, so the test can await the render event instead of sleeping.
-            supervisor.arguments = ["run", "--loads", "1", "--dwell", "60000", "--content", content.path, "--log", "/dev/stdout"]
-            let out = Pipe()
-            supervisor.standardOutput = out
-            try supervisor.run()
+            let (supervisor, worker) = try startSupervisorShowingAPage(content)
             defer { supervisor.waitUntilExit() }
-            var buffered = ""
-            var worker: Int32?
-            while worker == nil {
-                var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 10_000) == 1 else { break }
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffered += String(decoding: chunk, as: UTF8.self)
-                worker = buffered.split(separator: "\n").lazy.compactMap { line -> Int32? in
-                    guard line.contains("\"event\":\"render\""), let range = line.range(of: "\"pid\":") else { return nil }
-                    return Int32(line[range.upperBound...].prefix { $0.isNumber })
-                }.first
-            }
-            let pid = try #require(worker)
-            let pidfd = sv_pidfd_open(pid)
+            let pidfd = sv_pidfd_open(worker)
             try #require(pidfd >= 0)
             defer { close(pidfd) }
             kill(supervisor.processIdentifier, SIGKILL)
@@ -82,6 +62,48 @@ extension Processes {
             let elapsedMs = Double(Sys.monotonicNanoseconds() - killedAt) / 1e6
             #expect(exited)
             #expect(elapsedMs < 100, "worker took \(elapsedMs) ms to die")
+        }
+
+        @Test(arguments: [SIGINT, SIGTERM])
+        func anInterruptedRunReapsItsWorkersAndExits130(signal: Int32) throws {
+            let content = try TemporaryFolder(["page.html": page("Page")])
+            let (supervisor, worker) = try startSupervisorShowingAPage(content)
+            let pidfd = sv_pidfd_open(worker)
+            try #require(pidfd >= 0)
+            defer { close(pidfd) }
+            kill(supervisor.processIdentifier, signal)
+            supervisor.waitUntilExit()
+            #expect(supervisor.terminationStatus == 130)
+            var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+            #expect(poll(&ready, 1, 0) == 1, "the worker outlived its supervisor's exit")
+        }
+    }
+}
+
+/// Starts `supervisor run` on a page that stays on screen for a minute, and returns once the page has rendered,
+/// with the pid of the worker showing it. The event log goes to stdout, so this awaits the render event instead
+/// of sleeping.
+func startSupervisorShowingAPage(_ content: TemporaryFolder) throws -> (Process, Int32) {
+    let supervisor = Process()
+    supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
+    supervisor.arguments = ["run", "--loads", "1", "--dwell", "60000", "--content", content.path, "--log", "/dev/stdout"]
+    let out = Pipe()
+    supervisor.standardOutput = out
+    try supervisor.run()
+    var buffered = ""
+    while true {
+        var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let chunk = poll(&ready, 1, 10_000) == 1 ? out.fileHandleForReading.availableData : Data()
+        if chunk.isEmpty {
+            supervisor.terminate()
+            supervisor.waitUntilExit()
+            throw CancellationError()
+        }
+        buffered += String(decoding: chunk, as: UTF8.self)
+        for line in buffered.split(separator: "\n") where line.contains("\"event\":\"render\"") {
+            if let range = line.range(of: "\"pid\":"), let pid = Int32(line[range.upperBound...].prefix { $0.isNumber }) {
+                return (supervisor, pid)
+            }
         }
     }
 }

@@ -128,6 +128,7 @@ public final class Host {
     // MARK: - Workers
 
     private func startWorker(for view: View) {
+        guard !stopping else { return }
         let worker: WorkerProcess
         do {
             worker = try launcher.launch()
@@ -158,7 +159,8 @@ public final class Host {
 
     private func shutDown(_ worker: WorkerProcess) {
         send(.shutdown, to: worker)
-        loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
+        loop.cancel(worker.timer)
+        worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
             kill(worker, because: "did not exit after shutdown", verdict: nil)
         }
@@ -176,10 +178,8 @@ public final class Host {
     /// answered the previous ping by the next, is killed. Idle workers are not pinged, so an idle supervisor
     /// has no timers and never wakes.
     private func watchLiveness(of worker: WorkerProcess) {
-        loop.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
-            guard let self, let worker, workers[worker.pid] === worker, worker.view != nil, !worker.rendered else {
-                return
-            }
+        worker.timer = loop.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
+            guard let self, let worker, workers[worker.pid] === worker else { return }
             let interval = "\(configuration.pingIntervalNanoseconds / 1_000_000) ms"
             if worker.helloAt == nil {
                 kill(worker, because: "no hello within \(interval)", verdict: .launchFailed(reason: "no hello within \(interval)"))
@@ -196,7 +196,6 @@ public final class Host {
 
     private func setBand(_ band: PriorityBand, of worker: WorkerProcess) {
         let result = configuration.bands.apply(band, to: worker.pid)
-        if result == .applied { worker.band = band }
         var fields: [(String, JSON)] = [
             ("band", .string(band.rawValue)), ("nice", .int(Int(configuration.bands.nice(band)))),
             ("oomScoreAdj", .int(Int(configuration.bands.oomScoreAdjust(band)))), ("result", .string(result.name)),
@@ -294,7 +293,7 @@ public final class Host {
         case .didFinish(let title):
             rendered(worker, title: title)
         case .didFailProvisional(let error), .didFail(let error):
-            worker.rendered = true
+            loop.cancel(worker.timer)
             let kind = if case .didFail = message { "committed" } else { "provisional" }
             log.emit("fail", view: view?.id, pid: worker.pid, [("kind", .string(kind)), ("error", .string(error))])
             if let view, !view.closed { endLoad(view) }
@@ -323,6 +322,7 @@ public final class Host {
 
     private func rendered(_ worker: WorkerProcess, title: String) {
         worker.rendered = true
+        loop.cancel(worker.timer)
         guard let view = worker.view else { return }
         let load = view.load
         let first = load.renderedAt == nil
@@ -346,6 +346,7 @@ public final class Host {
         guard let (code, status) = try? worker.reap() else { return }
         loop.unwatch(nil, token: worker.pidfdToken)
         closeChannel(of: worker)
+        loop.cancel(worker.timer)
         workers[worker.pid] = nil
         let termination = TerminationStatus.classify(
             code: code, status: status, saidHello: worker.helloAt != nil, verdict: worker.verdict)

@@ -15,8 +15,9 @@ final class WorkerProcess {
     var channelOpen = true
 
     var helloAt: Int?
-    var band: PriorityBand = .foreground
     var rendered = false
+    /// The one timer a worker can have pending: its liveness check while busy, or its grace after shutdown.
+    var timer: EventLoop.TimerID?
     var awaitingPong = false
     var lastPing: UInt64 = 0
     /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
