@@ -85,6 +85,8 @@ int sv_cld_dumped(void) { return CLD_DUMPED; }
 
 int sv_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
 
+int sv_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
 int sv_disable_core_dumps(void) {
     struct rlimit none = {0, 0};
     return setrlimit(RLIMIT_CORE, &none);

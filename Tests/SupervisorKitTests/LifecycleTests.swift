@@ -62,6 +62,7 @@ extension Processes {
             let elapsedMs = Double(Sys.monotonicNanoseconds() - killedAt) / 1e6
             #expect(exited)
             #expect(elapsedMs < 100, "worker took \(elapsedMs) ms to die")
+            try reapOrphan(pidfd)
         }
 
         @Test(arguments: [SIGINT, SIGTERM])
@@ -76,6 +77,7 @@ extension Processes {
             #expect(supervisor.terminationStatus == 130)
             var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
             #expect(poll(&ready, 1, 0) == 1, "the worker outlived its supervisor's exit")
+            #expect(childProcesses().isEmpty)
         }
     }
 }
@@ -84,6 +86,8 @@ extension Processes {
 /// with the pid of the worker showing it. The event log goes to stdout, so this awaits the render event instead
 /// of sleeping.
 func startSupervisorShowingAPage(_ content: TemporaryFolder) throws -> (Process, Int32) {
+    // A worker orphaned by its supervisor's death is re-parented to this process, which reaps it.
+    _ = sv_set_child_subreaper()
     let supervisor = Process()
     supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
     supervisor.arguments = ["run", "--loads", "1", "--dwell", "60000", "--content", content.path, "--log", "/dev/stdout"]
@@ -106,4 +110,13 @@ func startSupervisorShowingAPage(_ content: TemporaryFolder) throws -> (Process,
             }
         }
     }
+}
+
+/// Reaps a worker that was orphaned into this process (see `startSupervisorShowingAPage`), once it has exited.
+func reapOrphan(_ pidfd: Int32) throws {
+    var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+    try #require(poll(&ready, 1, 5000) == 1)
+    var code: Int32 = 0
+    var status: Int32 = 0
+    try #require(sv_waitid_pidfd(pidfd, &code, &status) == 0 && code != 0)
 }

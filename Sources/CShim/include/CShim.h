@@ -32,6 +32,9 @@ int sv_cld_killed(void);
 int sv_cld_dumped(void);
 
 int sv_set_pdeathsig(int sig);
+/// Makes orphaned descendants this process's children, so that whoever starts a supervisor can reap the workers
+/// it leaves behind.
+int sv_set_child_subreaper(void);
 int sv_disable_core_dumps(void);
 int sv_ignore_signal(int sig);
 
