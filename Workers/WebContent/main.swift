@@ -18,7 +18,7 @@ struct Worker {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
             case .load(let next): navigate(to: next)
-            case .reload where !url.isEmpty: navigate(to: url)
+            case .reload: if !url.isEmpty { navigate(to: url) }
             case .shutdown: exit(0)
             default: answer(message)
             }

@@ -1,0 +1,121 @@
+import Glibc
+import Testing
+import WireProtocol
+
+@testable import SupervisorKit
+
+/// Drives one real WebContent worker by hand over its channel, the way the host would, one message at a time.
+final class WorkerDriver {
+    let worker: WorkerProcess
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    private let launcher: WorkerLauncher
+
+    init() throws {
+        Sys.ignoreSignal(SIGPIPE)
+        launcher = try WorkerLauncher(executable: workerPath)
+        worker = try launcher.launch()
+    }
+
+    deinit {
+        guard worker.pidfd >= 0 else { return }
+        worker.signal(SIGKILL)
+        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, 5000)
+        _ = try? worker.reap()
+    }
+
+    func send(_ message: Message) throws {
+        try worker.channel.send(message)
+        while worker.channel.hasPendingOutput {
+            var ready = pollfd(fd: worker.channel.writeFD, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, 5000)
+            try worker.channel.flush()
+        }
+    }
+
+    /// The next message from the worker, waiting up to five seconds for it.
+    func receive() throws -> Message {
+        while true {
+            if let message = try worker.channel.next() { return message }
+            var ready = pollfd(fd: worker.channel.readFD, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&ready, 1, 5000) == 1, "the worker said nothing for 5 s")
+            try #require(try worker.channel.fill(using: &scratch), "the worker closed its channel")
+        }
+    }
+
+    /// Waits for the worker to exit and returns how.
+    func exit() throws -> (code: Int32, status: Int32) {
+        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, 5000) == 1)
+        return try #require(try worker.reap())
+    }
+}
+
+extension Processes {
+    /// The worker's side of the protocol, message by message.
+    @Suite struct WorkerProtocol {
+        let html = Array(page("Probe ✓", render: "cpu=300ms").utf8)
+
+        @Test func loadsFetchesRendersAndAnswersProbesWhileBusyAndIdle() throws {
+            let driver = try WorkerDriver()
+            #expect(try driver.receive() == .hello(pid: driver.worker.pid, version: protocolVersion))
+            try driver.send(.load(url: "app://local/probe.html"))
+            #expect(try driver.receive() == .fetch(url: "app://local/probe.html"))
+            try driver.send(.fetchReply(status: 200, mime: "text/html", body: html))
+            #expect(try driver.receive() == .didCommit(url: "app://local/probe.html"))
+            // Mid-render (300 ms of CPU) the worker still answers, with no title yet.
+            try driver.send(.titleQuery(id: 1))
+            #expect(try driver.receive() == .title(id: 1, title: ""))
+            try driver.send(.ping(seq: 9))
+            #expect(try driver.receive() == .pong(seq: 9))
+            #expect(try driver.receive() == .didFinish(title: "Probe ✓"))
+            try driver.send(.titleQuery(id: 2))
+            #expect(try driver.receive() == .title(id: 2, title: "Probe ✓"))
+            try driver.send(.reload)
+            #expect(try driver.receive() == .fetch(url: "app://local/probe.html"))
+            try driver.send(.shutdown)
+            let (code, status) = try driver.exit()
+            #expect(code == CLD_EXITED && status == 0)
+        }
+
+        @Test func aReloadBeforeAnyLoadIsIgnored() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            try driver.send(.reload)
+            try driver.send(.ping(seq: 1))
+            #expect(try driver.receive() == .pong(seq: 1))
+        }
+
+        @Test func acknowledgesTypedInputWithADigestOfEverythingTyped() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            try driver.send(.input(seq: 1, text: "he"))
+            try driver.send(.input(seq: 2, text: "llo"))
+            #expect(try driver.receive() == .inputApplied(seq: 1, digest: fnv1a("he")))
+            #expect(try driver.receive() == .inputApplied(seq: 2, digest: fnv1a("hello")))
+        }
+
+        @Test func aFailedFetchIsAProvisionalFailure() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            try driver.send(.load(url: "app://local/missing.html"))
+            _ = try driver.receive()
+            try driver.send(.fetchReply(status: 404, mime: "text/plain", body: []))
+            #expect(try driver.receive() == .didFailProvisional(error: "status 404 fetching app://local/missing.html"))
+        }
+
+        @Test func exitsWhenItsChannelIsClosed() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            driver.worker.channel.close()
+            let (code, status) = try driver.exit()
+            #expect(code == CLD_EXITED && status == 0)
+        }
+
+        func fnv1a(_ text: String) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+    }
+}
