@@ -3,27 +3,21 @@ import SupervisorKit
 
 /// `supervisor run`.
 enum RunCommand {
+    /// Options shared by `run` and `compare`: the workload and the faults it meets.
+    static let workloadOptions: Set<String> = [
+        "--loads", "--views", "--hidden", "--content", "--seed", "--dwell", "--worker", "--inject-race", "--inject-kill",
+        "--attach-delay", "--watchdog", "--blank-timeout",
+    ]
+
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(
-            words, options: ["--policy", "--loads", "--views", "--content", "--seed", "--log", "--dwell", "--worker"],
-            flags: ["--json"])
+        let arguments = try Arguments(words, options: workloadOptions.union(["--policy", "--log"]), flags: ["--json"])
+        var configuration = try workload(arguments)
         let policyName = arguments.string("--policy") ?? "rebuild"
         guard let policy = Policy.named(policyName) else {
             throw UsageError("unknown policy '\(policyName)'; choose one of \(Policy.all.map(\.name).joined(separator: ", "))")
         }
-        var configuration = RunConfiguration(workerPath: arguments.string("--worker") ?? defaultWorkerPath())
         configuration.policy = policy
-        configuration.loads = try arguments.integer("--loads", default: 20, range: 0...10_000_000)
-        configuration.views = try arguments.integer("--views", default: 1, range: 1...4096)
-        configuration.dwellNanoseconds = try arguments.integer("--dwell", default: 0, range: 0...3_600_000) * 1_000_000
-        if let seed = arguments.string("--seed") {
-            guard let value = UInt64(seed) else { throw UsageError("'--seed' must be a whole number, not '\(seed)'") }
-            configuration.seed = value
-        }
-        guard access(configuration.workerPath, X_OK) == 0 else {
-            throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
-        }
-        let content = try arguments.string("--content").map { root in try ContentProvider(root: root) } ?? ContentProvider()
+        let content = try contentProvider(arguments)
         let log: EventLog
         do {
             log = try EventLog(path: arguments.string("--log"))
@@ -40,21 +34,67 @@ enum RunCommand {
         return summary.interrupted ? 130 : 0
     }
 
+    static func workload(_ arguments: Arguments) throws -> RunConfiguration {
+        var configuration = RunConfiguration(workerPath: arguments.string("--worker") ?? defaultWorkerPath())
+        configuration.loads = try arguments.integer("--loads", default: 20, range: 0...10_000_000)
+        configuration.views = try arguments.integer("--views", default: 1, range: 1...4096)
+        configuration.hidden = try arguments.integer("--hidden", default: 0, range: 0...configuration.views - 1)
+        configuration.dwellNanoseconds = try arguments.integer("--dwell", default: 0, range: 0...3_600_000) * 1_000_000
+        configuration.watchdogNanoseconds = try arguments.integer("--watchdog", default: 3000, range: 1...3_600_000) * 1_000_000
+        configuration.blankTimeoutNanoseconds =
+            try arguments.integer("--blank-timeout", default: 5000, range: 1...3_600_000) * 1_000_000
+        if let seed = arguments.string("--seed") {
+            guard let value = UInt64(seed) else { throw UsageError("'--seed' must be a whole number, not '\(seed)'") }
+            configuration.seed = value
+        }
+        configuration.raceRate = try rate(arguments, "--inject-race")
+        configuration.killRate = try rate(arguments, "--inject-kill")
+        if let text = arguments.string("--attach-delay") {
+            let parts = text.split(separator: "-", maxSplits: 1).map { Double($0) }
+            guard let low = parts.first ?? nil, let high = parts.count == 2 ? parts[1] : low, low >= 0, high >= low else {
+                throw UsageError("'--attach-delay' takes milliseconds, MS or MIN-MAX, not '\(text)'")
+            }
+            configuration.attachDelayNanoseconds = Int(low * 1e6)...Int(high * 1e6)
+        }
+        guard access(configuration.workerPath, X_OK) == 0 else {
+            throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
+        }
+        return configuration
+    }
+
+    static func contentProvider(_ arguments: Arguments) throws -> ContentProvider {
+        try arguments.string("--content").map { root in try ContentProvider(root: root) } ?? ContentProvider()
+    }
+
+    /// A rate as `1/200`, `0.005` or `1`.
+    static func rate(_ arguments: Arguments, _ name: String) throws -> Double {
+        guard let text = arguments.string(name) else { return 0 }
+        let parts = text.split(separator: "/", maxSplits: 1).map { Double($0) }
+        let value: Double? = parts.count == 2 ? parts[0].flatMap { n in parts[1].map { n / $0 } } : parts.first ?? nil
+        guard let value, value.isFinite, (0...1).contains(value) else {
+            throw UsageError("'\(name)' takes a rate from 0 to 1 such as 1/200, not '\(text)'")
+        }
+        return value
+    }
+
     /// The WebContent executable built beside this one.
     static func defaultWorkerPath() -> String {
+        siblingExecutable("WebContent")
+    }
+
+    static func siblingExecutable(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
-        guard count > 0 else { return "WebContent" }
+        guard count > 0 else { return name }
         let exe = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            + "/WebContent"
+        return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
     }
 }
 
 /// A single progress line on stderr, only when stderr is a terminal, redrawn at most ten times a second.
 final class Progress {
     private let total: Int
-    private let label: String
+    var label: String
     private let enabled = isatty(2) == 1
     private var done = 0
     private var rendered = 0
@@ -71,7 +111,7 @@ final class Progress {
         if event["timeToVisibleMs"] != nil { rendered += 1 }
         guard event.monotonic - lastDrawn > 100_000_000 || done == total else { return }
         lastDrawn = event.monotonic
-        writeStandardError("\r\(label): \(done)/\(total) loads, \(rendered) rendered, \(done - rendered) blank")
+        writeStandardError("\r\u{1B}[K\(label): \(done)/\(total) loads, \(rendered) rendered, \(done - rendered) blank")
     }
 
     func finish() {

@@ -2,21 +2,26 @@ import CShim
 import Glibc
 import WireProtocol
 
-/// The UI process of this model: it owns views, spawns a worker behind each, relays their fetches to the content
-/// provider, watches them die, and recovers their views according to the policy.
+/// The UI process of this model, shaped like WebKit's: it owns views, launches a worker behind each, relays their
+/// fetches to the content provider, watches them die, and recovers views as the policy says.
 ///
-/// Everything happens on the thread that calls `run()`, inside one epoll loop.
+/// A new view's worker starts at the policy's launch band (background, for WebKit). The view attaches to the window
+/// after a short delay: only then is the foreground assertion taken and, for `Observe.attach` policies, the
+/// termination observer wired. A worker that dies before that dies unobserved, and its view goes on believing in
+/// it. Everything happens on the thread that calls `run()`, inside one epoll loop.
 public final class Host {
     private let configuration: RunConfiguration
+    private var policy: Policy { configuration.policy }
     private let content: ContentProvider
     private let log: EventLog
     private let loop: EventLoop
     private let launcher: WorkerLauncher
-    private var random: SplitMix64
+    private let schedule: FaultSchedule
 
     private var workers: [Int32: WorkerProcess] = [:]
     /// Open views by id. A worker only points weakly at its view, so this is what keeps a view alive.
     private var views: [Int: View] = [:]
+    private var spare: WorkerProcess?
     private var nextLoadIndex = 0
     private var finishedLoads = 0
     private var nextViewID = 1
@@ -24,12 +29,13 @@ public final class Host {
     private var warnedPriorityDenied = false
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     private var signalFD: Int32 = -1
+    private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     public init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws(SystemError) {
         self.configuration = configuration
         self.content = content
         self.log = log
-        random = SplitMix64(seed: configuration.seed)
+        schedule = FaultSchedule(seed: configuration.seed)
         // A write to a worker that just died must fail with EPIPE, not kill the supervisor.
         Sys.ignoreSignal(SIGPIPE)
         loop = try EventLoop()
@@ -42,13 +48,15 @@ public final class Host {
 
     /// Runs every load to its end and reaps every worker. The summary is computed from the events of this run.
     public func run() throws(SystemError) -> RunSummary {
-        let summary = RunSummary(policy: configuration.policy.name)
+        let summary = RunSummary(policy: policy.name)
         log.observers.append(summary.record)
         log.emit("run-begin", [
-            ("policy", .string(configuration.policy.name)), ("loads", .int(configuration.loads)),
-            ("views", .int(configuration.views)), ("seed", .int(Int(truncatingIfNeeded: configuration.seed))),
+            ("policy", .string(policy.name)), ("loads", .int(configuration.loads)),
+            ("views", .int(configuration.views)), ("hidden", .int(configuration.hidden)),
+            ("seed", .int(Int(truncatingIfNeeded: configuration.seed))),
+            ("raceRate", .double(configuration.raceRate)), ("killRate", .double(configuration.killRate)),
         ])
-        for _ in 0..<min(configuration.views, configuration.loads) { beginNextLoad() }
+        for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
         try loop.run(
             until: { [unowned self] in workers.isEmpty && (stopping || finishedLoads == configuration.loads) },
             afterBatch: log.flush)
@@ -79,29 +87,113 @@ public final class Host {
         for worker in workers.values { worker.signal(SIGKILL) }
     }
 
-    // MARK: - Loads and views
+    // MARK: - Loads
 
-    private func beginNextLoad() {
-        guard nextLoadIndex < configuration.loads, !stopping else { return }
-        let url = content.pages[Int(random.next() % UInt64(content.pages.count))]
-        let load = Load(index: nextLoadIndex, url: url, startedAt: Sys.monotonicNanoseconds())
+    private func beginNextLoad(slot: Int) {
+        guard nextLoadIndex < configuration.loads, !stopping else {
+            if finishedLoads == configuration.loads { retireSpare() }
+            return
+        }
+        let index = nextLoadIndex
         nextLoadIndex += 1
-        log.emit("load-begin", [("load", .int(load.index)), ("url", .string(url))])
-        openView(for: load)
+        let url = content.pages[schedule.index(.page, load: index, count: content.pages.count)]
+        let load = Load(
+            index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: Sys.monotonicNanoseconds())
+        log.emit("load-begin", [("load", .int(index)), ("url", .string(url)), ("hidden", .bool(load.hidden))])
+        if !load.hidden { shown(load) }
+        let view = openView(for: load)
+        if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
     }
 
-    private func openView(for load: Load) {
-        let view = View(id: nextViewID, load: load)
+    /// The user starts looking at the load: the blank clock starts.
+    private func shown(_ load: Load) {
+        let now = Sys.monotonicNanoseconds()
+        load.shownAt = now
+        load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
+            guard let self, let load, load.visibleAt == nil, let view = load.view else { return }
+            load.blank = true
+            log.emit("blank", view: view.id, [("load", .int(load.index))])
+            endLoad(view)
+        }
+    }
+
+    private func becameVisible(_ view: View) {
+        let load = view.load
+        guard load.visibleAt == nil, let shownAt = load.shownAt else { return }
+        let now = Sys.monotonicNanoseconds()
+        load.visibleAt = now
+        loop.cancel(load.blankDeadline)
+        log.emit("visible", view: view.id, pid: view.worker?.pid, [
+            ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)),
+        ])
+        guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
+        view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
+            guard let self, let view, !view.closed else { return }
+            endLoad(view)
+        })
+    }
+
+    private func endLoad(_ view: View) {
+        let load = view.load
+        let now = Sys.monotonicNanoseconds()
+        var fields: [(String, JSON)] = [
+            ("load", .int(load.index)), ("outcome", .string(load.blank || load.visibleAt == nil ? "blank" : "rendered")),
+            ("recoveries", .int(load.recoveries)), ("hidden", .bool(load.hidden)),
+        ]
+        if let shownAt = load.shownAt {
+            fields.append(("blankMs", JSON.milliseconds((load.visibleAt ?? now) - shownAt)))
+            if let visibleAt = load.visibleAt, !load.blank {
+                fields.append(("timeToVisibleMs", JSON.milliseconds(visibleAt - shownAt)))
+            }
+        }
+        loop.cancel(load.blankDeadline)
+        log.emit("load-end", view: view.id, fields)
+        finishedLoads += 1
+        closeView(view)
+        loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
+    }
+
+    // MARK: - Views
+
+    @discardableResult
+    private func openView(for load: Load) -> View {
+        let view = View(id: nextViewID, load: load, visible: load.shownAt != nil)
         nextViewID += 1
         views[view.id] = view
-        log.emit("view-open", view: view.id, [("load", .int(load.index))])
-        startWorker(for: view)
+        load.view = view
+        log.emit("view-open", view: view.id, [("load", .int(load.index)), ("visible", .bool(view.visible))])
+        if let worker = takeSpare() {
+            log.emit("spare-taken", view: view.id, pid: worker.pid)
+            adopt(worker, into: view)
+        } else {
+            startWorker(for: view)
+        }
+        let range = configuration.attachDelayNanoseconds
+        let attempt = load.recoveries
+        let delay = range.lowerBound
+            + Int(schedule.uniform(.attachDelay, load: load.index, attempt: attempt) * Double(range.upperBound - range.lowerBound))
+        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+            guard let self, let view, !view.closed else { return }
+            attach(view)
+        })
+        if policy.onBlank != nil { watchTitle(of: view) }
+        return view
+    }
+
+    /// The view enters the window: the foreground assertion is taken and only then is the termination observer
+    /// wired. A death that happened before, even one not processed yet, stays unobserved.
+    private func attach(_ view: View) {
+        if let worker = view.worker { reapIfExited(worker) }
+        view.attached = true
+        log.emit("attach", view: view.id, pid: view.worker?.pid)
+        if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
+        if view.visible, view.worker?.rendered == true, view.worker?.reaped == false { becameVisible(view) }
     }
 
     private func closeView(_ view: View) {
         view.closed = true
         views[view.id] = nil
-        loop.cancel(view.dwellTimer)
+        view.timers.forEach(loop.cancel)
         if let worker = view.worker {
             view.worker = nil
             worker.view = nil
@@ -110,40 +202,71 @@ public final class Host {
         log.emit("view-close", view: view.id)
     }
 
-    private func endLoad(_ view: View) {
-        let load = view.load
-        var fields: [(String, JSON)] = [
-            ("load", .int(load.index)), ("outcome", .string(load.renderedAt == nil ? "blank" : "rendered")),
-            ("recoveries", .int(load.recoveries)),
-        ]
-        if let renderedAt = load.renderedAt {
-            fields.append(("timeToVisibleMs", JSON.milliseconds(renderedAt - load.startedAt)))
+    /// A hidden load comes on screen: raised to foreground, recovered if WebKit deferred that, visible if alive.
+    private func show(_ load: Load) {
+        guard let view = load.view, !view.closed else { return }
+        shown(load)
+        view.visible = true
+        log.emit("show", view: view.id, pid: view.worker?.pid, [("load", .int(load.index))])
+        if let worker = view.worker {
+            reapIfExited(worker)
+            setBand(band(for: worker), of: worker, assertion: true)
         }
-        log.emit("load-end", view: view.id, fields)
-        finishedLoads += 1
-        closeView(view)
-        loop.soon { [unowned self] in beginNextLoad() }
+        if view.recoverWhenShown {
+            view.recoverWhenShown = false
+            recover(view, .reload, because: "shown")
+        }
+        if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
+    }
+
+    /// The field app's 3 s timer: an empty title means a blank view, whatever the process is doing.
+    private func watchTitle(of view: View) {
+        view.timers.append(loop.schedule(afterNanoseconds: configuration.watchdogNanoseconds) { [weak self, weak view] in
+            guard let self, let view, !view.closed, view.load.visibleAt == nil else { return }
+            watchTitle(of: view)
+            guard view.title.isEmpty else { return }
+            if let worker = view.worker, !worker.reaped, worker.channelOpen {
+                send(.titleQuery(id: UInt32(view.id)), to: worker)
+            } else {
+                deadChannel(view, "titleQuery")
+                blankDetected(view)
+            }
+        })
+    }
+
+    private func blankDetected(_ view: View) {
+        guard let recovery = policy.onBlank, !view.closed else { return }
+        log.emit("watchdog", view: view.id, pid: view.worker?.pid, [("title", .string(""))])
+        recover(view, recovery, because: "blank")
+    }
+
+    private func deadChannel(_ view: View, _ message: String) {
+        log.emit("dead-channel-send", view: view.id, pid: view.worker?.pid, [("message", .string(message))])
     }
 
     // MARK: - Workers
 
     private func startWorker(for view: View) {
         guard !stopping else { return }
+        guard let worker = launchWorker(for: view) else {
+            let status = TerminationStatus.launchFailed(reason: "see the death event")
+            return terminated(view, status)
+        }
+        adopt(worker, into: view)
+    }
+
+    /// A running, watched worker, or nil after logging why there is none.
+    private func launchWorker(for view: View? = nil) -> WorkerProcess? {
         let worker: WorkerProcess
         do {
             worker = try launcher.launch()
         } catch {
-            let status = TerminationStatus.launchFailed(reason: error.description)
-            log.emit("death", view: view.id, [
-                ("status", .string(status.name)), ("reason", .string(error.description)), ("rendered", .bool(false)),
+            log.emit("death", view: view?.id, [
+                ("status", .string("launch-failed")), ("reason", .string(error.description)), ("rendered", .bool(false)),
             ])
-            recover(view, after: status)
-            return
+            return nil
         }
         workers[worker.pid] = worker
-        worker.view = view
-        view.worker = worker
-        log.emit("spawn", view: view.id, pid: worker.pid, [("load", .int(view.load.index))])
         do {
             worker.pidfdToken = try loop.watch(worker.pidfd) { [unowned self, unowned worker] _ in died(worker) }
             worker.channelToken = try loop.watch(worker.channel.readFD) { [unowned self, unowned worker] _ in
@@ -152,12 +275,52 @@ public final class Host {
         } catch {
             kill(worker, because: "cannot watch worker: \(error)", verdict: .launchFailed(reason: error.description))
         }
-        // Like WebKit, a new process starts in the background and is raised when its view attaches.
-        setBand(.background, of: worker)
         watchLiveness(of: worker)
+        return worker
+    }
+
+    private func adopt(_ worker: WorkerProcess, into view: View) {
+        worker.view = view
+        view.worker = worker
+        log.emit("spawn", view: view.id, pid: worker.pid, [("load", .int(view.load.index))])
+        setBand(band(for: worker), of: worker)
+        if worker.helloAt != nil { sendLoad(to: worker, of: view) }
+    }
+
+    /// Keeps one launched worker waiting for the next view, at background priority since it serves no one yet.
+    private func replenishSpare() {
+        guard policy.spareWorker, spare == nil, !stopping, nextLoadIndex < configuration.loads,
+            let worker = launchWorker()
+        else { return }
+        spare = worker
+        log.emit("spare", pid: worker.pid)
+        setBand(.background, of: worker)
+    }
+
+    private func takeSpare() -> WorkerProcess? {
+        defer { loop.soon { [weak self] in self?.replenishSpare() } }
+        guard let worker = spare else { return nil }
+        spare = nil
+        reapIfExited(worker)
+        return worker.reaped ? nil : worker
+    }
+
+    private func retireSpare() {
+        guard let worker = spare else { return }
+        spare = nil
+        shutDown(worker)
+    }
+
+    /// The band a worker should be in: foreground while its view is on screen; otherwise the policy's launch band
+    /// until it has rendered, and its hidden band after.
+    private func band(for worker: WorkerProcess) -> PriorityBand {
+        guard let view = worker.view else { return .background }
+        if view.visible && view.attached { return .foreground }
+        return worker.rendered ? policy.hiddenBand : policy.launchBand
     }
 
     private func shutDown(_ worker: WorkerProcess) {
+        guard !worker.reaped else { return }
         send(.shutdown, to: worker)
         loop.cancel(worker.timer)
         worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
@@ -178,6 +341,7 @@ public final class Host {
     /// answered the previous ping by the next, is killed. Idle workers are not pinged, so an idle supervisor
     /// has no timers and never wakes.
     private func watchLiveness(of worker: WorkerProcess) {
+        loop.cancel(worker.timer)
         worker.timer = loop.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
             let interval = "\(configuration.pingIntervalNanoseconds / 1_000_000) ms"
@@ -185,7 +349,7 @@ public final class Host {
                 kill(worker, because: "no hello within \(interval)", verdict: .launchFailed(reason: "no hello within \(interval)"))
             } else if worker.awaitingPong {
                 kill(worker, because: "no pong within \(interval)", verdict: .unresponsive)
-            } else {
+            } else if worker.view != nil {
                 worker.lastPing += 1
                 worker.awaitingPong = true
                 send(.ping(seq: worker.lastPing), to: worker)
@@ -194,8 +358,13 @@ public final class Host {
         }
     }
 
-    private func setBand(_ band: PriorityBand, of worker: WorkerProcess) {
+    /// Moves `worker` to `band` if it is not there already. With `assertion`, the band is applied even if it
+    /// seems current: that is the foreground assertion a view takes when it enters the window, and the call that
+    /// finds out a process is gone.
+    private func setBand(_ band: PriorityBand, of worker: WorkerProcess, assertion: Bool = false) {
+        guard assertion || worker.band != band else { return }
         let result = configuration.bands.apply(band, to: worker.pid)
+        if result == .applied { worker.band = band }
         var fields: [(String, JSON)] = [
             ("band", .string(band.rawValue)), ("nice", .int(Int(configuration.bands.nice(band)))),
             ("oomScoreAdj", .int(Int(configuration.bands.oomScoreAdjust(band)))), ("result", .string(result.name)),
@@ -203,7 +372,6 @@ public final class Host {
         switch result {
         case .noSuchProcess where band == .foreground:
             fields.append(("rbs", .string(rbsTargetMissingLine)))
-            printError(rbsTargetMissingLine)
         case .denied(let error) where !warnedPriorityDenied:
             warnedPriorityDenied = true
             printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
@@ -211,6 +379,160 @@ public final class Host {
             break
         }
         log.emit("priority", view: worker.view?.id, pid: worker.pid, fields)
+    }
+
+    private func sendLoad(to worker: WorkerProcess, of view: View) {
+        send(.load(url: view.load.url), to: worker)
+        log.emit("load", view: view.id, pid: worker.pid, [
+            ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),
+        ])
+    }
+
+    // MARK: - Faults
+
+    /// Kills the load's first worker inside the vulnerable window: after spawn, before attach, and only if it is
+    /// at background priority, as jetsam would find it. Foreground workers are spared.
+    private func injectRace(into view: View) {
+        let moment = 0.2 + 0.6 * schedule.uniform(.raceMoment, load: view.load.index)
+        let delay = Int(Double(configuration.attachDelayNanoseconds.lowerBound) * moment)
+        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+            guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
+            injectKill(worker, view: view, kind: "race")
+        })
+    }
+
+    /// Kills a hidden load's rendered worker while it is off screen (case 1: killed after render).
+    private func injectKillAfterRender(into view: View) {
+        view.timers.append(loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds / 2) { [weak self, weak view] in
+            guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
+                !worker.reaped
+            else { return }
+            injectKill(worker, view: view, kind: "kill-after-render")
+        })
+    }
+
+    private func injectKill(_ worker: WorkerProcess, view: View, kind: String) {
+        let adjust = (try? Sys.oomScoreAdjust(worker.pid)) ?? 0
+        guard adjust >= configuration.bands.backgroundOOMScoreAdjust else {
+            log.emit("inject-spared", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
+            return
+        }
+        log.emit("inject", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
+        worker.signal(SIGKILL)
+        // An injected fault is exact: the process is gone before the host takes its next step, as it was on the
+        // phone, where the kill came well before the view attached.
+        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, 1000)
+        reapIfExited(worker)
+    }
+
+    // MARK: - Death and recovery
+
+    /// Handles a death that has happened but whose pidfd event is still queued, so that what the host does next
+    /// (raise priority, wire an observer) happens after it, as it did in real time.
+    private func reapIfExited(_ worker: WorkerProcess) {
+        guard !worker.reaped, let (code, status) = try? worker.reap() else { return }
+        died(worker, code: code, status: status)
+    }
+
+    private func died(_ worker: WorkerProcess) {
+        guard !worker.reaped, let (code, status) = try? worker.reap() else { return }
+        died(worker, code: code, status: status)
+    }
+
+    private func died(_ worker: WorkerProcess, code: Int32, status: Int32) {
+        loop.unwatch(nil, token: worker.pidfdToken)
+        closeChannel(of: worker)
+        loop.cancel(worker.timer)
+        workers[worker.pid] = nil
+        let termination = TerminationStatus.classify(
+            code: code, status: status, saidHello: worker.helloAt != nil, verdict: worker.verdict)
+        let view = worker.view.flatMap { $0.closed ? nil : $0 }
+        // The raw status goes beside the classification: a worker killed before hello is a failed launch that
+        // still died of SIGKILL.
+        var fields: [(String, JSON)] = [
+            ("status", .string(termination.name)), (code == sv_cld_exited() ? "code" : "signal", .int(Int(status))),
+        ]
+        switch termination {
+        case .launchFailed(let reason), .protocolViolation(let reason): fields.append(("reason", .string(reason)))
+        default: break
+        }
+        fields += [
+            ("rendered", .bool(worker.rendered)), ("attached", .bool(view?.attached ?? false)),
+            ("spare", .bool(worker === spare)), ("band", .string(worker.band?.rawValue ?? "none")),
+            ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
+        ]
+        log.emit("death", view: view?.id, pid: worker.pid, fields)
+        if worker === spare {
+            spare = nil
+            loop.soon { [weak self] in self?.replenishSpare() }
+        }
+        guard let view, view.worker === worker else { return }
+        if policy.observe == .attach && !view.attached {
+            // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
+            log.emit("unobserved", view: view.id, pid: worker.pid)
+            return
+        }
+        view.worker = nil
+        terminated(view, termination)
+    }
+
+    /// The termination callback.
+    private func terminated(_ view: View, _ status: TerminationStatus) {
+        log.emit("termination", view: view.id, [("status", .string(status.name))])
+        guard let recovery = policy.onTermination else { return }
+        if policy.recoverWhenVisible && !view.visible {
+            view.recoverWhenShown = true
+            return
+        }
+        recover(view, recovery, because: "termination")
+    }
+
+    private func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String) {
+        guard !stopping, !view.closed else { return }
+        let load = view.load
+        let now = Sys.monotonicNanoseconds()
+        if policy.recoveryCooldownNanoseconds > 0, let last = view.lastRecoveryAt,
+            now - last < policy.recoveryCooldownNanoseconds
+        {
+            log.emit("recovery-suppressed", view: view.id, [("kind", .string(recovery.rawValue))])
+            return
+        }
+        guard load.recoveries < policy.maxRecoveries else {
+            log.emit("give-up", view: view.id, [("load", .int(load.index)), ("recoveries", .int(load.recoveries))])
+            return endLoad(view)
+        }
+        load.recoveries += 1
+        view.lastRecoveryAt = now
+        log.emit("recovery", view: view.id, [
+            ("kind", .string(recovery.rawValue)), ("reason", .string(reason)), ("attempt", .int(load.recoveries)),
+        ])
+        let perform = { [unowned self] in
+            guard !view.closed else { return }
+            switch recovery {
+            case .reload: reload(view)
+            case .rebuild:
+                closeView(view)
+                openView(for: load)
+            }
+        }
+        let delay = policy.backoffNanoseconds > 0 ? policy.backoffNanoseconds << (load.recoveries - 1) : 0
+        if delay > 0 && load.recoveries > 1 {
+            view.timers.append(loop.schedule(afterNanoseconds: delay, perform))
+        } else {
+            loop.soon(perform)
+        }
+    }
+
+    /// WKWebView's `reload()`: a new process if the view knows its old one died; otherwise a reload sent to the
+    /// process it believes in, which does nothing at all if that process is gone.
+    private func reload(_ view: View) {
+        guard let worker = view.worker else { return startWorker(for: view) }
+        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, "reload") }
+        worker.rendered = false
+        view.title = ""
+        send(.reload, to: worker)
+        watchLiveness(of: worker)
     }
 
     // MARK: - Channel
@@ -299,7 +621,11 @@ public final class Host {
             if let view, !view.closed { endLoad(view) }
         case .pong(let seq):
             if seq == worker.lastPing { worker.awaitingPong = false }
-        case .title, .inputApplied:
+        case .title(let id, let title):
+            if let view = views[Int(id)], view.worker === worker, title.isEmpty, view.load.visibleAt == nil {
+                blankDetected(view)
+            }
+        case .inputApplied:
             break
         case .hello, .load, .reload, .shutdown, .fetchReply, .titleQuery, .ping, .input:
             violation(by: worker, "worker sent supervisor-only message \(message.tag)")
@@ -312,98 +638,34 @@ public final class Host {
         log.emit("hello", view: worker.view?.id, pid: worker.pid, [
             ("spawnToHelloMs", JSON.milliseconds(now - worker.spawnedAt)),
         ])
-        guard let view = worker.view else { return }
-        setBand(.foreground, of: worker)
-        send(.load(url: view.load.url), to: worker)
-        log.emit("load", view: view.id, pid: worker.pid, [
-            ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),
-        ])
+        if let view = worker.view { sendLoad(to: worker, of: view) }
     }
 
     private func rendered(_ worker: WorkerProcess, title: String) {
         worker.rendered = true
         loop.cancel(worker.timer)
-        guard let view = worker.view else { return }
-        let load = view.load
-        let first = load.renderedAt == nil
-        let now = Sys.monotonicNanoseconds()
-        if first { load.renderedAt = now }
+        guard let view = worker.view, !view.closed else { return }
+        view.title = title
         log.emit("render", view: view.id, pid: worker.pid, [
-            ("title", .string(title)), ("timeToVisibleMs", JSON.milliseconds(now - load.startedAt)),
-            ("first", .bool(first)),
+            ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])
-        loop.cancel(view.dwellTimer)
-        guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
-        view.dwellTimer = loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
-            guard let self, let view, !view.closed else { return }
-            endLoad(view)
-        }
-    }
-
-    // MARK: - Death and recovery
-
-    private func died(_ worker: WorkerProcess) {
-        guard let (code, status) = try? worker.reap() else { return }
-        loop.unwatch(nil, token: worker.pidfdToken)
-        closeChannel(of: worker)
-        loop.cancel(worker.timer)
-        workers[worker.pid] = nil
-        let termination = TerminationStatus.classify(
-            code: code, status: status, saidHello: worker.helloAt != nil, verdict: worker.verdict)
-        var fields: [(String, JSON)] = [("status", .string(termination.name))]
-        switch termination {
-        case .killed(let signal), .crashed(let signal): fields.append(("signal", .int(Int(signal))))
-        case .abnormal(let code): fields.append(("code", .int(Int(code))))
-        case .launchFailed(let reason), .protocolViolation(let reason): fields.append(("reason", .string(reason)))
-        case .normal, .unresponsive: break
-        }
-        fields += [
-            ("rendered", .bool(worker.rendered)),
-            ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
-        ]
-        log.emit("death", view: worker.view?.id, pid: worker.pid, fields)
-        if let view = worker.view, !view.closed {
-            view.worker = nil
-            worker.view = nil
-            recover(view, after: termination)
-        }
-    }
-
-    private func recover(_ view: View, after status: TerminationStatus) {
-        guard !stopping else { return }
+        setBand(band(for: worker), of: worker)
         let load = view.load
-        let policy = configuration.policy
-        guard load.recoveries < policy.maxRecoveries else {
-            log.emit("give-up", view: view.id, [("load", .int(load.index)), ("recoveries", .int(load.recoveries))])
-            return endLoad(view)
-        }
-        load.recoveries += 1
-        log.emit("recovery", view: view.id, [
-            ("kind", .string(policy.recovery.rawValue)), ("after", .string(status.name)),
-            ("attempt", .int(load.recoveries)),
-        ])
-        switch policy.recovery {
-        case .reload:
-            loop.soon { [unowned self] in startWorker(for: view) }
-        case .rebuild:
-            closeView(view)
-            loop.soon { [unowned self] in openView(for: load) }
+        if view.visible {
+            if view.attached { becameVisible(view) }
+        } else if !load.showScheduled {
+            load.showScheduled = true
+            loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
+                guard let self, let load else { return }
+                show(load)
+            }
+            if schedule.happens(.kill, load: load.index, rate: configuration.killRate) { injectKillAfterRender(into: view) }
         }
     }
-}
 
-/// A small, fast, seedable generator: every run with the same seed makes the same choices.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// Resident memory of every live worker, from /proc/PID/statm.
+    private func workersRSS() -> Int {
+        workers.keys.reduce(0) { total, pid in total + ((try? Sys.residentPages(pid)) ?? 0) * pageSize }
     }
 }
 

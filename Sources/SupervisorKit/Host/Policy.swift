@@ -1,22 +1,92 @@
-/// How the host reacts when a view's worker dies. A policy is data: adding one is a few lines here, not a new
-/// code path in the host.
+/// How the host watches, prioritises and recovers views. A policy is data: a new one is a few lines here, and
+/// `compare` puts every policy in front of the same faults.
 public struct Policy: Sendable, Equatable {
+    /// When the app learns that a view's worker died.
+    public enum Observe: String, Sendable {
+        /// From the moment of spawn, through the pidfd.
+        case spawn
+        /// Only once the view is attached to the window, as WKWebView apps wire their termination observer.
+        /// A death before that is unobserved: the view goes on believing its process is alive.
+        case attach
+    }
+
     public enum Recovery: String, Sendable {
-        /// Keep the view; start a new worker for it and load the same URL (WKWebView's `reload()`).
+        /// Keep the view and reload it: a new process if the death was delivered, otherwise a reload sent to the
+        /// process the view believes in, which does nothing if that process is gone.
         case reload
-        /// Throw the view and its worker away; make new ones and load the same URL.
+        /// Throw the view and its process away; load the same URL in a new view with a new process.
         case rebuild
     }
 
     public let name: String
-    public var recovery: Recovery
-    /// How many times one load may be recovered before it is given up as blank (a crash-loop limit).
+    public var observe = Observe.attach
+    /// The band of a worker that has not rendered yet and whose view is not on screen.
+    public var launchBand = PriorityBand.background
+    /// The band of a rendered worker whose view is hidden.
+    public var hiddenBand = PriorityBand.background
+    /// What the termination callback does; nil: nothing.
+    public var onTermination: Recovery?
+    /// Recover a hidden view only when it is next shown (WebKit's behaviour without a delegate).
+    public var recoverWhenVisible = false
+    /// At most one recovery per view in this window (WebKit: 30 s).
+    public var recoveryCooldownNanoseconds = 0
+    /// What a blank-watchdog hit (an empty title) does; nil: no watchdog.
+    public var onBlank: Recovery?
+    /// Recoveries of one load before it is given up.
     public var maxRecoveries = 3
+    /// Delay before the n-th consecutive recovery of a load: base × 2^(n-1); 0: at once.
+    public var backoffNanoseconds = 0
+    /// Keep one launched worker waiting for the next view, as Chromium keeps a spare renderer.
+    public var spareWorker = false
 
-    public static let reload = Policy(name: "reload", recovery: .reload)
-    public static let rebuild = Policy(name: "rebuild", recovery: .rebuild)
+    public init(name: String) { self.name = name }
 
-    public static let all: [Policy] = [.reload, .rebuild]
+    public static let none = Policy(name: "none")
+
+    public static let reload = with(Policy(name: "reload")) {
+        $0.onTermination = .reload
+        $0.onBlank = .reload
+    }
+
+    public static let rebuild = with(Policy(name: "rebuild")) {
+        $0.onTermination = .rebuild
+        $0.onBlank = .rebuild
+    }
+
+    /// The private always-foreground flag: no worker is ever backgrounded; otherwise like reload.
+    public static let alwaysForeground = with(Policy(name: "always-foreground")) {
+        $0.onTermination = .reload
+        $0.onBlank = .reload
+        $0.launchBand = .foreground
+        $0.hiddenBand = .foreground
+    }
+
+    /// WebKit with no navigation delegate: reload if visible, else when next visible, at most once per 30 s.
+    public static let webkitDefault = with(Policy(name: "webkit-default")) {
+        $0.onTermination = .reload
+        $0.recoverWhenVisible = true
+        $0.recoveryCooldownNanoseconds = 30_000_000_000
+    }
+
+    /// Ours: observe from spawn, hold a foreground boost until first render, then band by visibility; rebuild at
+    /// once on any death, with a crash-loop limit and backoff; a spare worker makes every new view start warm.
+    public static let guarded = with(Policy(name: "guarded")) {
+        $0.observe = .spawn
+        $0.launchBand = .foreground
+        $0.onTermination = .rebuild
+        $0.onBlank = .rebuild
+        $0.maxRecoveries = 5
+        $0.backoffNanoseconds = 2_000_000
+        $0.spareWorker = true
+    }
+
+    public static let all: [Policy] = [.none, .reload, .rebuild, .alwaysForeground, .webkitDefault, .guarded]
 
     public static func named(_ name: String) -> Policy? { all.first { $0.name == name } }
+}
+
+private func with<T>(_ value: T, _ change: (inout T) -> Void) -> T {
+    var value = value
+    change(&value)
+    return value
 }

@@ -1,14 +1,31 @@
-/// Everything one `supervisor run` needs to know.
-public struct RunConfiguration {
+/// Everything one run needs to know. Every random choice derives from `seed` and the load's index, so each policy
+/// in a comparison meets the same pages, delays and faults.
+public struct RunConfiguration: Sendable {
     public var policy: Policy = .rebuild
-    /// Loads in all; each starts in a fresh view with a fresh worker, as the field test app did.
+    /// Loads in all; each starts in a fresh view, as the field test app did.
     public var loads = 20
     /// Views loading at once.
     public var views = 1
+    /// How many of those views are hidden tabs: they load off screen, stay hidden for `hiddenNanoseconds`, and are
+    /// then shown.
+    public var hidden = 0
     public var seed: UInt64 = 1
     public var workerPath: String
+    /// From view creation to attach (in the window: foreground assertion, then the termination observer), drawn
+    /// uniformly from this range.
+    public var attachDelayNanoseconds = 2_000_000...6_000_000
     /// How long a rendered view stays on screen before it is closed; a worker killed meanwhile must come back.
     public var dwellNanoseconds = 0
+    public var hiddenNanoseconds = 50_000_000
+    /// The blank watchdog's period: it reads the title the way the field app's 3 s timer did.
+    public var watchdogNanoseconds = 3_000_000_000
+    /// A load with no title this long after it was shown counts as a user-visible blank, whatever happens later.
+    public var blankTimeoutNanoseconds = 5_000_000_000
+    /// Injected kill-before-render races: the fraction of loads whose first worker is killed while at background
+    /// priority, after spawn and before attach.
+    public var raceRate = 0.0
+    /// Injected kill-after-render: the fraction of hidden loads whose rendered worker is killed while hidden.
+    public var killRate = 0.0
     /// How often a busy worker is pinged; one that misses a whole interval is killed as unresponsive.
     public var pingIntervalNanoseconds = 1_000_000_000
     /// How long a worker told to shut down may take before it is killed.

@@ -2,27 +2,46 @@
 final class Load {
     let index: Int
     let url: String
+    let slot: Int
+    let hidden: Bool
     let startedAt: Int
+    /// When the user started looking: creation for a visible load, the moment it was shown for a hidden one.
+    var shownAt: Int?
+    var visibleAt: Int?
+    var blank = false
     var recoveries = 0
-    var renderedAt: Int?
+    var blankDeadline: EventLoop.TimerID?
+    var showScheduled = false
+    /// The view currently showing this load; rebuilding replaces it.
+    weak var view: View?
 
-    init(index: Int, url: String, startedAt: Int) {
+    init(index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int) {
         self.index = index
         self.url = url
+        self.slot = slot
+        self.hidden = hidden
         self.startedAt = startedAt
     }
 }
 
-/// What the user looks at: WKWebView's place in this model. A view is backed by at most one worker at a time.
+/// What the user looks at: WKWebView's place in this model. It holds at most one worker, which it may wrongly
+/// believe alive: that is the race.
 final class View {
     let id: Int
     let load: Load
     var worker: WorkerProcess?
-    var dwellTimer: EventLoop.TimerID?
+    var visible: Bool
+    var attached = false
     var closed = false
+    var title = ""
+    /// WebKit's recovery deferred until the view is next shown.
+    var recoverWhenShown = false
+    var lastRecoveryAt: Int?
+    var timers: [EventLoop.TimerID] = []
 
-    init(id: Int, load: Load) {
+    init(id: Int, load: Load, visible: Bool) {
         self.id = id
         self.load = load
+        self.visible = visible
     }
 }

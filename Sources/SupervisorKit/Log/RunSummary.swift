@@ -9,6 +9,17 @@ public final class RunSummary {
     public private(set) var deathsByStatus: [String: Int] = [:]
     public private(set) var recoveries: [String: Int] = [:]
     public private(set) var rbsErrors = 0
+    /// Workers killed after spawn and before their view attached: the kill-before-render race.
+    public private(set) var raceKills = 0
+    /// Deaths nobody was told about, because the observer was not wired yet.
+    public private(set) var unobservedDeaths = 0
+    public private(set) var deadChannelSends = 0
+    /// Milliseconds users looked at a blank view, summed over loads.
+    public private(set) var blankMs = 0.0
+    /// Worker-seconds spent in the foreground band: the memory cost of keeping workers important.
+    public private(set) var foregroundWorkerSeconds = 0.0
+    public private(set) var peakWorkerRSSBytes = 0
+    private var foregroundSince: [Int32: Int] = [:]
     public private(set) var timeToVisibleMs: [Double] = []
     public private(set) var spawnToHelloMs: [Double] = []
     /// True when the run was cut short by SIGINT or SIGTERM.
@@ -22,19 +33,41 @@ public final class RunSummary {
         switch event.name {
         case "run-end":
             interrupted = event["interrupted"] == .bool(true)
+            for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
+        case "unobserved":
+            unobservedDeaths += 1
+        case "dead-channel-send":
+            deadChannelSends += 1
+        case "render":
+            if case .int(let bytes)? = event["workersRSSBytes"] { peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes, bytes) }
         case "spawn":
             spawns += 1
         case "hello":
             if case .double(let ms)? = event["spawnToHelloMs"] { spawnToHelloMs.append(ms) }
         case "death":
             deaths += 1
-            if case .string(let status)? = event["status"] { deathsByStatus[status, default: 0] += 1 }
+            if case .string(let status)? = event["status"] {
+                deathsByStatus[status, default: 0] += 1
+                if event["signal"] == .int(9), event["attached"] == .bool(false), event["spare"] == .bool(false),
+                    event["rendered"] == .bool(false), event.view != nil
+                {
+                    raceKills += 1
+                }
+            }
+            if let pid = event.pid { leaveForeground(pid, at: event.monotonic) }
         case "recovery":
             if case .string(let kind)? = event["kind"] { recoveries[kind, default: 0] += 1 }
         case "priority":
             if event["rbs"] != nil { rbsErrors += 1 }
+            guard let pid = event.pid, event["result"] == .string("ok") else { break }
+            if event["band"] == .string("foreground") {
+                if foregroundSince[pid] == nil { foregroundSince[pid] = event.monotonic }
+            } else {
+                leaveForeground(pid, at: event.monotonic)
+            }
         case "load-end":
             loads += 1
+            if case .double(let ms)? = event["blankMs"] { blankMs += ms }
             if case .double(let ms)? = event["timeToVisibleMs"] {
                 rendered += 1
                 timeToVisibleMs.append(ms)
@@ -46,13 +79,21 @@ public final class RunSummary {
         }
     }
 
+    private func leaveForeground(_ pid: Int32, at time: Int) {
+        guard let since = foregroundSince.removeValue(forKey: pid) else { return }
+        foregroundWorkerSeconds += Double(time - since) / 1e9
+    }
+
     public var json: JSON {
         .object([
             ("policy", .string(policy)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
             ("spawns", .int(spawns)), ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
-            ("rbsErrors", .int(rbsErrors)),
+            ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
+            ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
+            ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
+            ("peakWorkerRSSBytes", .int(peakWorkerRSSBytes)),
             ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
             ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
         ])
@@ -63,8 +104,11 @@ public final class RunSummary {
         return """
             policy \(policy): \(loads) loads, \(rendered) rendered, \(blank) blank
             workers: \(spawns) spawned, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
-            recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild; \
-            \(rbsErrors) RBS assertion errors
+            recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild
+            races: \(raceKills) kills before attach, \(unobservedDeaths) unobserved deaths, \(rbsErrors) RBS assertion \
+            errors, \(deadChannelSends) sends into dead channels
+            blank time: \(fmt(blankMs, digits: 1)) ms in all; foreground worker-seconds \(fmt(foregroundWorkerSeconds)); \
+            peak worker RSS \(peakWorkerRSSBytes >> 20) MiB
             time to visible: \(Percentiles(timeToVisibleMs).text)
             spawn to hello:  \(Percentiles(spawnToHelloMs).text)
             """

@@ -128,6 +128,29 @@ enum Sys {
         _ = try retrying("write(/proc/\(pid)/oom_score_adj)") { Glibc.write(fd, text, text.count) }
     }
 
+    /// The current oom_score_adj of `pid`, as jetsam would read it.
+    static func oomScoreAdjust(_ pid: Int32) throws(SystemError) -> Int32 {
+        Int32(try readProcField(pid, "oom_score_adj", field: 0))
+    }
+
+    /// Resident pages of `pid`: the second field of /proc/PID/statm.
+    static func residentPages(_ pid: Int32) throws(SystemError) -> Int {
+        try readProcField(pid, "statm", field: 1)
+    }
+
+    /// The numeric field at `field` (space separated) of a small file under /proc/PID.
+    private static func readProcField(_ pid: Int32, _ name: String, field: Int) throws(SystemError) -> Int {
+        let fd = try open("/proc/\(pid)/\(name)", O_RDONLY)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = try retrying("read(/proc/\(pid)/\(name))") { Glibc.read(fd, &buffer, buffer.count) }
+        let fields = buffer[0..<count].split { $0 == 32 || $0 == 10 }
+        guard field < fields.count, let value = Int(String(decoding: fields[field], as: UTF8.self)) else {
+            throw SystemError("parse(/proc/\(pid)/\(name))", errno: EINVAL)
+        }
+        return value
+    }
+
     static func ignoreSignal(_ signal: Int32) {
         _ = sv_ignore_signal(signal)
     }

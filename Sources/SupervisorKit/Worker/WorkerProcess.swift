@@ -16,6 +16,8 @@ final class WorkerProcess {
 
     var helloAt: Int?
     var rendered = false
+    /// The band last applied; nil until the first one is.
+    var band: PriorityBand?
     /// The one timer a worker can have pending: its liveness check while busy, or its grace after shutdown.
     var timer: EventLoop.TimerID?
     var awaitingPong = false
@@ -42,6 +44,8 @@ final class WorkerProcess {
         guard pidfd >= 0 else { return }
         try? Sys.pidfdSignal(pidfd, signal)
     }
+
+    var reaped: Bool { pidfd < 0 }
 
     /// Reaps the process once its pidfd is readable, then closes the pidfd.
     func reap() throws(SystemError) -> (code: Int32, status: Int32)? {
