@@ -11,18 +11,20 @@ let package = Package(
         .library(name: "SupervisorKit", targets: ["SupervisorKit"]),
         .executable(name: "supervisor", targets: ["supervisor"]),
         .executable(name: "WebContent", targets: ["WebContent"]),
+        .executable(name: "Jetsam", targets: ["Jetsam"]),
     ],
     targets: [
         .target(name: "CShim"),
         .target(name: "WireProtocol"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent"]),
+        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam"]),
         .executableTarget(
             name: "WebContent",
             dependencies: ["CShim", "WireProtocol"],
             path: "Workers/WebContent",
             linkerSettings: staticExecutable
         ),
+        .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
             dependencies: ["SupervisorKit", "WireProtocol", "CShim"]

@@ -83,6 +83,8 @@ int sv_cld_exited(void) { return CLD_EXITED; }
 int sv_cld_killed(void) { return CLD_KILLED; }
 int sv_cld_dumped(void) { return CLD_DUMPED; }
 
+pid_t sv_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
 int sv_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
 
 int sv_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }

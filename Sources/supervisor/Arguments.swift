@@ -11,14 +11,20 @@ struct Arguments {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
-    /// Splits `words` using the option names this command knows; anything else is a usage error.
-    init(_ words: ArraySlice<String>, options: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    /// Splits `words` using the option names this command knows; anything else is a usage error. A name in
+    /// `optionalValues` is a flag that may carry `=value`.
+    init(
+        _ words: ArraySlice<String>, options: Set<String>, flags knownFlags: Set<String>,
+        optionalValues: Set<String> = []
+    ) throws(UsageError) {
         var rest = words[...]
         while let word = rest.popFirst() {
             guard word.hasPrefix("--") else { throw UsageError("unexpected argument '\(word)'") }
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
-            if knownFlags.contains(name) {
+            if optionalValues.contains(name) {
+                values[name] = parts.count == 2 ? parts[1] : ""
+            } else if knownFlags.contains(name) {
                 guard parts.count == 1 else { throw UsageError("'\(name)' takes no value") }
                 flags.insert(name)
             } else if options.contains(name) {

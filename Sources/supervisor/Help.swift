@@ -11,33 +11,81 @@ enum Help {
 
         SUBCOMMANDS:
           run                     Load pages in views backed by real WebContent worker processes.
+          compare                 Run every recovery policy against the same seeded workload and faults.
           bench                   Measure spawn and death detection beside a C floor.
 
           See 'supervisor help <subcommand>' for detailed help.
+        """
+
+    static let workloadOptions = """
+          --loads <n>             Loads to perform. (default: 20)
+          --views <k>             Views loading at once. (default: 1 for run, 8 for compare)
+          --hidden <h>            How many of the views are hidden tabs: they load off screen and are shown
+                                  later. (default: 0)
+          --content <dir>         Serve the .html pages in <dir> instead of the built-in pages.
+          --seed <s>              Seed for every random choice: pages, attach delays, faults. (default: 1)
+          --inject-race <rate>    Kill this fraction of loads' first workers at background priority after spawn
+                                  and before attach: 1/200, 1/20, 1. (default: 0)
+          --inject-kill <rate>    Kill this fraction of hidden loads' workers after render, while hidden.
+                                  (default: 0)
+          --jetsam[=<options>]    Run the Jetsam memory-pressure killer beside the workers. Options, comma
+                                  separated: budget=<MB> (default 256), interval=<ms> (default 2),
+                                  pressure=critical (kill even under budget).
+          --attach-delay <ms>     From view creation to attach, as MS or MIN-MAX. (default: 2-6)
+          --watchdog <ms>         Period of the blank watchdog's title check. (default: 3000)
+          --blank-timeout <ms>    A load with no title this long after it was shown is blank. (default: 5000)
+          --dwell <ms>            Keep each rendered view on screen this long before closing it. (default: 0)
+          --worker <path>         The WebContent executable. (default: the one next to this binary)
+        """
+
+    static let policies = """
+        POLICIES:
+          none                    Nothing: no observer reaction, no watchdog.
+          reload                  Reload in place on a termination callback or a blank watchdog hit.
+          rebuild                 Replace view and worker on a termination callback or a blank watchdog hit.
+          always-foreground       Never background a worker; otherwise like reload.
+          webkit-default          WebKit without a delegate: reload if visible, else when next shown, at most
+                                  once per 30 s; no watchdog.
+          guarded                 Observe from spawn, boost to foreground until first render, rebuild at once
+                                  on any death with backoff, keep a spare worker.
         """
 
     static let run = """
         OVERVIEW: Load pages in views backed by real WebContent worker processes.
 
         Each load happens in a fresh view with a fresh worker, as the field test app did: load, check, repeat.
-        A worker that dies while its view is on screen is recovered by the policy. Without --content the built-in
-        pages are served.
+        A new worker starts at background priority; its view attaches after a short delay, takes the foreground
+        assertion and only then wires its termination observer (for every policy but guarded).
 
-        USAGE: supervisor run [--policy <policy>] [--loads <n>] [--views <k>] [--content <dir>] [--seed <s>]
-                              [--log <file>] [--dwell <ms>] [--worker <path>] [--json]
+        USAGE: supervisor run [--policy <policy>] [<workload options>] [--log <file>] [--log-format ios] [--json]
 
         OPTIONS:
-          --policy <policy>       reload: keep the view and give it a new worker; rebuild: replace view and
-                                  worker. (default: rebuild)
-          --loads <n>             Loads to perform. (default: 20)
-          --views <k>             Views loading at once. (default: 1)
-          --content <dir>         Serve the .html pages in <dir> instead of the built-in pages.
-          --seed <s>              Seed for every random choice. (default: 1)
+          --policy <policy>       The recovery policy. (default: rebuild)
+        \(workloadOptions)
           --log <file>            Write the event log to <file> as JSON Lines.
-          --dwell <ms>            Keep each rendered view on screen this long before closing it. (default: 0)
-          --worker <path>         The WebContent executable. (default: the one next to this binary)
+          --log-format ios        Also write the run as an iOS-style console log to <file>.ios.log.
           --json                  Print the summary as one JSON object.
           -h, --help              Show help information.
+
+        \(policies)
+        """
+
+    static let compare = """
+        OVERVIEW: Run every recovery policy against the same seeded workload and faults.
+
+        Every choice (page, attach delay, which loads are raced) is a function of the seed and the load's index,
+        so each policy faces the same faults. Prints a table, or JSON, and optionally an SVG chart.
+
+        USAGE: supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]
+
+        OPTIONS:
+          --policies <list>       Comma-separated policies. (default: all six)
+        \(workloadOptions)
+          --json                  Print {"seed":…, "runs":[…]}, one run summary per policy.
+          --svg <file>            Write a chart: time-to-visible CDF and blank loads per policy.
+          -h, --help              Show help information.
+
+        \(policies)
         """
 
     static let bench = """

@@ -10,7 +10,9 @@ enum RunCommand {
     ]
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(words, options: workloadOptions.union(["--policy", "--log"]), flags: ["--json"])
+        let arguments = try Arguments(
+            words, options: workloadOptions.union(["--policy", "--log", "--log-format"]), flags: ["--json"],
+            optionalValues: ["--jetsam"])
         var configuration = try workload(arguments)
         let policyName = arguments.string("--policy") ?? "rebuild"
         guard let policy = Policy.named(policyName) else {
@@ -23,6 +25,15 @@ enum RunCommand {
             log = try EventLog(path: arguments.string("--log"))
         } catch {
             throw RuntimeError("cannot open log file '\(arguments.string("--log") ?? "")': \(String(cString: strerror(error.errno)))")
+        }
+        switch (arguments.string("--log-format"), arguments.string("--log")) {
+        case (nil, _), ("jsonl", _): break
+        case ("ios", let path?):
+            let console = try IOSConsoleLog(path: path + ".ios.log")
+            log.observers.append(console.record)
+            log.flushers.append(console.flush)
+        case ("ios", nil): throw UsageError("'--log-format ios' needs '--log <file>'")
+        case (let format?, _): throw UsageError("unknown log format '\(format)'; choose jsonl or ios")
         }
         let host = try Host(configuration: configuration, content: content, log: log)
         try host.stopOnTerminationSignals()
@@ -59,7 +70,29 @@ enum RunCommand {
         guard access(configuration.workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
         }
+        if let spec = arguments.string("--jetsam") { configuration.jetsam = try jetsam(spec) }
         return configuration
+    }
+
+    /// `--jetsam` or `--jetsam=budget=MB,interval=MS,pressure=critical,log=FILE`.
+    static func jetsam(_ spec: String) throws -> JetsamSettings {
+        var settings = JetsamSettings(executable: siblingExecutable("Jetsam"))
+        for option in spec.split(separator: ",") {
+            let pair = option.split(separator: "=", maxSplits: 1).map(String.init)
+            switch (pair.first, pair.count == 2 ? pair[1] : nil) {
+            case ("budget", let value?) where Int(value).map({ $0 > 0 }) == true: settings.budgetMegabytes = Int(value)!
+            case ("interval", let value?) where Double(value).map({ $0 > 0 }) == true:
+                settings.intervalMilliseconds = Double(value)!
+            case ("pressure", "critical"): settings.critical = true
+            case ("pressure", "normal"): settings.critical = false
+            case ("log", let value?): settings.logPath = value
+            default: throw UsageError("'--jetsam' takes budget=<MB>,interval=<ms>,pressure=normal|critical,log=<file>, not '\(option)'")
+            }
+        }
+        guard access(settings.executable, X_OK) == 0 else {
+            throw RuntimeError("Jetsam executable not found at '\(settings.executable)' (build it with 'swift build')")
+        }
+        return settings
     }
 
     static func contentProvider(_ arguments: Arguments) throws -> ContentProvider {

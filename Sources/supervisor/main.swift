@@ -33,6 +33,7 @@ blockTerminationSignals()
 let words = CommandLine.arguments.dropFirst()
 let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32)] = [
     "run": (Help.run, RunCommand.main),
+    "compare": (Help.compare, CompareCommand.main),
     "bench": (Help.bench, BenchCommand.main),
 ]
 do {

@@ -32,6 +32,7 @@ int sv_cld_killed(void);
 int sv_cld_dumped(void);
 
 int sv_set_pdeathsig(int sig);
+pid_t sv_gettid(void);
 /// Makes orphaned descendants this process's children, so that whoever starts a supervisor can reap the workers
 /// it leaves behind.
 int sv_set_child_subreaper(void);

@@ -56,6 +56,8 @@ public final class Host {
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))),
             ("raceRate", .double(configuration.raceRate)), ("killRate", .double(configuration.killRate)),
         ])
+        let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
+        defer { jetsam?.stop() }
         for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
         try loop.run(
             until: { [unowned self] in workers.isEmpty && (stopping || finishedLoads == configuration.loads) },
@@ -100,7 +102,15 @@ public final class Host {
         let load = Load(
             index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: Sys.monotonicNanoseconds())
         log.emit("load-begin", [("load", .int(index)), ("url", .string(url)), ("hidden", .bool(load.hidden))])
-        if !load.hidden { shown(load) }
+        if load.hidden {
+            // A background tab: the user switches to it after a while, whether or not it has rendered by then.
+            loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
+                guard let self, let load else { return }
+                show(load)
+            }
+        } else {
+            shown(load)
+        }
         let view = openView(for: load)
         if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
     }
@@ -212,9 +222,9 @@ public final class Host {
             reapIfExited(worker)
             setBand(band(for: worker), of: worker, assertion: true)
         }
-        if view.recoverWhenShown {
+        if view.recoverWhenShown, let recovery = policy.onTermination {
             view.recoverWhenShown = false
-            recover(view, .reload, because: "shown")
+            recover(view, recovery, because: "shown")
         }
         if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
     }
@@ -249,8 +259,7 @@ public final class Host {
     private func startWorker(for view: View) {
         guard !stopping else { return }
         guard let worker = launchWorker(for: view) else {
-            let status = TerminationStatus.launchFailed(reason: "see the death event")
-            return terminated(view, status)
+            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
         }
         adopt(worker, into: view)
     }
@@ -311,12 +320,12 @@ public final class Host {
         shutDown(worker)
     }
 
-    /// The band a worker should be in: foreground while its view is on screen; otherwise the policy's launch band
-    /// until it has rendered, and its hidden band after.
+    /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
+    /// its view is about to be; the policy's hidden band while its view is a hidden tab.
     private func band(for worker: WorkerProcess) -> PriorityBand {
         guard let view = worker.view else { return .background }
-        if view.visible && view.attached { return .foreground }
-        return worker.rendered ? policy.hiddenBand : policy.launchBand
+        guard view.visible else { return policy.hiddenBand }
+        return view.attached ? .foreground : policy.launchBand
     }
 
     private func shutDown(_ worker: WorkerProcess) {
@@ -401,9 +410,12 @@ public final class Host {
         })
     }
 
-    /// Kills a hidden load's rendered worker while it is off screen (case 1: killed after render).
+    /// Kills a hidden load's rendered worker while it is off screen (case 1: killed after render), halfway between
+    /// its render and the moment it is shown.
     private func injectKillAfterRender(into view: View) {
-        view.timers.append(loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds / 2) { [weak self, weak view] in
+        let showAt = view.load.startedAt + configuration.hiddenNanoseconds
+        let delay = max(0, showAt - Sys.monotonicNanoseconds()) / 2
+        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
                 !worker.reaped
             else { return }
@@ -474,12 +486,12 @@ public final class Host {
             return
         }
         view.worker = nil
-        terminated(view, termination)
+        terminated(view, termination, pid: worker.pid)
     }
 
     /// The termination callback.
-    private func terminated(_ view: View, _ status: TerminationStatus) {
-        log.emit("termination", view: view.id, [("status", .string(status.name))])
+    private func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
+        log.emit("termination", view: view.id, pid: pid, [("status", .string(status.name))])
         guard let recovery = policy.onTermination else { return }
         if policy.recoverWhenVisible && !view.visible {
             view.recoverWhenShown = true
@@ -653,13 +665,9 @@ public final class Host {
         let load = view.load
         if view.visible {
             if view.attached { becameVisible(view) }
-        } else if !load.showScheduled {
-            load.showScheduled = true
-            loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
-                guard let self, let load else { return }
-                show(load)
-            }
-            if schedule.happens(.kill, load: load.index, rate: configuration.killRate) { injectKillAfterRender(into: view) }
+        } else if !load.killScheduled, schedule.happens(.kill, load: load.index, rate: configuration.killRate) {
+            load.killScheduled = true
+            injectKillAfterRender(into: view)
         }
     }
 

@@ -20,9 +20,9 @@ public struct Policy: Sendable, Equatable {
 
     public let name: String
     public var observe = Observe.attach
-    /// The band of a worker that has not rendered yet and whose view is not on screen.
+    /// The band of a worker whose view is about to be shown but has not attached yet.
     public var launchBand = PriorityBand.background
-    /// The band of a rendered worker whose view is hidden.
+    /// The band of a worker whose view is hidden.
     public var hiddenBand = PriorityBand.background
     /// What the termination callback does; nil: nothing.
     public var onTermination: Recovery?
@@ -68,11 +68,14 @@ public struct Policy: Sendable, Equatable {
         $0.recoveryCooldownNanoseconds = 30_000_000_000
     }
 
-    /// Ours: observe from spawn, hold a foreground boost until first render, then band by visibility; rebuild at
-    /// once on any death, with a crash-loop limit and backoff; a spare worker makes every new view start warm.
+    /// Ours: observe from spawn; hold a foreground boost from spawn for a view about to be shown, then band by
+    /// visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a hidden
+    /// one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare worker
+    /// makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
         $0.launchBand = .foreground
+        $0.recoverWhenVisible = true
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild
         $0.maxRecoveries = 5

@@ -31,6 +31,8 @@ public struct RunConfiguration: Sendable {
     /// How long a worker told to shut down may take before it is killed.
     public var shutdownGraceNanoseconds = 500_000_000
     public var bands = PriorityBands()
+    /// Run Jetsam beside the workers.
+    public var jetsam: JetsamSettings?
 
     public init(workerPath: String) {
         self.workerPath = workerPath

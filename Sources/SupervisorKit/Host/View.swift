@@ -11,7 +11,7 @@ final class Load {
     var blank = false
     var recoveries = 0
     var blankDeadline: EventLoop.TimerID?
-    var showScheduled = false
+    var killScheduled = false
     /// The view currently showing this load; rebuilding replaces it.
     weak var view: View?
 

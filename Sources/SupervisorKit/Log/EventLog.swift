@@ -32,6 +32,8 @@ public final class EventLog {
     private var pending = ""
     /// Called for every event, on the event loop's thread, in order.
     public var observers: [(Event) -> Void] = []
+    /// Called with every flush, for observers that buffer output of their own.
+    public var flushers: [() -> Void] = []
 
     /// A log that writes JSON Lines to `path`, or only informs observers when `path` is nil.
     public init(path: String? = nil) throws(SystemError) {
@@ -55,6 +57,7 @@ public final class EventLog {
     }
 
     public func flush() {
+        for flusher in flushers { flusher() }
         guard let fd, !pending.isEmpty else { return }
         var text = pending
         pending = ""

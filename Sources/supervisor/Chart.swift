@@ -1,0 +1,109 @@
+import Glibc
+import SupervisorKit
+
+/// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy.
+struct Chart {
+    let summaries: [RunSummary]
+    let title: String
+
+    static let colors = ["#7f7f7f", "#d62728", "#ff7f0e", "#9467bd", "#1f77b4", "#2ca02c", "#8c564b", "#e377c2"]
+
+    func write(to path: String) throws {
+        guard let file = fopen(path, "w") else { throw RuntimeError(String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        guard fputs(svg, file) >= 0 else { throw RuntimeError(String(cString: strerror(errno))) }
+    }
+
+    var svg: String {
+        let width = 1000.0
+        let height = 460.0
+        // The CDF panel.
+        let (left, top, plotWidth, plotHeight) = (70.0, 60.0, 560.0, 320.0)
+        let samples = summaries.flatMap(\.timeToVisibleMs).filter { $0 > 0 }
+        let low = pow(10, floor(log10(samples.min() ?? 1)))
+        let high = pow(10, ceil(log10(max(samples.max() ?? 10, low * 10))))
+        func x(_ ms: Double) -> Double { left + (log10(max(ms, low)) - log10(low)) / (log10(high) - log10(low)) * plotWidth }
+        func y(_ fraction: Double) -> Double { top + plotHeight - fraction * plotHeight }
+
+        var out = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
+            viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(left)" y="24" font-size="16" font-weight="bold">Recovery policies: time to visible and blank loads</text>
+            <text x="\(left)" y="42" fill="#555">\(escape(title))</text>
+
+            """
+        // Grid and axes.
+        var decade = low
+        while decade <= high * 1.0001 {
+            out += line(x(decade), top, x(decade), top + plotHeight, "#ddd")
+            out += text(x(decade), top + plotHeight + 16, label(decade), anchor: "middle")
+            decade *= 10
+        }
+        for step in 0...4 {
+            let fraction = Double(step) / 4
+            out += line(left, y(fraction), left + plotWidth, y(fraction), "#ddd")
+            out += text(left - 6, y(fraction) + 4, "\(Int(fraction * 100))%", anchor: "end")
+        }
+        out += line(left, top + plotHeight, left + plotWidth, top + plotHeight, "#333")
+        out += line(left, top, left, top + plotHeight, "#333")
+        out += text(left + plotWidth / 2, top + plotHeight + 36, "time to visible (ms, log scale)", anchor: "middle")
+        out += "<text transform=\"translate(22 \(top + plotHeight / 2)) rotate(-90)\" text-anchor=\"middle\">loads visible</text>\n"
+
+        for (i, summary) in summaries.enumerated() {
+            let color = Self.colors[i % Self.colors.count]
+            let sorted = summary.timeToVisibleMs.sorted()
+            guard summary.loads > 0, !sorted.isEmpty else { continue }
+            var points = "\(x(sorted[0])),\(y(0))"
+            for (rank, ms) in sorted.enumerated() {
+                points += " \(fmt(x(ms))),\(fmt(y(Double(rank) / Double(summary.loads))))"
+                points += " \(fmt(x(ms))),\(fmt(y(Double(rank + 1) / Double(summary.loads))))"
+            }
+            points += " \(fmt(left + plotWidth)),\(fmt(y(Double(sorted.count) / Double(summary.loads))))"
+            out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points)\"/>\n"
+        }
+
+        // The blank panel.
+        let barLeft = 760.0
+        let barWidth = 150.0
+        let maxBlank = Double(max(1, summaries.map(\.blank).max() ?? 1))
+        out += "<text x=\"\(barLeft - 90)\" y=\"\(top - 8)\" font-weight=\"bold\">blank loads</text>\n"
+        let rowHeight = min(40.0, plotHeight / Double(max(1, summaries.count)))
+        for (i, summary) in summaries.enumerated() {
+            let color = Self.colors[i % Self.colors.count]
+            let rowY = top + Double(i) * rowHeight
+            let length = Double(summary.blank) / maxBlank * barWidth
+            out += "<rect x=\"\(barLeft)\" y=\"\(fmt(rowY + 6))\" width=\"\(fmt(max(length, 1)))\" height=\"\(fmt(rowHeight - 14))\" fill=\"\(color)\"/>\n"
+            out += text(barLeft - 8, rowY + rowHeight / 2 + 2, summary.policy, anchor: "end", color: color, bold: true)
+            out += text(barLeft + max(length, 1) + 6, rowY + rowHeight / 2 + 2, "\(summary.blank) of \(summary.loads)")
+        }
+        out += "</svg>\n"
+        return out
+    }
+
+    private func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String) -> String {
+        "<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(color)\"/>\n"
+    }
+
+    private func text(_ x: Double, _ y: Double, _ content: String, anchor: String = "start", color: String = "#222", bold: Bool = false)
+        -> String
+    {
+        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" fill=\"\(color)\"\(bold ? " font-weight=\"bold\"" : "")>\(escape(content))</text>\n"
+    }
+
+    private func label(_ ms: Double) -> String {
+        ms >= 1000 ? "\(Int(ms / 1000)) s" : ms >= 1 ? "\(Int(ms)) ms" : "\(ms) ms"
+    }
+
+    private func fmt(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+
+    private func escape(_ text: String) -> String {
+        text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// The kill-before-render race, reproduced exactly with `--inject-race 1` (every load raced), and what each
+    /// policy makes of it.
+    @Suite struct Race {
+        static func raced(_ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1) throws -> (RunSummary, [Event]) {
+            try runHost({
+                $0.policy = policy
+                $0.loads = loads
+                $0.views = 4
+                $0.seed = seed
+                $0.raceRate = rate
+                $0.watchdogNanoseconds = 150_000_000
+                $0.blankTimeoutNanoseconds = 400_000_000
+            }, content: ContentProvider())
+        }
+
+        @Test(arguments: [Policy.none, .reload])
+        func withoutRebuildEveryRacedLoadIsBlank(policy: Policy) throws {
+            let (summary, events) = try Self.raced(policy)
+            #expect(summary.blank == 4 && summary.rendered == 0)
+            #expect(summary.raceKills == 4)
+            #expect(summary.unobservedDeaths == 4)
+            // Each view attached after its worker died: the foreground assertion failed the RunningBoard way.
+            #expect(summary.rbsErrors == 4)
+            #expect(events.named("termination").isEmpty)
+            if policy == .reload {
+                let reloads = events.named("dead-channel-send").filter { $0.string("message") == "reload" }
+                #expect(reloads.count >= 4)
+                #expect(Set(reloads.compactMap(\.view)).count == 4)
+                #expect(summary.recoveries["reload"] == reloads.count)
+            }
+        }
+
+        @Test func rebuildRendersEveryRacedLoadOnceTheWatchdogFires() throws {
+            let (summary, events) = try Self.raced(.rebuild)
+            #expect(summary.raceKills == 4 && summary.unobservedDeaths == 4)
+            #expect(summary.rendered == 4 && summary.blank == 0)
+            #expect(events.named("recovery").map { $0.string("reason") } == Array(repeating: "blank", count: 4))
+            #expect(summary.timeToVisibleMs.allSatisfy { $0 >= 150 })
+        }
+
+        @Test func alwaysForegroundLeavesNothingToKill() throws {
+            let (summary, events) = try Self.raced(.alwaysForeground)
+            #expect(summary.raceKills == 0)
+            #expect(events.named("inject-spared").count == 4)
+            #expect(summary.rendered == 4)
+        }
+
+        @Test func guardedHasNoBlanksAndABetterP99ThanRebuild() throws {
+            let (guarded, events) = try Self.raced(.guarded, loads: 8)
+            let (rebuild, _) = try Self.raced(.rebuild, loads: 8)
+            #expect(guarded.blank == 0 && guarded.rendered == 8)
+            #expect(guarded.raceKills == 0)
+            #expect(events.named("inject-spared").count == 8)
+            #expect(Percentiles(guarded.timeToVisibleMs).p99 < Percentiles(rebuild.timeToVisibleMs).p99)
+        }
+
+        @Test func theSameSeedGivesTheSameFaultsAndTheSameCounts() throws {
+            func run() throws -> (blank: Int, raceKills: Int, raced: [Int]) {
+                let (summary, events) = try Self.raced(.reload, loads: 40, rate: 0.2, seed: 42)
+                let loadOfView = Dictionary(events.named("view-open").map { ($0.view!, $0.int("load")!) }) { a, _ in a }
+                return (summary.blank, summary.raceKills, events.named("inject").map { loadOfView[$0.view!]! }.sorted())
+            }
+            let first = try run()
+            let second = try run()
+            #expect(first.raced.count > 2 && first.raced.count < 20)
+            #expect(first.raced == second.raced)
+            #expect(first.blank == second.blank && first.raceKills == second.raceKills)
+            #expect(first.blank == first.raced.count)
+        }
+
+        /// Case 1: a hidden view's worker is killed after render and the view is shown again later.
+        @Test(arguments: [("none", 2, "none"), ("webkit-default", 0, "shown"), ("guarded", 0, "shown"), ("rebuild", 0, "termination")])
+        func aWorkerKilledWhileItsViewIsHiddenIsRecoveredAsThePolicySays(policy: String, blanks: Int, reason: String) throws {
+            let (summary, events) = try runHost({
+                $0.policy = Policy.named(policy)!
+                $0.loads = 2
+                $0.views = 2
+                $0.hidden = 2
+                $0.killRate = 1
+                $0.hiddenNanoseconds = 100_000_000
+                $0.blankTimeoutNanoseconds = 400_000_000
+            }, content: ContentProvider())
+            #expect(events.named("inject").map { $0.string("kind") } == ["kill-after-render", "kill-after-render"])
+            #expect(events.named("termination").count == 2)
+            #expect(summary.blank == blanks)
+            #expect(events.named("recovery").map { $0.string("reason") } == (reason == "none" ? [] : [reason, reason]))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import CShim
+import Glibc
+
+/// Jetsam: the "OS" of this model, after iOS jetsam and Android's lmkd.
+///
+/// It knows only the supervisor's pid. Every interval it scans /proc for the supervisor's WebContent children and,
+/// under memory pressure, SIGKILLs the lowest-priority one: highest oom_score_adj, then highest nice, then largest
+/// RSS. It never talks to the supervisor, which learns of each kill only through its pidfd, as on a phone. Every
+/// kill is logged as a JSON line: the ground truth that log analysis is checked against.
+///
+///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log FILE]
+///
+/// Under budget pressure (total worker RSS above the budget) any worker may die, foreground ones last. Under
+/// critical pressure the lowest-priority background worker dies every interval, whatever the total.
+
+struct Candidate {
+    let pid: Int32
+    let nice: Int
+    let rssBytes: Int
+    let oomScoreAdjust: Int
+}
+
+struct Options {
+    var supervisor: Int32 = 0
+    var budgetBytes = 256 << 20
+    var intervalNanoseconds = 2_000_000
+    var critical = false
+    var logPath: String?
+
+    init(_ arguments: [String]) {
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard let value = rest.popFirst() else { fail("missing value for '\(name)'") }
+            switch name {
+            case "--supervisor": supervisor = Int32(value) ?? 0
+            case "--budget-mb": budgetBytes = (Int(value) ?? 0) << 20
+            case "--interval-ms": intervalNanoseconds = Int((Double(value) ?? 0) * 1e6)
+            case "--pressure": critical = value == "critical"
+            case "--log": logPath = value
+            default: fail("unknown option '\(name)'")
+            }
+        }
+        guard supervisor > 0, budgetBytes > 0, intervalNanoseconds > 0 else {
+            fail("usage: Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log FILE]")
+        }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    let line = "Jetsam: error: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(64)
+}
+
+/// A small file under /proc, or nil if the process is gone.
+func readProc(_ path: String, into buffer: inout [UInt8]) -> ArraySlice<UInt8>? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    let count = read(fd, &buffer, buffer.count)
+    return count > 0 ? buffer[0..<count] : nil
+}
+
+func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+    Int(String(decoding: bytes, as: UTF8.self))
+}
+
+/// The supervisor's live WebContent children.
+func scan(_ supervisor: Int32, pageSize: Int, buffer: inout [UInt8]) -> [Candidate] {
+    guard let proc = opendir("/proc") else { return [] }
+    defer { closedir(proc) }
+    var found: [Candidate] = []
+    while let entry = readdir(proc) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        guard let first = name.first, first >= 48, first <= 57, let pid = Int32(String(decoding: name, as: UTF8.self)),
+            let stat = readProc("/proc/\(pid)/stat", into: &buffer),
+            let open = stat.firstIndex(of: 40), let close = stat.lastIndex(of: 41),
+            stat[(open + 1)..<close].elementsEqual("WebContent".utf8)
+        else { continue }
+        // Fields after the command: state(3) ppid(4) ... nice(19) ... rss(24).
+        let fields = stat[(close + 2)...].split(separator: 32)
+        guard fields.count > 21, number(fields[1]) == Int(supervisor), fields[0].first != 90,
+            let nice = number(fields[16]), let rss = number(fields[21])
+        else { continue }
+        var small = [UInt8](repeating: 0, count: 32)
+        guard let adjustText = readProc("/proc/\(pid)/oom_score_adj", into: &small),
+            let adjust = number(adjustText.prefix { $0 != 10 })
+        else { continue }
+        found.append(Candidate(pid: pid, nice: nice, rssBytes: rss * pageSize, oomScoreAdjust: adjust))
+    }
+    return found
+}
+
+func monotonicNanoseconds() -> Int {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+}
+
+func wallSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+let options = Options(CommandLine.arguments)
+_ = sv_set_pdeathsig(SIGKILL)
+guard getppid() == options.supervisor else { exit(0) }
+let logFD = options.logPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } ?? -1
+let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+var buffer = [UInt8](repeating: 0, count: 1024)
+var next = monotonicNanoseconds()
+/// Killed but still listed in /proc while the kernel tears them down: neither candidates nor counted.
+var dying: Set<Int32> = []
+while getppid() == options.supervisor {
+    let listed = scan(options.supervisor, pageSize: pageSize, buffer: &buffer)
+    dying.formIntersection(listed.map(\.pid))
+    let workers = listed.filter { !dying.contains($0.pid) }
+    let total = workers.reduce(0) { $0 + $1.rssBytes }
+    let overBudget = total > options.budgetBytes
+    let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= 500 } : workers
+    if overBudget || options.critical,
+        let victim = pool.max(by: { ($0.oomScoreAdjust, $0.nice, $0.rssBytes) < ($1.oomScoreAdjust, $1.nice, $1.rssBytes) }),
+        kill(victim.pid, SIGKILL) == 0
+    {
+        dying.insert(victim.pid)
+        let band = victim.oomScoreAdjust >= 500 ? "background" : "foreground"
+        let reason = overBudget ? "rss-over-budget" : "critical-pressure"
+        let line = """
+            {"time":\(wallSeconds()),"mono":\(monotonicNanoseconds()),"event":"jetsam-kill","pid":\(victim.pid),\
+            "band":"\(band)","oomScoreAdj":\(victim.oomScoreAdjust),"nice":\(victim.nice),"rssBytes":\(victim.rssBytes),\
+            "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason)"}
+
+            """
+        if logFD >= 0 { _ = line.withCString { write(logFD, $0, strlen($0)) } }
+    }
+    next = max(next + options.intervalNanoseconds, monotonicNanoseconds())
+    var until = timespec(tv_sec: next / 1_000_000_000, tv_nsec: next % 1_000_000_000)
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nil) == EINTR {}
+}
