@@ -88,6 +88,8 @@ enum BenchCommand {
         iterations: Int, workerPath: String, dwellNanoseconds: Int = 0, observe: @escaping (Event) -> Void
     ) throws {
         var configuration = RunConfiguration(workerPath: workerPath)
+        // Deaths are observed from spawn, so a kill before the view attaches is recovered at once too.
+        configuration.policy.observe = .spawn
         configuration.loads = iterations
         configuration.dwellNanoseconds = dwellNanoseconds
         let log = try EventLog()

@@ -13,7 +13,10 @@ extension Processes {
             var loadOfPid: [Int32: Int] = [:]
             var killedLoads: Set<Int> = []
             do {
-                let (summary, events) = try runHost({ $0.loads = 1000; $0.views = 2 }, content: ContentProvider()) { event in
+                // Rebuild, observing deaths from spawn: each kill is recovered at once.
+                var policy = Policy.rebuild
+                policy.observe = .spawn
+                let (summary, events) = try runHost({ $0.loads = 1000; $0.views = 2; $0.policy = policy }, content: ContentProvider()) { event in
                     if event.name == "spawn", let pid = event.pid { loadOfPid[pid] = event.int("load") }
                     if event.name == "hello", let pid = event.pid, let load = loadOfPid[pid], !killedLoads.contains(load) {
                         killedLoads.insert(load)

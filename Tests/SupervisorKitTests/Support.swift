@@ -52,6 +52,8 @@ func runHost(
     react: @escaping (Event) -> Void = { _ in }
 ) throws -> (summary: RunSummary, events: [Event]) {
     var configuration = RunConfiguration(workerPath: workerPath)
+    // Loads that cannot recover end as blank after a second rather than five.
+    configuration.blankTimeoutNanoseconds = 1_000_000_000
     configure(&configuration)
     let log = try EventLog()
     nonisolated(unsafe) var events: [Event] = []

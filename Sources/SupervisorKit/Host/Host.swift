@@ -127,14 +127,19 @@ public final class Host {
         }
     }
 
+    /// The view is on screen with content. The first time counts for the load; after a recovery the view stays
+    /// up for the whole dwell again.
     private func becameVisible(_ view: View) {
         let load = view.load
-        guard load.visibleAt == nil, let shownAt = load.shownAt else { return }
+        guard let shownAt = load.shownAt else { return }
         let now = Sys.monotonicNanoseconds()
-        load.visibleAt = now
-        loop.cancel(load.blankDeadline)
+        let first = load.visibleAt == nil
+        if first {
+            load.visibleAt = now
+            loop.cancel(load.blankDeadline)
+        }
         log.emit("visible", view: view.id, pid: view.worker?.pid, [
-            ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)),
+            ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)), ("first", .bool(first)),
         ])
         guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
         view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
@@ -144,6 +149,7 @@ public final class Host {
     }
 
     private func endLoad(_ view: View) {
+        guard !view.closed else { return }
         let load = view.load
         let now = Sys.monotonicNanoseconds()
         var fields: [(String, JSON)] = [
