@@ -9,6 +9,7 @@ enum CompareCommand {
             optionalValues: ["--jetsam"])
         var configuration = try RunCommand.workload(arguments)
         if arguments.string("--views") == nil { configuration.views = 8 }
+        if arguments.string("--arrival") == nil { configuration.arrivalNanoseconds = 5_000_000 }
         let names = (arguments.string("--policies") ?? Policy.all.map(\.name).joined(separator: ",")).split(separator: ",")
         let policies = try names.map { name in
             guard let policy = Policy.named(String(name)) else {

@@ -20,6 +20,9 @@ enum Help {
     static let workloadOptions = """
           --loads <n>             Loads to perform. (default: 20)
           --views <k>             Views loading at once. (default: 1 for run, 8 for compare)
+          --arrival <ms>          Start a load every <ms> instead of one per free view, so that a policy's
+                                  blank views cannot lighten everyone else's load. (default: off for run,
+                                  5 for compare)
           --hidden <h>            How many of the views are hidden tabs: they load off screen and are shown
                                   later. (default: 0)
           --content <dir>         Serve the .html pages in <dir> instead of the built-in pages.

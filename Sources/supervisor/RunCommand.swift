@@ -6,7 +6,7 @@ enum RunCommand {
     /// Options shared by `run` and `compare`: the workload and the faults it meets.
     static let workloadOptions: Set<String> = [
         "--loads", "--views", "--hidden", "--content", "--seed", "--dwell", "--worker", "--inject-race", "--inject-kill",
-        "--attach-delay", "--watchdog", "--blank-timeout",
+        "--attach-delay", "--watchdog", "--blank-timeout", "--arrival",
     ]
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
@@ -51,6 +51,12 @@ enum RunCommand {
         configuration.views = try arguments.integer("--views", default: 1, range: 1...4096)
         configuration.hidden = try arguments.integer("--hidden", default: 0, range: 0...configuration.views - 1)
         configuration.dwellNanoseconds = try arguments.integer("--dwell", default: 0, range: 0...3_600_000) * 1_000_000
+        if let text = arguments.string("--arrival") {
+            guard let ms = Double(text), ms >= 0, ms < 3_600_000 else {
+                throw UsageError("'--arrival' takes milliseconds between loads, not '\(text)'")
+            }
+            configuration.arrivalNanoseconds = Int(ms * 1e6)
+        }
         configuration.watchdogNanoseconds = try arguments.integer("--watchdog", default: 3000, range: 1...3_600_000) * 1_000_000
         configuration.blankTimeoutNanoseconds =
             try arguments.integer("--blank-timeout", default: 5000, range: 1...3_600_000) * 1_000_000

@@ -58,7 +58,11 @@ public final class Host {
         ])
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
-        for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
+        if configuration.arrivalNanoseconds > 0 {
+            arrive(at: Sys.monotonicNanoseconds())
+        } else {
+            for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
+        }
         try loop.run(
             until: { [unowned self] in workers.isEmpty && (stopping || finishedLoads == configuration.loads) },
             afterBatch: log.flush)
@@ -90,6 +94,14 @@ public final class Host {
     }
 
     // MARK: - Loads
+
+    /// The open loop: one load per arrival interval, whatever the others are doing.
+    private func arrive(at time: Int) {
+        beginNextLoad(slot: nextLoadIndex % configuration.views)
+        guard nextLoadIndex < configuration.loads else { return }
+        let next = time + configuration.arrivalNanoseconds
+        loop.schedule(at: next) { [weak self] in self?.arrive(at: next) }
+    }
 
     private func beginNextLoad(slot: Int) {
         guard nextLoadIndex < configuration.loads, !stopping else {
@@ -166,7 +178,11 @@ public final class Host {
         log.emit("load-end", view: view.id, fields)
         finishedLoads += 1
         closeView(view)
-        loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
+        if configuration.arrivalNanoseconds == 0 {
+            loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
+        } else if finishedLoads == configuration.loads {
+            retireSpare()
+        }
     }
 
     // MARK: - Views
@@ -312,8 +328,9 @@ public final class Host {
         setBand(.background, of: worker)
     }
 
+    /// The spare, if there is a live one. It is replaced only once the view that took it has rendered, so that
+    /// launching the next spare never competes with the load it was meant to speed up.
     private func takeSpare() -> WorkerProcess? {
-        defer { loop.soon { [weak self] in self?.replenishSpare() } }
         guard let worker = spare else { return nil }
         spare = nil
         reapIfExited(worker)
@@ -668,6 +685,7 @@ public final class Host {
             ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])
         setBand(band(for: worker), of: worker)
+        replenishSpare()
         let load = view.load
         if view.visible {
             if view.attached { becameVisible(view) }

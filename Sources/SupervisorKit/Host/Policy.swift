@@ -68,13 +68,14 @@ public struct Policy: Sendable, Equatable {
         $0.recoveryCooldownNanoseconds = 30_000_000_000
     }
 
-    /// Ours: observe from spawn; hold a foreground boost from spawn for a view about to be shown, then band by
-    /// visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a hidden
-    /// one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare worker
-    /// makes every new view start warm.
+    /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on (the boosted
+    /// band: foreground oom_score_adj, background nice, so it does not take CPU from views already on screen), then
+    /// band by visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a
+    /// hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare
+    /// worker makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
-        $0.launchBand = .foreground
+        $0.launchBand = .boosted
         $0.recoverWhenVisible = true
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild

@@ -6,6 +6,10 @@ public struct RunConfiguration: Sendable {
     public var loads = 20
     /// Views loading at once.
     public var views = 1
+    /// With a value above zero, loads arrive on this fixed schedule instead of one per free view (an open loop):
+    /// a policy that leaves a view blank for seconds then cannot lighten the load on every other view, so
+    /// latencies compare fairly across policies. `views` then only decides which loads are hidden tabs.
+    public var arrivalNanoseconds = 0
     /// How many of those views are hidden tabs: they load off screen, stay hidden for `hiddenNanoseconds`, and are
     /// then shown.
     public var hidden = 0

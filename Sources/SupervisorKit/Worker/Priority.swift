@@ -5,6 +5,9 @@ import Glibc
 public enum PriorityBand: String, Sendable {
     case foreground
     case background
+    /// Kept alive like foreground (low oom_score_adj) but scheduled like background (high nice): a worker the
+    /// user is about to see is protected from the killer without taking CPU from the views already on screen.
+    case boosted
 }
 
 /// The nice and oom_score_adj values behind each band.
@@ -18,7 +21,7 @@ public struct PriorityBands: Sendable {
 
     func nice(_ band: PriorityBand) -> Int32 { band == .foreground ? foregroundNice : backgroundNice }
     func oomScoreAdjust(_ band: PriorityBand) -> Int32 {
-        band == .foreground ? foregroundOOMScoreAdjust : backgroundOOMScoreAdjust
+        band == .background ? backgroundOOMScoreAdjust : foregroundOOMScoreAdjust
     }
 }
 
