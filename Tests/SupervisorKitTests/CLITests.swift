@@ -1,4 +1,5 @@
 import Foundation
+import SupervisorKit
 import Testing
 
 extension Processes {
@@ -14,6 +15,33 @@ extension Processes {
             let ttv = try #require(summary["timeToVisibleMs"] as? [String: Double])
             #expect(Set(ttv.keys) == ["p50", "p95", "p99", "max"])
             #expect(ttv["p50"]! > 0)
+        }
+
+        @Test func compareRunsEveryPolicyAgainstTheSameFaultsAndDrawsThem() throws {
+            let folder = try TemporaryFolder([:])
+            let svg = folder.path + "/compare.svg"
+            let result = try runSupervisor([
+                "compare", "--loads", "6", "--inject-race", "1/2", "--watchdog", "100", "--blank-timeout", "300",
+                "--json", "--svg", svg,
+            ])
+            #expect(result.status == 0)
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect(output["seed"] as? Int == 1)
+            let runs = try #require(output["runs"] as? [[String: Any]])
+            #expect(runs.map { $0["policy"] as? String } == Policy.all.map(\.name))
+            for run in runs {
+                for key in ["raceKills", "unobservedDeaths", "rbsErrors", "recoveries", "blankMs", "foregroundWorkerSeconds",
+                            "peakWorkerRSSBytes", "timeToVisibleMs", "rendered", "blank", "spawns", "deaths"] {
+                    #expect(run[key] != nil, "\(key)")
+                }
+            }
+            // The same raced loads for everyone: policies without a rebuild lose exactly those.
+            let raced = Set(runs.compactMap { $0["unobservedDeaths"] as? Int }.filter { $0 > 0 })
+            #expect(raced.count == 1)
+            let drawing = try String(contentsOfFile: svg, encoding: .utf8)
+            #expect(drawing.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            for policy in Policy.all { #expect(drawing.contains(">\(policy.name)</text>")) }
+            #expect(drawing.components(separatedBy: "<polyline").count - 1 == runs.filter { ($0["rendered"] as? Int ?? 0) > 0 }.count)
         }
 
         @Test func theEventLogIsJSONLinesWithEveryStepOfALoad() throws {
