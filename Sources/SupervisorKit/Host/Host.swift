@@ -681,6 +681,7 @@ public final class Host {
         loop.cancel(worker.timer)
         guard let view = worker.view, !view.closed else { return }
         view.title = title
+        worker.residentBytes = ((try? Sys.residentPages(worker.pid)) ?? 0) * pageSize
         log.emit("render", view: view.id, pid: worker.pid, [
             ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])
@@ -695,9 +696,10 @@ public final class Host {
         }
     }
 
-    /// Resident memory of every live worker, from /proc/PID/statm.
+    /// Resident memory of every live worker, each as read from /proc/PID/statm when it last rendered: reading a
+    /// process that is exiting can wait on its teardown, and the event loop must not.
     private func workersRSS() -> Int {
-        workers.keys.reduce(0) { total, pid in total + ((try? Sys.residentPages(pid)) ?? 0) * pageSize }
+        workers.values.reduce(0) { $0 + $1.residentBytes }
     }
 }
 

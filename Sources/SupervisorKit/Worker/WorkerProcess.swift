@@ -16,6 +16,8 @@ final class WorkerProcess {
 
     var helloAt: Int?
     var rendered = false
+    /// Resident memory when it last rendered.
+    var residentBytes = 0
     /// The band last applied; nil until the first one is.
     var band: PriorityBand?
     /// The one timer a worker can have pending: its liveness check while busy, or its grace after shutdown.
