@@ -80,7 +80,7 @@ public struct Policy: Sendable, Equatable {
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild
         $0.maxRecoveries = 5
-        $0.backoffNanoseconds = 2_000_000
+        $0.backoffNanoseconds = 25_000_000
         $0.spareWorker = true
     }
 
