@@ -82,9 +82,16 @@ extension Event {
     }
 }
 
-/// Open descriptors of this process.
-func openDescriptorCount() throws -> Int {
-    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+/// Open descriptors of this process of the kinds a host opens (pipes, pidfds, epoll, timerfd, signalfd,
+/// /dev/null), by number and target. Other kinds, such as Foundation's own, come and go on other threads.
+func openHostDescriptors() throws -> [String] {
+    let kinds = ["pipe:", "anon_inode:[pidfd]", "anon_inode:[eventpoll]", "anon_inode:[timerfd]", "anon_inode:[signalfd]", "/dev/null"]
+    return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd),
+            kinds.contains(where: target.hasPrefix)
+        else { return nil }
+        return "\(fd) \(target)"
+    }.sorted()
 }
 
 /// Children of this process that exist at all, zombies included, with their state letter.
