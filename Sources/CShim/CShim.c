@@ -71,9 +71,9 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
     return rc;
 }
 
-int sv_waitid_pidfd(int pidfd, int *code, int *status) {
+int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait) {
     siginfo_t info = {0};
-    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) != 0) return -1;
+    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | (wait ? 0 : WNOHANG)) != 0) return -1;
     *code = info.si_pid == 0 ? 0 : info.si_code;
     *status = info.si_status;
     return 0;

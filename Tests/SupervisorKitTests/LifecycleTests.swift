@@ -123,5 +123,5 @@ func reapOrphan(_ pidfd: Int32) throws {
     try #require(poll(&ready, 1, 5000) == 1)
     var code: Int32 = 0
     var status: Int32 = 0
-    try #require(sv_waitid_pidfd(pidfd, &code, &status) == 0 && code != 0)
+    try #require(sv_waitid_pidfd(pidfd, &code, &status, 1) == 0 && code != 0)
 }

@@ -70,7 +70,7 @@ extension Processes {
             let second = try run()
             #expect(first.raced.count > 2 && first.raced.count < 20)
             #expect(first.raced == second.raced)
-            #expect(first.blank == second.blank && first.raceKills == second.raceKills)
+            #expect(first.blank == second.blank && first.raceKills == second.raceKills, "\(first) \(second)")
             #expect(first.blank == first.raced.count)
         }
 

@@ -21,7 +21,7 @@ final class WorkerDriver {
         worker.signal(SIGKILL)
         var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
         _ = poll(&ready, 1, 5000)
-        _ = try? worker.reap()
+        _ = try? worker.reap(wait: true)
     }
 
     func send(_ message: Message) throws {
@@ -47,7 +47,7 @@ final class WorkerDriver {
     func exit() throws -> (code: Int32, status: Int32) {
         var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
         try #require(poll(&ready, 1, 5000) == 1)
-        return try #require(try worker.reap())
+        return try #require(try worker.reap(wait: true))
     }
 }
 

@@ -23,9 +23,9 @@ int sv_pipe_cloexec(int fds[2]);
 int sv_pidfd_open(pid_t pid);
 int sv_pidfd_send_signal(int pidfd, int sig);
 
-/// Reaps the child behind `pidfd` without blocking. On success `*code` is CLD_EXITED, CLD_KILLED or CLD_DUMPED and
-/// `*status` the exit code or signal; `*code` is 0 when the child has not exited yet.
-int sv_waitid_pidfd(int pidfd, int *code, int *status);
+/// Reaps the child behind `pidfd`, without blocking unless `wait` is set. On success `*code` is CLD_EXITED,
+/// CLD_KILLED or CLD_DUMPED and `*status` the exit code or signal; `*code` is 0 when the child has not exited yet.
+int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait);
 
 int sv_cld_exited(void);
 int sv_cld_killed(void);

@@ -204,7 +204,8 @@ public final class Host {
         let attempt = load.recoveries
         let delay = range.lowerBound
             + Int(schedule.uniform(.attachDelay, load: load.index, attempt: attempt) * Double(range.upperBound - range.lowerBound))
-        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+        view.attachAt = view.createdAt + delay
+        view.timers.append(loop.schedule(at: view.attachAt) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             attach(view)
         })
@@ -425,9 +426,11 @@ public final class Host {
     /// Kills the load's first worker inside the vulnerable window: after spawn, before attach, and only if it is
     /// at background priority, as jetsam would find it. Foreground workers are spared.
     private func injectRace(into view: View) {
+        // Timed against the view's own attach deadline, so the kill always lands inside the window, however long
+        // the spawn took and however late the loop runs.
         let moment = 0.2 + 0.6 * schedule.uniform(.raceMoment, load: view.load.index)
-        let delay = Int(Double(configuration.attachDelayNanoseconds.lowerBound) * moment)
-        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+        let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
+        view.timers.append(loop.schedule(at: at) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
             injectKill(worker, view: view, kind: "race")
         })
@@ -455,10 +458,8 @@ public final class Host {
         log.emit("inject", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
         worker.signal(SIGKILL)
         // An injected fault is exact: the process is gone before the host takes its next step, as it was on the
-        // phone, where the kill came well before the view attached.
-        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&ready, 1, 1000)
-        reapIfExited(worker)
+        // phone, where the kill came well before the view attached. After SIGKILL this wait is short and certain.
+        if let (code, status) = try? worker.reap(wait: true) { died(worker, code: code, status: status) }
     }
 
     // MARK: - Death and recovery

@@ -37,6 +37,9 @@ final class View {
     /// WebKit's recovery deferred until the view is next shown.
     var recoverWhenShown = false
     var lastRecoveryAt: Int?
+    let createdAt = Sys.monotonicNanoseconds()
+    /// When the view enters the window; faults aimed at the vulnerable window are timed against it.
+    var attachAt = 0
     var timers: [EventLoop.TimerID] = []
 
     init(id: Int, load: Load, visible: Bool) {

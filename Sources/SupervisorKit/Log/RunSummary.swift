@@ -48,8 +48,10 @@ public final class RunSummary {
             deaths += 1
             if case .string(let status)? = event["status"] {
                 deathsByStatus[status, default: 0] += 1
+                // Killed in the window between spawn and attach, whether or not the page had painted off screen:
+                // the user never saw it.
                 if event["signal"] == .int(9), event["attached"] == .bool(false), event["spare"] == .bool(false),
-                    event["rendered"] == .bool(false), event.view != nil
+                    event.view != nil
                 {
                     raceKills += 1
                 }

@@ -102,11 +102,12 @@ enum Sys {
         _ = try retrying("pidfd_send_signal") { sv_pidfd_send_signal(pidfd, signal) }
     }
 
-    /// Reaps the exited child behind `pidfd`; nil if it is still running. The corresponding C function is `waitid`.
-    static func reap(_ pidfd: Int32) throws(SystemError) -> (code: Int32, status: Int32)? {
+    /// Reaps the exited child behind `pidfd`; nil if it is still running, unless `wait` makes it wait for the exit.
+    /// The corresponding C function is `waitid`.
+    static func reap(_ pidfd: Int32, wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
         var code: Int32 = 0
         var status: Int32 = 0
-        _ = try retrying("waitid(P_PIDFD)") { sv_waitid_pidfd(pidfd, &code, &status) }
+        _ = try retrying("waitid(P_PIDFD)") { sv_waitid_pidfd(pidfd, &code, &status, wait ? 1 : 0) }
         return code == 0 ? nil : (code, status)
     }
 

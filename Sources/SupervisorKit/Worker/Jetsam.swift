@@ -44,7 +44,7 @@ final class JetsamProcess {
         _ = sv_pidfd_send_signal(pidfd, SIGKILL)
         var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
         _ = poll(&ready, 1, 5000)
-        _ = try? Sys.reap(pidfd)
+        _ = try? Sys.reap(pidfd, wait: true)
         Sys.close(pidfd)
     }
 }

@@ -50,8 +50,8 @@ final class WorkerProcess {
     var reaped: Bool { pidfd < 0 }
 
     /// Reaps the process once its pidfd is readable, then closes the pidfd.
-    func reap() throws(SystemError) -> (code: Int32, status: Int32)? {
-        guard let result = try Sys.reap(pidfd) else { return nil }
+    func reap(wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
+        guard let result = try Sys.reap(pidfd, wait: wait) else { return nil }
         Sys.close(pidfd)
         pidfd = -1
         return result
