@@ -44,6 +44,30 @@ extension Processes {
             #expect(drawing.components(separatedBy: "<polyline").count - 1 == runs.filter { ($0["rendered"] as? Int ?? 0) > 0 }.count)
         }
 
+        @Test func theIOSLogShowsTheRaceTheWayADeviceLogsIt() throws {
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/events.jsonl"
+            let result = try runSupervisor([
+                "run", "--policy", "none", "--loads", "2", "--inject-race", "1", "--blank-timeout", "200", "--log", log,
+                "--log-format", "ios",
+            ])
+            #expect(result.status == 0)
+            let events = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            let raced = events.filter { $0.contains(#""event":"inject""#) }.compactMap { line in
+                line.range(of: #""pid":"#).flatMap { Int(line[$0.upperBound...].prefix { $0.isNumber }) }
+            }
+            #expect(raced.count == 2)
+            let console = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
+            let lines = console.split(separator: "\n")
+            #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}[+-]\d{4} supervisor\[\d+:\d+\] \["#, options: .regularExpression) != nil })
+            for pid in raced {
+                #expect(console.contains("ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=\(pid), error: Error Domain=RBSAssertionErrorDomain Code=2"))
+                #expect(console.contains("[PID=\(pid)] WebProcessProxy::didClose: (web process 0 crash)"))
+                #expect(!console.contains("(pid \(pid)), reason=Crash"), "an unobserved death reached the page")
+            }
+            #expect(lines.filter { $0.contains("[assertion] Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2") }.count == 2)
+        }
+
         @Test func theEventLogIsJSONLinesWithEveryStepOfALoad() throws {
             let folder = try TemporaryFolder([:])
             let result = try runSupervisor(["run", "--loads", "2", "--log", folder.path + "/events.jsonl"])

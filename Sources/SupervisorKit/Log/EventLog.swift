@@ -67,14 +67,24 @@ public final class EventLog {
 
 /// `2026-11-22T06:19:13.123456Z` from CLOCK_REALTIME nanoseconds.
 func isoTime(_ nanoseconds: Int) -> String {
+    let (date, time, _) = calendarParts(nanoseconds, local: false)
+    return "\(date)T\(time)Z"
+}
+
+/// `2026-11-22`, `06:19:13.123456` and the zone offset in minutes, in UTC or local time.
+func calendarParts(_ nanoseconds: Int, local: Bool) -> (date: String, time: String, offsetMinutes: Int) {
     var seconds = time_t(nanoseconds / 1_000_000_000)
     var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    let micros = Int32((nanoseconds % 1_000_000_000) / 1000)
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-        + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(micros, 6))Z"
+    if local { localtime_r(&seconds, &parts) } else { gmtime_r(&seconds, &parts) }
+    let p = zeroPadded
+    return (
+        "\(p(Int(parts.tm_year) + 1900, 4))-\(p(Int(parts.tm_mon) + 1, 2))-\(p(Int(parts.tm_mday), 2))",
+        "\(p(Int(parts.tm_hour), 2)):\(p(Int(parts.tm_min), 2)):\(p(Int(parts.tm_sec), 2)).\(p((nanoseconds % 1_000_000_000) / 1000, 6))",
+        parts.tm_gmtoff / 60
+    )
+}
+
+func zeroPadded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }

@@ -83,16 +83,7 @@ public final class IOSConsoleLog {
 
     /// `2026-11-22 07:10:12.123456+0000` in local time, with the offset as Xcode prints it.
     static func timestamp(_ nanoseconds: Int) -> String {
-        var seconds = time_t(nanoseconds / 1_000_000_000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let offset = parts.tm_gmtoff / 60
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2)) "
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
-            + "\(pad((nanoseconds % 1_000_000_000) / 1000, 6))\(offset < 0 ? "-" : "+")\(pad(abs(offset) / 60, 2))\(pad(abs(offset) % 60, 2))"
+        let (date, time, offset) = calendarParts(nanoseconds, local: true)
+        return "\(date) \(time)\(offset < 0 ? "-" : "+")\(zeroPadded(abs(offset) / 60, 2))\(zeroPadded(abs(offset) % 60, 2))"
     }
 }
