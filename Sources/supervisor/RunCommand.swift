@@ -133,7 +133,7 @@ enum RunCommand {
 /// A single progress line on stderr, only when stderr is a terminal, redrawn at most ten times a second.
 final class Progress {
     private let total: Int
-    var label: String
+    private let label: String
     private let enabled = isatty(2) == 1
     private var done = 0
     private var rendered = 0

@@ -300,7 +300,7 @@ public final class Host {
         }
         workers[worker.pid] = worker
         do {
-            worker.pidfdToken = try loop.watch(worker.pidfd) { [unowned self, unowned worker] _ in died(worker) }
+            worker.pidfdToken = try loop.watch(worker.pidfd) { [unowned self, unowned worker] _ in reapIfExited(worker) }
             worker.channelToken = try loop.watch(worker.channel.readFD) { [unowned self, unowned worker] _ in
                 received(from: worker)
             }
@@ -464,14 +464,10 @@ public final class Host {
 
     // MARK: - Death and recovery
 
-    /// Handles a death that has happened but whose pidfd event is still queued, so that what the host does next
-    /// (raise priority, wire an observer) happens after it, as it did in real time.
+    /// Handles the death of `worker` if it has exited: from its pidfd event, or before the host acts on its pid
+    /// while that event is still queued, so that what the host does next (raise priority, wire an observer)
+    /// happens after the death, as it did in real time.
     private func reapIfExited(_ worker: WorkerProcess) {
-        guard !worker.reaped, let (code, status) = try? worker.reap() else { return }
-        died(worker, code: code, status: status)
-    }
-
-    private func died(_ worker: WorkerProcess) {
         guard !worker.reaped, let (code, status) = try? worker.reap() else { return }
         died(worker, code: code, status: status)
     }
