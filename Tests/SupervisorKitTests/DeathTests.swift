@@ -80,25 +80,17 @@ extension Processes {
             #expect(death.string("reason") == "died before hello: normal")
         }
 
-        @Test func aBusyWorkerAnswersPingsBetweenRenderSteps() throws {
-            let content = try TemporaryFolder(["busy.html": page("Busy", render: "memory=64MB; cpu=400ms")])
+        /// A busy page still answers pings between render steps; a hung one does not, and is killed for it.
+        @Test(arguments: [("memory=64MB; cpu=400ms", nil, "normal"), ("", "hang", "unresponsive")] as [(String, String?, String)])
+        func pingsTellABusyWorkerFromAHungOne(render: String, fault: String?, status: String) throws {
+            let content = try TemporaryFolder(["page.html": page("Page", render: render, fault: fault)])
             let (summary, events) = try runHost({
                 $0.loads = 1
                 $0.policy.maxRecoveries = 0
                 $0.pingIntervalNanoseconds = 50_000_000
             }, content: try content.provider)
-            #expect(summary.rendered == 1)
-            #expect(events.named("death").map { $0.string("status") } == ["normal"])
-        }
-
-        @Test func aHungWorkerIsKilledAsUnresponsive() throws {
-            let content = try TemporaryFolder(["hang.html": page("Hang", fault: "hang")])
-            let (_, events) = try runHost({
-                $0.loads = 1
-                $0.policy.maxRecoveries = 0
-                $0.pingIntervalNanoseconds = 50_000_000
-            }, content: try content.provider)
-            #expect(events.named("death").map { $0.string("status") } == ["unresponsive"])
+            #expect(events.named("death").map { $0.string("status") } == [status])
+            #expect(summary.rendered == (status == "normal" ? 1 : 0))
         }
 
         @Test(arguments: ["malformed-frame", "oversized-frame"])
