@@ -7,6 +7,8 @@ extension Processes {
     /// The kill-before-render race, reproduced exactly with `--inject-race 1` (every load raced), and what each
     /// policy makes of it.
     @Suite struct Race {
+        /// The page takes longer to render than the race window lasts, so a raced worker never paints first: its
+        /// view has no title, and the watchdog always sees a blank.
         static func raced(_ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1) throws -> (RunSummary, [Event]) {
             try runHost({
                 $0.policy = policy
@@ -16,7 +18,7 @@ extension Processes {
                 $0.raceRate = rate
                 $0.watchdogNanoseconds = 150_000_000
                 $0.blankTimeoutNanoseconds = 400_000_000
-            }, content: ContentProvider())
+            }, content: ContentProvider(pages: [("page.html", page("Page", render: "cpu=30ms"))]))
         }
 
         @Test(arguments: [Policy.none, .reload])
