@@ -11,7 +11,7 @@ extension Message {
             out.appendInteger(version)
         case .load(let url), .fetch(let url), .didCommit(let url):
             out.appendString(url)
-        case .reload, .shutdown:
+        case .reload, .shutdown, .unload:
             break
         case .fetchReply(let status, let mime, let body):
             out.appendInteger(status)
@@ -131,6 +131,7 @@ extension Message {
         case 14: message = .pong(seq: try reader.integer())
         case 15: message = .input(seq: try reader.integer(), text: try reader.string())
         case 16: message = .inputApplied(seq: try reader.integer(), digest: try reader.integer())
+        case 17: message = .unload
         default: throw .unknownTag(tag)
         }
         guard reader.remaining == 0 else { throw .trailingBytes(tag: tag, count: reader.remaining) }

@@ -19,7 +19,7 @@ struct Chart {
         let height = 460.0
         // The CDF panel.
         let (left, top, plotWidth, plotHeight) = (70.0, 60.0, 560.0, 320.0)
-        let samples = summaries.flatMap(\.timeToVisibleMs).filter { $0 > 0 }
+        let samples = summaries.flatMap(\.timeToVisibleMs).filter { $0 > 0 && $0.isFinite }
         let low = pow(10, floor(log10(samples.min() ?? 1)))
         let high = pow(10, ceil(log10(max(samples.max() ?? 10, low * 10))))
         func x(_ ms: Double) -> Double { left + (log10(max(ms, low)) - log10(low)) / (log10(high) - log10(low)) * plotWidth }
@@ -52,7 +52,7 @@ struct Chart {
 
         for (i, summary) in summaries.enumerated() {
             let color = Self.colors[i % Self.colors.count]
-            let sorted = summary.timeToVisibleMs.sorted()
+            let sorted = summary.timeToVisibleMs.filter(\.isFinite).sorted()
             guard summary.loads > 0, !sorted.isEmpty else { continue }
             var points = "\(x(sorted[0])),\(y(0))"
             for (rank, ms) in sorted.enumerated() {

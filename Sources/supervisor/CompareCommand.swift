@@ -72,7 +72,7 @@ enum CompareCommand {
         }.joined(separator: "\n")
     }
 
-    static func format2(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+    static func format2(_ value: Double) -> String { value.isFinite ? String((value * 100).rounded() / 100) : "∞" }
 }
 
 extension String {

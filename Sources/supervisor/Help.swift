@@ -25,6 +25,7 @@ enum Help {
                                   5 for compare)
           --hidden <h>            How many of the views are hidden tabs: they load off screen and are shown
                                   later. (default: 0)
+          --hidden-time <ms>      How long a hidden tab stays off screen before it is shown. (default: 50)
           --content <dir>         Serve the .html pages in <dir> instead of the built-in pages.
           --seed <s>              Seed for every random choice: pages, attach delays, faults. (default: 1)
           --inject-race <rate>    Kill this fraction of loads' first workers at background priority after spawn
@@ -50,7 +51,7 @@ enum Help {
           webkit-default          WebKit without a delegate: reload if visible, else when next shown, at most
                                   once per 30 s; no watchdog.
           guarded                 Observe from spawn, boost to foreground until first render, rebuild at once
-                                  on any death with backoff, keep a spare worker.
+                                  on any death with backoff, reuse closed views' workers as spares.
         """
 
     static let run = """

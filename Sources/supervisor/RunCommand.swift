@@ -5,7 +5,7 @@ import SupervisorKit
 enum RunCommand {
     /// Options shared by `run` and `compare`: the workload and the faults it meets.
     static let workloadOptions: Set<String> = [
-        "--loads", "--views", "--hidden", "--content", "--seed", "--dwell", "--worker", "--inject-race", "--inject-kill",
+        "--loads", "--views", "--hidden", "--hidden-time", "--content", "--seed", "--dwell", "--worker", "--inject-race", "--inject-kill",
         "--attach-delay", "--watchdog", "--blank-timeout", "--arrival",
     ]
 
@@ -50,6 +50,7 @@ enum RunCommand {
         configuration.loads = try arguments.integer("--loads", default: 20, range: 0...10_000_000)
         configuration.views = try arguments.integer("--views", default: 1, range: 1...4096)
         configuration.hidden = try arguments.integer("--hidden", default: 0, range: 0...configuration.views - 1)
+        configuration.hiddenNanoseconds = try arguments.integer("--hidden-time", default: 50, range: 0...3_600_000) * 1_000_000
         configuration.dwellNanoseconds = try arguments.integer("--dwell", default: 0, range: 0...3_600_000) * 1_000_000
         if let text = arguments.string("--arrival") {
             guard let ms = Double(text), ms >= 0, ms < 3_600_000 else {

@@ -19,14 +19,21 @@ extension Processes {
             return (nice, oom)
         }
 
-        @Test func aNewWorkerStartsInTheBackgroundAndIsRaisedWhenItsViewAttaches() throws {
+        /// A new worker starts in the background band (no assertion), a hidden tab's worker ranks above it, and a
+        /// worker whose view attaches is raised to foreground.
+        @Test func bandsReadBackFromTheKernel() throws {
             var readings: [String: (nice: Int32, oom: Int)] = [:]
-            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+            _ = try runHost({
+                $0.loads = 2
+                $0.views = 2
+                $0.hidden = 1
+            }, content: ContentProvider()) { event in
                 guard event.name == "priority", let pid = event.pid, let band = event.string("band") else { return }
                 #expect(event.string("result") == "ok")
                 readings[band] = Self.standing(of: pid)
             }
             #expect(readings["background"]?.nice == 10 && readings["background"]?.oom == 900)
+            #expect(readings["hidden"]?.nice == 10 && readings["hidden"]?.oom == 800)
             #expect(readings["foreground"]?.nice == 0 && readings["foreground"]?.oom == 0)
         }
 

@@ -3,7 +3,7 @@ import WireProtocol
 
 @Suite struct WireProtocolTests {
     static let samples: [Message] = [
-        .hello(pid: 4107, version: protocolVersion), .load(url: "app://local/ü.html"), .reload, .shutdown,
+        .hello(pid: 4107, version: protocolVersion), .load(url: "app://local/ü.html"), .reload, .unload, .shutdown,
         .fetch(url: "app://local/a"), .fetchReply(status: 200, mime: "text/html", body: [0, 1, 2, 255]),
         .didCommit(url: "app://local/a"), .didFinish(title: "Title ✓"), .didFailProvisional(error: "404"),
         .didFail(error: "gone"), .titleQuery(id: 7), .title(id: 7, title: ""), .ping(seq: .max), .pong(seq: 1),

@@ -78,6 +78,31 @@ extension Processes {
             #expect(code == CLD_EXITED && status == 0)
         }
 
+        /// A worker kept for the next view must carry nothing of the last page into it: not its memory, not its
+        /// title, not what the user typed.
+        @Test func unloadGivesBackThePagesMemoryAndForgetsItsTitleAndInput() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            try driver.send(.load(url: "app://local/big.html"))
+            _ = try driver.receive()
+            try driver.send(.fetchReply(status: 200, mime: "text/html", body: Array(page("Big", render: "memory=64MB").utf8)))
+            #expect(try driver.receive() == .didCommit(url: "app://local/big.html"))
+            #expect(try driver.receive() == .didFinish(title: "Big"))
+            try driver.send(.input(seq: 1, text: "secret"))
+            #expect(try driver.receive() == .inputApplied(seq: 1, digest: fnv1a("secret")))
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let loaded = try Sys.residentPages(driver.worker.pid) * pageSize
+            #expect(loaded >= 64 << 20)
+            try driver.send(.unload)
+            // Messages are handled in order, so this answer means the unload is done.
+            try driver.send(.titleQuery(id: 1))
+            #expect(try driver.receive() == .title(id: 1, title: ""))
+            let unloaded = try Sys.residentPages(driver.worker.pid) * pageSize
+            #expect(unloaded < loaded - (60 << 20))
+            try driver.send(.input(seq: 2, text: "x"))
+            #expect(try driver.receive() == .inputApplied(seq: 2, digest: fnv1a("x")))
+        }
+
         @Test func aReloadBeforeAnyLoadIsIgnored() throws {
             let driver = try WorkerDriver()
             _ = try driver.receive()

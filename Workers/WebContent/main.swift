@@ -19,6 +19,7 @@ struct Worker {
             switch message {
             case .load(let next): navigate(to: next)
             case .reload: if !url.isEmpty { navigate(to: url) }
+            case .unload: unload()
             case .shutdown: exit(0)
             default: answer(message)
             }
@@ -34,15 +35,14 @@ struct Worker {
             typed.append(contentsOf: text.utf8)
             channel.send(.inputApplied(seq: seq, digest: fnv1a(typed)))
         case .shutdown: exit(0)
-        case .load, .reload: deferred.append(message)
+        case .load, .reload, .unload: deferred.append(message)
         default: break
         }
     }
 
     mutating func navigate(to target: String) {
+        unload()
         url = target
-        title = ""
-        release()
         channel.send(.fetch(url: target))
         var reply: (status: UInt16, body: [UInt8])?
         while reply == nil {
@@ -100,9 +100,13 @@ struct Worker {
         while let message = channel.receive(wait: false) { answer(message) }
     }
 
-    mutating func release() {
+    /// Forgets the page: its memory goes back to the system, and nothing typed into it outlives it.
+    mutating func unload() {
         if let memory { munmap(memory.base, memory.size) }
         memory = nil
+        url = ""
+        title = ""
+        typed = []
     }
 
     func commit(_ fault: Document.Fault) -> Never {

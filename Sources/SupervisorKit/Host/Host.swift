@@ -21,7 +21,8 @@ public final class Host {
     private var workers: [Int32: WorkerProcess] = [:]
     /// Open views by id. A worker only points weakly at its view, so this is what keeps a view alive.
     private var views: [Int: View] = [:]
-    private var spare: WorkerProcess?
+    /// Launched workers waiting for the next view.
+    private var spares: [WorkerProcess] = []
     private var nextLoadIndex = 0
     private var finishedLoads = 0
     private var nextViewID = 1
@@ -105,7 +106,7 @@ public final class Host {
 
     private func beginNextLoad(slot: Int) {
         guard nextLoadIndex < configuration.loads, !stopping else {
-            if finishedLoads == configuration.loads { retireSpare() }
+            if finishedLoads == configuration.loads { retireSpares() }
             return
         }
         let index = nextLoadIndex
@@ -181,7 +182,7 @@ public final class Host {
         if configuration.arrivalNanoseconds == 0 {
             loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
         } else if finishedLoads == configuration.loads {
-            retireSpare()
+            retireSpares()
         }
     }
 
@@ -230,7 +231,7 @@ public final class Host {
         if let worker = view.worker {
             view.worker = nil
             worker.view = nil
-            shutDown(worker)
+            if !park(worker) { shutDown(worker) }
         }
         log.emit("view-close", view: view.id)
     }
@@ -314,34 +315,54 @@ public final class Host {
     private func adopt(_ worker: WorkerProcess, into view: View) {
         worker.view = view
         view.worker = worker
-        log.emit("spawn", view: view.id, pid: worker.pid, [("load", .int(view.load.index))])
+        worker.views += 1
+        var fields: [(String, JSON)] = [("load", .int(view.load.index))]
+        if worker.views > 1 { fields.append(("reused", .bool(true))) }
+        log.emit("spawn", view: view.id, pid: worker.pid, fields)
         setBand(band(for: worker), of: worker)
         if worker.helloAt != nil { sendLoad(to: worker, of: view) }
     }
 
-    /// Keeps one launched worker waiting for the next view, at background priority since it serves no one yet.
+    /// Launches a spare when none is left, at background priority since it serves no one yet.
     private func replenishSpare() {
-        guard policy.spareWorker, spare == nil, !stopping, nextLoadIndex < configuration.loads,
+        guard policy.spareWorkers > 0, spares.isEmpty, !stopping, nextLoadIndex < configuration.loads,
             let worker = launchWorker()
         else { return }
-        spare = worker
+        spares.append(worker)
         log.emit("spare", pid: worker.pid)
         setBand(.background, of: worker)
     }
 
-    /// The spare, if there is a live one. It is replaced only once the view that took it has rendered, so that
-    /// launching the next spare never competes with the load it was meant to speed up.
-    private func takeSpare() -> WorkerProcess? {
-        guard let worker = spare else { return nil }
-        spare = nil
-        reapIfExited(worker)
-        return worker.reaped ? nil : worker
+    /// Keeps a closed view's healthy worker as a spare, its page unloaded, if the policy reuses workers, there is
+    /// room, and more loads are coming.
+    private func park(_ worker: WorkerProcess) -> Bool {
+        guard policy.reuseWorkers, spares.count < policy.spareWorkers, !stopping, nextLoadIndex < configuration.loads,
+            worker.rendered, worker.channelOpen, worker.verdict == nil, !worker.reaped
+        else { return false }
+        loop.cancel(worker.timer)
+        worker.rendered = false
+        worker.awaitingPong = false
+        send(.unload, to: worker)
+        spares.append(worker)
+        log.emit("spare", pid: worker.pid, [("reused", .bool(true))])
+        setBand(.background, of: worker)
+        return true
     }
 
-    private func retireSpare() {
-        guard let worker = spare else { return }
-        spare = nil
-        shutDown(worker)
+    /// The most recently parked live spare, if any. A new one is launched only once the view that took it has
+    /// rendered, so that the launch never competes with the load it was meant to speed up.
+    private func takeSpare() -> WorkerProcess? {
+        while let worker = spares.popLast() {
+            reapIfExited(worker)
+            if !worker.reaped { return worker }
+        }
+        return nil
+    }
+
+    private func retireSpares() {
+        let retired = spares
+        spares = []
+        retired.forEach(shutDown)
     }
 
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
@@ -416,6 +437,7 @@ public final class Host {
 
     private func sendLoad(to worker: WorkerProcess, of view: View) {
         send(.load(url: view.load.url), to: worker)
+        watchLiveness(of: worker)
         log.emit("load", view: view.id, pid: worker.pid, [
             ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),
         ])
@@ -451,7 +473,7 @@ public final class Host {
 
     private func injectKill(_ worker: WorkerProcess, view: View, kind: String) {
         let adjust = (try? Sys.oomScoreAdjust(worker.pid)) ?? 0
-        guard adjust >= configuration.bands.backgroundOOMScoreAdjust else {
+        guard adjust > configuration.bands.foregroundOOMScoreAdjust else {
             log.emit("inject-spared", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
             return
         }
@@ -491,14 +513,13 @@ public final class Host {
         }
         fields += [
             ("rendered", .bool(worker.rendered)), ("attached", .bool(view?.attached ?? false)),
-            ("spare", .bool(worker === spare)), ("band", .string(worker.band?.rawValue ?? "none")),
+            ("spare", .bool(spares.contains { $0 === worker })), ("band", .string(worker.band?.rawValue ?? "none")),
             ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
         ]
         log.emit("death", view: view?.id, pid: worker.pid, fields)
-        if worker === spare {
-            spare = nil
-            loop.soon { [weak self] in self?.replenishSpare() }
-        }
+        // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
+        // would only be the killer's next victim.
+        spares.removeAll { $0 === worker }
         guard let view, view.worker === worker else { return }
         if policy.observe == .attach && !view.attached {
             // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
@@ -659,7 +680,7 @@ public final class Host {
             }
         case .inputApplied:
             break
-        case .hello, .load, .reload, .shutdown, .fetchReply, .titleQuery, .ping, .input:
+        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .titleQuery, .ping, .input:
             violation(by: worker, "worker sent supervisor-only message \(message.tag)")
         }
     }
@@ -683,7 +704,8 @@ public final class Host {
             ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])
         setBand(band(for: worker), of: worker)
-        replenishSpare()
+        // After the view is on screen: a launch must not delay the load it was meant to speed up.
+        loop.soon { [weak self] in self?.replenishSpare() }
         let load = view.load
         if view.visible {
             if view.attached { becameVisible(view) }

@@ -23,7 +23,7 @@ public struct Policy: Sendable, Equatable {
     /// The band of a worker whose view is about to be shown but has not attached yet.
     public var launchBand = PriorityBand.background
     /// The band of a worker whose view is hidden.
-    public var hiddenBand = PriorityBand.background
+    public var hiddenBand = PriorityBand.hidden
     /// What the termination callback does; nil: nothing.
     public var onTermination: Recovery?
     /// Recover a hidden view only when it is next shown (WebKit's behaviour without a delegate).
@@ -36,8 +36,12 @@ public struct Policy: Sendable, Equatable {
     public var maxRecoveries = 3
     /// Delay before the n-th consecutive recovery of a load: base × 2^(n-1); 0: at once.
     public var backoffNanoseconds = 0
-    /// Keep one launched worker waiting for the next view, as Chromium keeps a spare renderer.
-    public var spareWorker = false
+    /// Keep launched workers waiting for the next view, as Chromium keeps a spare renderer: one is launched when
+    /// none is left, and reuse keeps up to this many.
+    public var spareWorkers = 0
+    /// A closed view's healthy worker unloads its page and becomes a spare, as WebKit's process cache and
+    /// Chromium's renderer reuse do: the next view skips a launch, and the system a teardown.
+    public var reuseWorkers = false
 
     public init(name: String) { self.name = name }
 
@@ -57,7 +61,7 @@ public struct Policy: Sendable, Equatable {
     public static let alwaysForeground = with(Policy(name: "always-foreground")) {
         $0.onTermination = .reload
         $0.onBlank = .reload
-        $0.launchBand = .foreground
+        $0.launchBand = .boosted
         $0.hiddenBand = .foreground
     }
 
@@ -68,20 +72,21 @@ public struct Policy: Sendable, Equatable {
         $0.recoveryCooldownNanoseconds = 30_000_000_000
     }
 
-    /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on (the boosted
-    /// band: foreground oom_score_adj, background nice, so it does not take CPU from views already on screen), then
-    /// band by visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a
+    /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts
+    /// a pending view (the boosted band: foreground oom_score_adj, background nice, so it does not take CPU from
+    /// the supervisor and the views already on screen), then band by visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a
     /// hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare
-    /// worker makes every new view start warm.
+    /// worker, reused from closed views, makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
-        $0.launchBand = .boosted
+        $0.launchBand = .foreground
         $0.recoverWhenVisible = true
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild
         $0.maxRecoveries = 5
         $0.backoffNanoseconds = 25_000_000
-        $0.spareWorker = true
+        $0.spareWorkers = 2
+        $0.reuseWorkers = true
     }
 
     public static let all: [Policy] = [.none, .reload, .rebuild, .alwaysForeground, .webkitDefault, .guarded]

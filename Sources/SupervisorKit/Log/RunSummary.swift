@@ -5,6 +5,8 @@ public final class RunSummary {
     public private(set) var rendered = 0
     public private(set) var blank = 0
     public private(set) var spawns = 0
+    /// Views given a worker that had served an earlier view.
+    public private(set) var reuses = 0
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [String: Int] = [:]
     public private(set) var recoveries: [String: Int] = [:]
@@ -16,10 +18,12 @@ public final class RunSummary {
     public private(set) var deadChannelSends = 0
     /// Milliseconds users looked at a blank view, summed over loads.
     public private(set) var blankMs = 0.0
-    /// Worker-seconds spent in the foreground band: the memory cost of keeping workers important.
+    /// Worker-seconds spent protected from the killer (foreground or boosted band): the memory cost of keeping
+    /// workers important.
     public private(set) var foregroundWorkerSeconds = 0.0
     public private(set) var peakWorkerRSSBytes = 0
     private var foregroundSince: [Int32: Int] = [:]
+    /// One sample per load; infinite for a blank load.
     public private(set) var timeToVisibleMs: [Double] = []
     public private(set) var spawnToHelloMs: [Double] = []
     /// True when the run was cut short by SIGINT or SIGTERM.
@@ -41,7 +45,7 @@ public final class RunSummary {
         case "render":
             if case .int(let bytes)? = event["workersRSSBytes"] { peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes, bytes) }
         case "spawn":
-            spawns += 1
+            if event["reused"] == .bool(true) { reuses += 1 } else { spawns += 1 }
         case "hello":
             if case .double(let ms)? = event["spawnToHelloMs"] { spawnToHelloMs.append(ms) }
         case "death":
@@ -62,7 +66,7 @@ public final class RunSummary {
         case "priority":
             if event["rbs"] != nil { rbsErrors += 1 }
             guard let pid = event.pid, event["result"] == .string("ok") else { break }
-            if event["band"] == .string("foreground") {
+            if event["band"] == .string("foreground") || event["band"] == .string("boosted") {
                 if foregroundSince[pid] == nil { foregroundSince[pid] = event.monotonic }
             } else {
                 leaveForeground(pid, at: event.monotonic)
@@ -75,6 +79,8 @@ public final class RunSummary {
                 timeToVisibleMs.append(ms)
             } else {
                 blank += 1
+                // Never visible: a blank load is the slowest load there is, not a load left out.
+                timeToVisibleMs.append(.infinity)
             }
         default:
             break
@@ -89,7 +95,7 @@ public final class RunSummary {
     public var json: JSON {
         .object([
             ("policy", .string(policy)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
-            ("spawns", .int(spawns)), ("deaths", .int(deaths)),
+            ("spawns", .int(spawns)), ("reuses", .int(reuses)), ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
@@ -105,7 +111,7 @@ public final class RunSummary {
         let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return """
             policy \(policy): \(loads) loads, \(rendered) rendered, \(blank) blank
-            workers: \(spawns) spawned, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
+            workers: \(spawns) spawned, \(reuses) reused, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
             recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild
             races: \(raceKills) kills before attach, \(unobservedDeaths) unobserved deaths, \(rbsErrors) RBS assertion \
             errors, \(deadChannelSends) sends into dead channels
@@ -145,6 +151,7 @@ public struct Percentiles {
 }
 
 func fmt(_ value: Double, digits: Int = 3) -> String {
+    guard value.isFinite else { return "∞" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     return String((value * scale).rounded() / scale)

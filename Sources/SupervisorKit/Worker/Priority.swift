@@ -4,6 +4,9 @@ import Glibc
 /// `nice` and `oom_score_adj`.
 public enum PriorityBand: String, Sendable {
     case foreground
+    /// A hidden view's worker: it holds a background assertion, so it ranks above a worker that holds none.
+    case hidden
+    /// No assertion at all: a worker just launched, or a spare waiting for a view. The first the killer takes.
     case background
     /// Kept alive like foreground (low oom_score_adj) but scheduled like background (high nice): a worker the
     /// user is about to see is protected from the killer without taking CPU from the views already on screen.
@@ -15,13 +18,18 @@ public struct PriorityBands: Sendable {
     public var foregroundNice: Int32 = 0
     public var backgroundNice: Int32 = 10
     public var foregroundOOMScoreAdjust: Int32 = 0
+    public var hiddenOOMScoreAdjust: Int32 = 800
     public var backgroundOOMScoreAdjust: Int32 = 900
 
     public init() {}
 
     func nice(_ band: PriorityBand) -> Int32 { band == .foreground ? foregroundNice : backgroundNice }
     func oomScoreAdjust(_ band: PriorityBand) -> Int32 {
-        band == .background ? backgroundOOMScoreAdjust : foregroundOOMScoreAdjust
+        switch band {
+        case .foreground, .boosted: foregroundOOMScoreAdjust
+        case .hidden: hiddenOOMScoreAdjust
+        case .background: backgroundOOMScoreAdjust
+        }
     }
 }
 

@@ -16,6 +16,8 @@ final class WorkerProcess {
 
     var helloAt: Int?
     var rendered = false
+    /// Views it has served; more than one when the policy reuses workers.
+    var views = 0
     /// Resident memory when it last rendered.
     var residentBytes = 0
     /// The band last applied; nil until the first one is.

@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// Workers/Jetsam, the memory-pressure killer: a separate process that only reads /proc and sends SIGKILL.
+    @Suite struct Jetsam {
+        static func settings(budgetMegabytes: Int = 256, critical: Bool = false, log: String? = nil) -> JetsamSettings {
+            var settings = JetsamSettings(executable: productsDirectory + "/Jetsam")
+            settings.budgetMegabytes = budgetMegabytes
+            settings.critical = critical
+            settings.logPath = log
+            return settings
+        }
+
+        /// Over budget, the victims go by band (highest oom_score_adj first), then by size; every kill is logged.
+        @Test func killsTheLowestPriorityWorkerFirstAndLogsEveryKill() throws {
+            let folder = try TemporaryFolder([:])
+            let drivers = try (0..<4).map { _ in try WorkerDriver() }
+            for driver in drivers { _ = try driver.receive() }
+            let (foreground, hidden, small, large) = (drivers[0], drivers[1], drivers[2], drivers[3])
+            try large.send(.load(url: "app://local/big.html"))
+            _ = try large.receive()
+            try large.send(.fetchReply(status: 200, mime: "text/html", body: Array(page("Big", render: "memory=32MB").utf8)))
+            _ = try large.receive()
+            #expect(try large.receive() == .didFinish(title: "Big"))
+            let bands = PriorityBands()
+            #expect(bands.apply(.foreground, to: foreground.worker.pid) == .applied)
+            #expect(bands.apply(.hidden, to: hidden.worker.pid) == .applied)
+            #expect(bands.apply(.background, to: small.worker.pid) == .applied)
+            #expect(bands.apply(.background, to: large.worker.pid) == .applied)
+
+            let jetsam = try JetsamProcess(Self.settings(budgetMegabytes: 1, log: folder.path + "/kills.jsonl"))
+            let deaths = drivers.map { driver in
+                var ready = pollfd(fd: driver.worker.pidfd, events: Int16(POLLIN), revents: 0)
+                return poll(&ready, 1, 5000) == 1
+            }
+            jetsam.stop()
+            #expect(deaths == [true, true, true, true])
+            let kills = try String(contentsOfFile: folder.path + "/kills.jsonl", encoding: .utf8)
+                .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+            #expect(kills.map { $0["pid"] as? Int } == [large, small, hidden, foreground].map { Int($0.worker.pid) })
+            #expect(kills.map { $0["oomScoreAdj"] as? Int } == [900, 900, 800, 0])
+            #expect(kills.allSatisfy { $0["reason"] as? String == "rss-over-budget" && $0["event"] as? String == "jetsam-kill" })
+            #expect((kills[0]["rssBytes"] as? Int ?? 0) >= 32 << 20)
+        }
+
+        /// No injection at all: under pressure the killer finds each new worker at background priority before its
+        /// view attaches, and the race happens by itself. Always-foreground leaves it nothing to take.
+        @Test(arguments: [("none", 4), ("always-foreground", 0), ("guarded", 0)])
+        func underPressureTheRaceHappensByItself(policy: String, raceKills: Int) throws {
+            let (summary, events) = try runHost({
+                $0.policy = Policy.named(policy)!
+                $0.loads = 4
+                $0.attachDelayNanoseconds = 20_000_000...20_000_000
+                $0.jetsam = Self.settings(critical: true)
+            }, content: ContentProvider(pages: [("page.html", page("Page", render: "cpu=30ms"))]))
+            #expect(events.named("inject").isEmpty)
+            #expect(summary.raceKills == raceKills)
+            #expect(summary.unobservedDeaths == (policy == "none" ? 4 : 0))
+            #expect(summary.rendered == 4 - raceKills)
+            #expect(childProcesses().isEmpty)
+        }
+    }
+}

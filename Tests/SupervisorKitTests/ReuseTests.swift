@@ -1,0 +1,39 @@
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// `guarded` keeps closed views' healthy workers as spares for the next views.
+    @Suite struct Reuse {
+        @Test func closedViewsWorkersServeTheNextViewsAndAKilledSpareIsReplaced() throws {
+            let before = try openHostDescriptors()
+            var launched: [Int32] = []
+            var parked = 0
+            var killedSpare: Int32?
+            do {
+                let (summary, events) = try runHost({ $0.loads = 40; $0.policy = .guarded }, content: ContentProvider()) {
+                    event in
+                    guard event.name == "spare", let pid = event.pid else { return }
+                    guard event["reused"] == .bool(true) else { return launched.append(pid) }
+                    parked += 1
+                    // The freshly launched spare waits under the parked ones, which the next views take first.
+                    if parked == 10, let idle = launched.first {
+                        killedSpare = idle
+                        kill(idle, SIGKILL)
+                    }
+                }
+                #expect(summary.rendered == 40)
+                #expect(summary.spawns + summary.reuses == 40)
+                #expect(summary.reuses >= 30, "only \(summary.reuses) of 40 views got a reused worker")
+                let death = try #require(events.named("death").first { $0.pid == killedSpare })
+                #expect(death.int("signal") == 9 && death["spare"] == .bool(true))
+                #expect(!events.named("spawn").contains { $0.pid == killedSpare })
+                // It is replaced, after the next render rather than at once.
+                #expect(launched.count == 2)
+            }
+            #expect(Set(try openHostDescriptors()).subtracting(before).isEmpty)
+            #expect(childProcesses().isEmpty)
+        }
+    }
+}
