@@ -19,11 +19,19 @@ extension Processes {
             return (nice, oom)
         }
 
-        /// A new worker starts in the background band (no assertion), a hidden tab's worker ranks above it, and a
-        /// worker whose view attaches is raised to foreground.
-        @Test func bandsReadBackFromTheKernel() throws {
+        /// Each band as the kernel reports it (nice, oom_score_adj), per policy, for one visible and one hidden view:
+        /// a new worker starts in the background band (no assertion), a hidden tab's worker ranks above it, an
+        /// attached view's worker is foreground; guarded boosts a new worker (protected from the killer, scheduled
+        /// like background); always-foreground never leaves the foreground band.
+        @Test(arguments: [
+            ("rebuild", ["background": (10, 900), "hidden": (10, 800), "foreground": (0, 0)]),
+            ("guarded", ["hidden": (10, 800), "boosted": (10, 0), "foreground": (0, 0)]),
+            ("always-foreground", ["foreground": (0, 0)]),
+        ] as [(String, [String: (Int32, Int)])])
+        func bandsReadBackFromTheKernel(policy: String, expected: [String: (Int32, Int)]) throws {
             var readings: [String: (nice: Int32, oom: Int)] = [:]
             _ = try runHost({
+                $0.policy = Policy.named(policy)!
                 $0.loads = 2
                 $0.views = 2
                 $0.hidden = 1
@@ -32,9 +40,10 @@ extension Processes {
                 #expect(event.string("result") == "ok")
                 readings[band] = Self.standing(of: pid)
             }
-            #expect(readings["background"]?.nice == 10 && readings["background"]?.oom == 900)
-            #expect(readings["hidden"]?.nice == 10 && readings["hidden"]?.oom == 800)
-            #expect(readings["foreground"]?.nice == 0 && readings["foreground"]?.oom == 0)
+            #expect(readings.keys.sorted() == expected.keys.sorted())
+            for (band, (nice, oom)) in expected {
+                #expect(readings[band]?.nice == nice && readings[band]?.oom == oom, "\(band)")
+            }
         }
 
         @Test func raisingAProcessThatIsGoneIsNoSuchProcess() throws {

@@ -61,7 +61,7 @@ public struct Policy: Sendable, Equatable {
     public static let alwaysForeground = with(Policy(name: "always-foreground")) {
         $0.onTermination = .reload
         $0.onBlank = .reload
-        $0.launchBand = .boosted
+        $0.launchBand = .foreground
         $0.hiddenBand = .foreground
     }
 
@@ -79,7 +79,7 @@ public struct Policy: Sendable, Equatable {
     /// worker, reused from closed views, makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
-        $0.launchBand = .foreground
+        $0.launchBand = .boosted
         $0.recoverWhenVisible = true
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild
