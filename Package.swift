@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "CShim"),
         .target(name: "WireProtocol"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam"]),
+        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
+        /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
+        .executableTarget(name: "FoundationProbe"),
         .executableTarget(
             name: "WebContent",
             dependencies: ["CShim", "WireProtocol"],

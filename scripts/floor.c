@@ -1,7 +1,8 @@
 /*
  * The floor the supervisor is measured against: the same work in plain C with nothing in the way.
  *
- *   floor worker            act as a worker: write a hello frame to fd 4, then wait for EOF on fd 3
+ *   floor worker            act as a worker: write a hello frame to fd 4, then read frames from fd 3 until EOF,
+ *                           echoing each title probe (tag 11) and ping (tag 13) back to fd 4
  *   floor spawn N [WORKER]  N times: posix_spawn a worker with the supervisor's file actions and time
  *                           posix_spawn -> its hello bytes readable. The worker is this static binary unless
  *                           WORKER names another (to time a real WebContent build's start-up on its own).
@@ -9,11 +10,17 @@
  *                           (the real WebContent), the process torn down by the kernel is the same one the
  *                           supervisor watches, so the difference is the supervisor's own overhead.
  *
- * spawn and kill print each sample in nanoseconds, one per line.
+ *   floor roundtrip N       N title-probe-sized frames to a floor worker, each awaiting its echo: the pipe
+ *                           ping-pong under the supervisor's title probe
+ *   floor stream N          N 5-byte frames to a floor worker, one write each as the supervisor sends them,
+ *                           then a ping: the time until its echo, under the supervisor's one-way throughput
+ *
+ * spawn, kill and roundtrip print each sample in nanoseconds, one per line; stream prints its one total.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -36,8 +43,23 @@ static int worker(void) {
     uint32_t pid = (uint32_t)getpid();
     unsigned char frame[11] = {7, 0, 0, 0, 1, pid, pid >> 8, pid >> 16, pid >> 24, 1, 0};
     if (write(4, frame, sizeof frame) != sizeof frame) return 1;
-    char buffer[256];
-    while (read(3, buffer, sizeof buffer) > 0) {}
+    /* Frames are [u32 LE length][tag][payload]; parse them as the worker does, answer probes and pings. */
+    static unsigned char buffer[1 << 16];
+    size_t have = 0;
+    ssize_t n;
+    while ((n = read(3, buffer + have, sizeof buffer - have)) > 0) {
+        have += (size_t)n;
+        size_t at = 0;
+        while (have - at >= 4) {
+            uint32_t length = buffer[at] | buffer[at + 1] << 8 | buffer[at + 2] << 16 | (uint32_t)buffer[at + 3] << 24;
+            if (have - at < 4 + length) break;
+            unsigned char tag = buffer[at + 4];
+            if ((tag == 11 || tag == 13) && write(4, buffer + at, 4 + length) != (ssize_t)(4 + length)) return 1;
+            at += 4 + length;
+        }
+        memmove(buffer, buffer + at, have - at);
+        have -= at;
+    }
     return 0;
 }
 
@@ -93,7 +115,7 @@ static void finish(struct child c) {
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "worker") == 0) return worker();
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: floor worker | floor spawn N | floor kill N [WORKER]\n");
+        fprintf(stderr, "usage: floor worker | floor spawn|kill N [WORKER] | floor roundtrip|stream N\n");
         return 64;
     }
     int n = atoi(argv[2]);
@@ -101,6 +123,34 @@ int main(int argc, char **argv) {
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) { perror("readlink"); return 1; }
     self[len] = 0;
+    if (strcmp(argv[1], "roundtrip") == 0 || strcmp(argv[1], "stream") == 0) {
+        /* One CPU for both processes, as the supervisor's channel benchmark does. */
+        cpu_set_t mask, one;
+        sched_getaffinity(0, sizeof mask, &mask);
+        CPU_ZERO(&one);
+        for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+            if (CPU_ISSET(cpu, &mask)) { CPU_SET(cpu, &one); break; }
+        sched_setaffinity(0, sizeof one, &one);
+        long ignored;
+        struct child c = spawn_worker(self, &ignored);
+        unsigned char probe[9] = {5, 0, 0, 0, 11, 0, 0, 0, 0}, reply[9];
+        unsigned char frame[5] = {1, 0, 0, 0, 17}, ping[13] = {9, 0, 0, 0, 13, 1};
+        if (strcmp(argv[1], "roundtrip") == 0) {
+            for (int i = 0; i < n; i++) {
+                long start = now_ns();
+                if (write(c.to, probe, sizeof probe) != sizeof probe || read(c.from, reply, sizeof reply) != sizeof reply) return 1;
+                printf("%ld\n", now_ns() - start);
+            }
+        } else {
+            long start = now_ns();
+            for (int i = 0; i < n; i++)
+                if (write(c.to, frame, sizeof frame) != sizeof frame) return 1;
+            if (write(c.to, ping, sizeof ping) != sizeof ping || read(c.from, ping, sizeof ping) != sizeof ping) return 1;
+            printf("%ld\n", now_ns() - start);
+        }
+        finish(c);
+        return 0;
+    }
     for (int i = 0; i < n; i++) {
         long spawn_to_hello;
         struct child c = spawn_worker(argc == 4 ? argv[3] : self, &spawn_to_hello);

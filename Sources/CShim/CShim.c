@@ -2,6 +2,7 @@
 #include "CShim.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -113,3 +114,18 @@ int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeo
     }
     return n;
 }
+
+int sv_pin_to_one_cpu(void *saved) {
+    cpu_set_t *mask = saved, one;
+    if (sched_getaffinity(0, sizeof *mask, mask)) return -1;
+    CPU_ZERO(&one);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, mask)) {
+            CPU_SET(cpu, &one);
+            return sched_setaffinity(0, sizeof one, &one);
+        }
+    }
+    return -1;
+}
+
+int sv_restore_affinity(const void *saved) { return sched_setaffinity(0, sizeof(cpu_set_t), saved); }

@@ -1,21 +1,30 @@
 import Glibc
 import SupervisorKit
 
-/// `supervisor bench`: each metric measured on this machine, beside the floor measured in the same run.
+/// `supervisor bench`: each metric measured on this machine, beside its floor measured in the same run.
 enum BenchCommand {
     struct Metric {
         let name: String
-        let samplesMs: [Double]
-        let floorMs: [Double]?
+        var unit = "ms"
+        let samples: [Double]
+        /// What the same work costs with nothing in the way (or, for Foundation, what the floor costs).
+        var floor: [Double]?
+        /// The issue's target, and whether this run met it.
+        var target: (text: String, met: (Percentiles, Percentiles?) -> Bool)?
+
+        var ours: Percentiles { Percentiles(samples) }
+        var floorPercentiles: Percentiles? { floor.map(Percentiles.init) }
+        var ratio: Double? { floorPercentiles.flatMap { $0.p50 > 0 ? ours.p50 / $0.p50 : nil } }
+        var met: Bool? { target.map { $0.met(ours, floorPercentiles) } }
 
         var json: JSON {
-            let ours = Percentiles(samplesMs)
-            let floor = floorMs.map(Percentiles.init)
-            return .object([
-                ("name", .string(name)), ("unit", .string("ms")), ("p50", .double(ours.p50)), ("p99", .double(ours.p99)),
-                ("floor", floor.map { .double($0.p50) } ?? .null), ("floorP99", floor.map { .double($0.p99) } ?? .null),
-                ("ratio", floor.map { .double(($0.p50 > 0 ? ours.p50 / $0.p50 : 0)) } ?? .null),
-            ])
+            var fields: [(String, JSON)] = [
+                ("name", .string(name)), ("unit", .string(unit)), ("p50", .double(ours.p50)), ("p99", .double(ours.p99)),
+                ("floor", floorPercentiles.map { .double($0.p50) } ?? .null),
+                ("floorP99", floorPercentiles.map { .double($0.p99) } ?? .null), ("ratio", ratio.map { .double($0) } ?? .null),
+            ]
+            if let target, let met { fields += [("target", .string(target.text)), ("met", .bool(met))] }
+            return .object(fields)
         }
     }
 
@@ -28,18 +37,58 @@ enum BenchCommand {
         }
         let floor = arguments.string("--floor")
         if let floor, access(floor, X_OK) != 0 { throw RuntimeError("floor program not found at '\(floor)'") }
+        let probe = RunCommand.siblingExecutable("FoundationProbe")
+        guard access(probe, X_OK) == 0 else { throw RuntimeError("FoundationProbe not found at '\(probe)'") }
+        func external(_ program: String?, _ mode: String, quiet: Bool = false) throws -> [Double]? {
+            try program.map { try samples(from: $0, mode) }
+        }
 
         step("spawn→hello")
         let spawn = try measureSpawnToHello(iterations: iterations, workerPath: workerPath)
-        let spawnFloor = try floor.map { try runFloor($0, "spawn \(iterations)", iterations) }
+        let spawnFloor = try external(floor, "spawn \(iterations)")
+        let spawnFoundation = try samples(from: probe, "spawn \(iterations) '\(workerPath)'")
         step("kill→detected")
         let kill = try measureKillToDetected(iterations: iterations, workerPath: workerPath)
-        let killFloor = try floor.map { try runFloor($0, "kill \(iterations) '\(workerPath)'", iterations) }
+        let killFloor = try external(floor, "kill \(iterations) '\(workerPath)'")
+        let killFoundation = try samples(from: probe, "kill \(iterations) '\(workerPath)'")
+        step("kill→re-rendered")
+        let rerenderGuarded = try measureKillToRerendered(.guarded, iterations: iterations, workerPath: workerPath)
+        let rerenderRebuild = try measureKillToRerendered(.rebuild, iterations: iterations, workerPath: workerPath)
+        // The least any recovery costs without a spare: notice the death, start a process, hear its hello.
+        let recoveryFloor = zip(killFloor ?? [], spawnFloor ?? []).map { $0 + $1 }
+        step("channel")
+        let channel = try ChannelBench(workerPath: workerPath)
+        let roundTrip = try channel.roundTrips(iterations * 10)
+        let roundTripFloor = try external(floor, "roundtrip \(iterations * 10)")
+        let frames = 200_000
+        let throughput = try (0..<5).map { _ in Double(frames) / (try channel.stream(frames)) }
+        let throughputFloor = try floor.map { path in
+            try (0..<5).map { _ in Double(frames) / ((try samples(from: path, "stream \(frames)", count: 1))[0] / 1e3) }
+        }
+        step("scale")
+        let scale = try Scale.measure(workers: 256, workerPath: workerPath)
         step(nil)
 
+        let atMost = { (limit: Double) in { (ours: Percentiles, _: Percentiles?) in ours.p99 <= limit } }
         let metrics = [
-            Metric(name: "spawn→hello", samplesMs: spawn, floorMs: spawnFloor),
-            Metric(name: "kill→detected", samplesMs: kill, floorMs: killFloor),
+            Metric(name: "spawn→hello", samples: spawn, floor: spawnFloor,
+                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } ?? false })),
+            Metric(name: "spawn→hello Foundation.Process", samples: spawnFoundation, floor: spawnFloor,
+                   target: ("≥ 3× ours at p50", { f, _ in f.p50 >= 3 * Percentiles(spawn).p50 })),
+            Metric(name: "kill→detected", samples: kill, floor: killFloor,
+                   target: ("p99 ≤ 1 ms, p50 ≤ 2× floor", { o, f in o.p99 <= 1 && f.map { o.p50 <= 2 * $0.p50 } ?? false })),
+            Metric(name: "kill→detected Foundation.Process", samples: killFoundation, floor: killFloor),
+            Metric(name: "kill→re-rendered guarded", samples: rerenderGuarded, floor: recoveryFloor.isEmpty ? nil : recoveryFloor,
+                   target: ("p50 ≤ 2 ms, p99 ≤ 10 ms", { o, _ in o.p50 <= 2 && o.p99 <= 10 })),
+            Metric(name: "kill→re-rendered rebuild", samples: rerenderRebuild, floor: recoveryFloor.isEmpty ? nil : recoveryFloor),
+            Metric(name: "channel round trip", samples: roundTrip, floor: roundTripFloor,
+                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } ?? false })),
+            Metric(name: "one-way throughput", unit: "frames/s", samples: throughput, floor: throughputFloor,
+                   target: ("≥ 50% of floor", { o, f in f.map { o.p50 >= 0.5 * $0.p50 } ?? false })),
+            Metric(name: "scale 256: supervisor RSS", unit: "MiB", samples: [scale.rssMiB]),
+            Metric(name: "scale 256: CPU per event", unit: "µs", samples: [scale.cpuPerEventMicroseconds]),
+            Metric(name: "scale 256: idle wake-ups", unit: "/s", samples: [scale.idleWakeupsPerSecond],
+                   target: ("0", atMost(0))),
         ]
         print(arguments.flag("--json") ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
         return 0
@@ -59,37 +108,57 @@ enum BenchCommand {
     /// then recovers the view.
     static func measureKillToDetected(iterations: Int, workerPath: String) throws -> [Double] {
         var killedAt: [Int32: Int] = [:]
-        var loadOfPid: [Int32: Int] = [:]
-        var killedLoads: Set<Int> = []
         var samples: [Double] = []
-        try run(iterations: iterations, workerPath: workerPath, dwellNanoseconds: 1_000_000) { event in
-            guard let pid = event.pid else { return }
-            switch event.name {
-            case "spawn":
-                if case .int(let load)? = event["load"] { loadOfPid[pid] = load }
-            case "render":
-                guard let load = loadOfPid[pid], killedLoads.insert(load).inserted else { return }
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                killedAt[pid] = now.tv_sec * 1_000_000_000 + now.tv_nsec
-                Glibc.kill(pid, SIGKILL)
-            case "death":
-                if let start = killedAt.removeValue(forKey: pid) {
-                    samples.append(Double(event.monotonic - start) / 1e6)
-                }
-            default:
-                break
+        try killEachLoadOnce(iterations: iterations, workerPath: workerPath) { event, killed in
+            if let killed { killedAt[killed] = monotonicNow() }
+            if event.name == "death", let pid = event.pid, let start = killedAt.removeValue(forKey: pid) {
+                samples.append(Double(event.monotonic - start) / 1e6)
             }
         }
         return samples
     }
 
+    /// Time from SIGKILL of a visible view's worker to that load being visible again, under `policy`. The attach
+    /// delay is zero: this measures the supervisor's recovery, not the app's view hierarchy.
+    static func measureKillToRerendered(_ policy: Policy, iterations: Int, workerPath: String) throws -> [Double] {
+        var killedAt: [Int: Int] = [:]
+        var samples: [Double] = []
+        try killEachLoadOnce(policy, iterations: iterations, workerPath: workerPath) { event, killed in
+            guard case .int(let load)? = event["load"] else { return }
+            if killed != nil { killedAt[load] = monotonicNow() }
+            if event.name == "visible", event["first"] == .bool(false), let start = killedAt.removeValue(forKey: load) {
+                samples.append(Double(event.monotonic - start) / 1e6)
+            }
+        }
+        return samples
+    }
+
+    /// Runs `iterations` loads and SIGKILLs each load's worker once, when the load is first visible; `observe`
+    /// sees every event, with the pid just killed, if any.
+    private static func killEachLoadOnce(
+        _ policy: Policy? = nil, iterations: Int, workerPath: String, observe: @escaping (Event, Int32?) -> Void
+    ) throws {
+        try run(policy, iterations: iterations, workerPath: workerPath, dwellNanoseconds: 1_000_000) { event in
+            guard event.name == "visible", event["first"] == .bool(true), let pid = event.pid else {
+                return observe(event, nil)
+            }
+            observe(event, pid)
+            Glibc.kill(pid, SIGKILL)
+        }
+    }
+
     private static func run(
-        iterations: Int, workerPath: String, dwellNanoseconds: Int = 0, observe: @escaping (Event) -> Void
+        _ policy: Policy? = nil, iterations: Int, workerPath: String, dwellNanoseconds: Int = 0,
+        observe: @escaping (Event) -> Void
     ) throws {
         var configuration = RunConfiguration(workerPath: workerPath)
-        // Deaths are observed from spawn, so a kill before the view attaches is recovered at once too.
-        configuration.policy.observe = .spawn
+        if let policy {
+            configuration.policy = policy
+        } else {
+            // Deaths are observed from spawn, so a kill before the view attaches is recovered at once too.
+            configuration.policy.observe = .spawn
+        }
+        configuration.attachDelayNanoseconds = 0...0
         configuration.loads = iterations
         configuration.dwellNanoseconds = dwellNanoseconds
         let log = try EventLog()
@@ -99,10 +168,10 @@ enum BenchCommand {
 
     /// A page that asks for no render work, so a killed worker has no memory to tear down that the floor's
     /// worker would not have either.
-    private static var benchContent: ContentProvider { ContentProvider(pages: [("bench.html", "<title>Bench</title>")]) }
+    static var benchContent: ContentProvider { ContentProvider(pages: [("bench.html", "<title>Bench</title>")]) }
 
-    /// Samples from the C floor program, in milliseconds.
-    private static func runFloor(_ path: String, _ mode: String, _ iterations: Int) throws -> [Double] {
+    /// Samples (nanoseconds, one per line) from an external program, in milliseconds.
+    private static func samples(from path: String, _ mode: String, count: Int? = nil) throws -> [Double] {
         guard let pipe = popen("'\(path)' \(mode)", "r") else { throw RuntimeError("cannot run '\(path)'") }
         var samples: [Double] = []
         var line = [CChar](repeating: 0, count: 64)
@@ -110,7 +179,8 @@ enum BenchCommand {
             let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let ns = Double(text) { samples.append(ns / 1e6) }
         }
-        guard pclose(pipe) == 0, samples.count == iterations else { throw RuntimeError("floor program '\(path) \(mode)' failed") }
+        let expected = count ?? Int(mode.split(separator: " ")[1])!
+        guard pclose(pipe) == 0, samples.count == expected else { throw RuntimeError("'\(path) \(mode)' failed") }
         return samples
     }
 
@@ -118,19 +188,26 @@ enum BenchCommand {
         func cell(_ text: String, _ width: Int) -> String {
             text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
         }
-        var lines = [cell("metric", 16) + cell("p50 ms", 10) + cell("p99 ms", 10) + cell("floor p50", 11) + cell("floor p99", 11) + "ratio"]
+        var lines = [
+            cell("metric", 34) + cell("unit", 10) + cell("p50", 12) + cell("p99", 12) + cell("floor p50", 12)
+                + cell("floor p99", 12) + cell("ratio", 8) + "target",
+        ]
         for metric in metrics {
-            let ours = Percentiles(metric.samplesMs)
-            let floor = metric.floorMs.map(Percentiles.init)
+            let ours = metric.ours
+            let floor = metric.floorPercentiles
+            let target = metric.target.map { "\($0.text): \(metric.met == true ? "met" : "MISSED")" } ?? ""
             lines.append(
-                cell(metric.name, 16) + cell(String(format3(ours.p50)), 10) + cell(format3(ours.p99), 10)
-                    + cell(floor.map { format3($0.p50) } ?? "-", 11) + cell(floor.map { format3($0.p99) } ?? "-", 11)
-                    + (floor.map { $0.p50 > 0 ? format3(ours.p50 / $0.p50) + "×" : "-" } ?? "-"))
+                cell(metric.name, 34) + cell(metric.unit, 10) + cell(format(ours.p50), 12) + cell(format(ours.p99), 12)
+                    + cell(floor.map { format($0.p50) } ?? "-", 12) + cell(floor.map { format($0.p99) } ?? "-", 12)
+                    + cell(metric.ratio.map { format($0) + "×" } ?? "-", 8) + target)
         }
+        lines.append("restore: not measured; it needs the tabs issue (10,000-tab session), which has not landed.")
         return lines.joined(separator: "\n")
     }
 
-    private static func format3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+    private static func format(_ value: Double) -> String {
+        value >= 1000 ? String(Int(value.rounded())) : String((value * 1000).rounded() / 1000)
+    }
 
     /// One progress line on a terminal: which metric is being measured.
     private static func step(_ name: String?) {

@@ -17,6 +17,22 @@ extension Processes {
             #expect(ttv["p50"]! > 0)
         }
 
+        /// Every metric the benchmark promises, measured (here without the C floor, which scripts/bench builds).
+        @Test func benchPrintsEveryMetric() throws {
+            let result = try runSupervisor(["bench", "--iterations", "5", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let metrics = try #require(output["metrics"] as? [[String: Any]])
+            #expect(metrics.compactMap { $0["name"] as? String } == [
+                "spawn→hello", "spawn→hello Foundation.Process", "kill→detected", "kill→detected Foundation.Process",
+                "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
+                "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
+            ])
+            #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
+            #expect(metrics.first { $0["name"] as? String == "scale 256: idle wake-ups" }?["p50"] as? Double == 0)
+            #expect(childProcesses().isEmpty)
+        }
+
         @Test func compareRunsEveryPolicyAgainstTheSameFaultsAndDrawsThem() throws {
             let folder = try TemporaryFolder([:])
             let svg = folder.path + "/compare.svg"

@@ -45,4 +45,9 @@ int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.
 int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeout_ms);
 
+/// Pins the calling thread (and the children it spawns from now on) to the first CPU it may run on, saving its
+/// current mask in `saved` (at least 128 bytes); sv_restore_affinity puts it back. Returns 0 or -1.
+int sv_pin_to_one_cpu(void *saved);
+int sv_restore_affinity(const void *saved);
+
 #endif
