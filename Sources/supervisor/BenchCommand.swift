@@ -39,7 +39,7 @@ enum BenchCommand {
         if let floor, access(floor, X_OK) != 0 { throw RuntimeError("floor program not found at '\(floor)'") }
         let probe = RunCommand.siblingExecutable("FoundationProbe")
         guard access(probe, X_OK) == 0 else { throw RuntimeError("FoundationProbe not found at '\(probe)'") }
-        func external(_ program: String?, _ mode: String, quiet: Bool = false) throws -> [Double]? {
+        func external(_ program: String?, _ mode: String) throws -> [Double]? {
             try program.map { try samples(from: $0, mode) }
         }
 
@@ -69,7 +69,6 @@ enum BenchCommand {
         let scale = try Scale.measure(workers: 256, workerPath: workerPath)
         step(nil)
 
-        let atMost = { (limit: Double) in { (ours: Percentiles, _: Percentiles?) in ours.p99 <= limit } }
         let metrics = [
             Metric(name: "spawn→hello", samples: spawn, floor: spawnFloor,
                    target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } ?? false })),
@@ -88,7 +87,7 @@ enum BenchCommand {
             Metric(name: "scale 256: supervisor RSS", unit: "MiB", samples: [scale.rssMiB]),
             Metric(name: "scale 256: CPU per event", unit: "µs", samples: [scale.cpuPerEventMicroseconds]),
             Metric(name: "scale 256: idle wake-ups", unit: "/s", samples: [scale.idleWakeupsPerSecond],
-                   target: ("0", atMost(0))),
+                   target: ("0", { o, _ in o.p99 == 0 })),
         ]
         print(arguments.flag("--json") ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
         return 0
