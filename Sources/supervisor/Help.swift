@@ -50,7 +50,7 @@ enum Help {
           always-foreground       Never background a worker; otherwise like reload.
           webkit-default          WebKit without a delegate: reload if visible, else when next shown, at most
                                   once per 30 s; no watchdog.
-          guarded                 Observe from spawn, boost to foreground until first render, rebuild at once
+          guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
                                   on any death with backoff, reuse closed views' workers as spares.
         """
 

@@ -74,8 +74,8 @@ public struct Policy: Sendable, Equatable {
 
     /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts
     /// a pending view (the boosted band: foreground oom_score_adj, background nice, so it does not take CPU from
-    /// the supervisor and the views already on screen), then band by visibility; rebuild a visible view at once on any death, with a crash-loop limit and backoff, and a
-    /// hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare
+    /// the supervisor and the views already on screen), then band by visibility; rebuild a visible view at once on
+    /// any death, with a crash-loop limit and backoff, and a hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare
     /// worker, reused from closed views, makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
