@@ -10,7 +10,6 @@ public final class ChannelBench {
     private let loop: EventLoop
     private let worker: WorkerProcess
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-    private var writeToken: UInt64 = 0
     private var handle: (Message) -> Void = { _ in }
     private var affinity = [UInt8](repeating: 0, count: 128)
 
@@ -62,14 +61,7 @@ public final class ChannelBench {
     }
 
     private func send(_ message: Message) {
-        let channel = worker.channel
-        let wasPending = channel.hasPendingOutput
-        try? channel.send(message)
-        guard !wasPending, channel.hasPendingOutput else { return }
-        writeToken = (try? loop.watch(channel.writeFD, events: EPOLLOUT.rawValue) { [unowned self] _ in
-            try? channel.flush()
-            if !channel.hasPendingOutput { loop.unwatch(channel.writeFD, token: writeToken) }
-        }) ?? 0
+        try? worker.channel.send(message, on: loop) {}
     }
 
     private func receive() {

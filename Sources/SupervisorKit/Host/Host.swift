@@ -593,28 +593,10 @@ public final class Host {
     private func send(_ message: Message, to worker: WorkerProcess) {
         guard worker.channelOpen else { return }
         do {
-            let wasPending = worker.channel.hasPendingOutput
-            try worker.channel.send(message)
-            if !wasPending && worker.channel.hasPendingOutput {
-                worker.writeToken = try loop.watch(worker.channel.writeFD, events: EPOLLOUT.rawValue) {
-                    [unowned self, unowned worker] _ in drain(worker)
-                }
-            }
+            try worker.channel.send(message, on: loop) { [unowned self, unowned worker] in closeChannel(of: worker) }
         } catch {
             // The worker is gone or going; its pidfd reports how.
             log.emit("send-failed", view: worker.view?.id, pid: worker.pid, [("error", .string(error.description))])
-            closeChannel(of: worker)
-        }
-    }
-
-    private func drain(_ worker: WorkerProcess) {
-        do {
-            try worker.channel.flush()
-            if !worker.channel.hasPendingOutput {
-                loop.unwatch(worker.channel.writeFD, token: worker.writeToken)
-                worker.writeToken = 0
-            }
-        } catch {
             closeChannel(of: worker)
         }
     }
@@ -623,7 +605,7 @@ public final class Host {
         guard worker.channelOpen else { return }
         worker.channelOpen = false
         loop.unwatch(worker.channel.readFD, token: worker.channelToken)
-        if worker.writeToken != 0 { loop.unwatch(worker.channel.writeFD, token: worker.writeToken) }
+        worker.channel.stopWatchingWrites(on: loop)
         worker.channel.close()
     }
 

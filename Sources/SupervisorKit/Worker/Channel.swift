@@ -1,10 +1,11 @@
+import CShim
 import Glibc
 import WireProtocol
 
 /// The supervisor's end of one worker's channel: frames in from the worker's fd 4, frames out to its fd 3.
 ///
-/// Writes never block the event loop: what the pipe cannot take now is queued, and the caller watches for
-/// writability until `hasPendingOutput` is false.
+/// Writes never block the event loop: what the pipe cannot take now is queued, and `send(_:on:failed:)` writes it
+/// as the loop reports the pipe writable.
 final class Channel {
     let readFD: Int32
     let writeFD: Int32
@@ -12,6 +13,7 @@ final class Channel {
     private var outgoing: [UInt8] = []
     private var sent = 0
     private var closed = false
+    private var writeToken: UInt64 = 0
 
     init(readFD: Int32, writeFD: Int32) {
         self.readFD = readFD
@@ -33,6 +35,28 @@ final class Channel {
     func send(_ message: Message) throws(SystemError) {
         message.encode(into: &outgoing)
         try flush()
+    }
+
+    /// Like `send`, and what the pipe cannot take now is written as `loop` reports it writable; `failed` runs if
+    /// one of those later writes fails.
+    func send(_ message: Message, on loop: EventLoop, failed: @escaping () -> Void) throws(SystemError) {
+        let wasPending = hasPendingOutput
+        try send(message)
+        guard !wasPending, hasPendingOutput else { return }
+        writeToken = try loop.watch(writeFD, events: EPOLLOUT.rawValue) { [unowned self] _ in
+            do {
+                try flush()
+                if !hasPendingOutput { stopWatchingWrites(on: loop) }
+            } catch {
+                failed()
+            }
+        }
+    }
+
+    func stopWatchingWrites(on loop: EventLoop) {
+        guard writeToken != 0 else { return }
+        loop.unwatch(writeFD, token: writeToken)
+        writeToken = 0
     }
 
     func flush() throws(SystemError) {

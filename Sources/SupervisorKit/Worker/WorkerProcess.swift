@@ -11,7 +11,6 @@ final class WorkerProcess {
     private(set) var pidfd: Int32
     var pidfdToken: UInt64 = 0
     var channelToken: UInt64 = 0
-    var writeToken: UInt64 = 0
     var channelOpen = true
 
     var helloAt: Int?
