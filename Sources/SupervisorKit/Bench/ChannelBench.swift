@@ -34,14 +34,14 @@ public final class ChannelBench {
     public func roundTrips(_ count: Int) throws -> [Double] {
         var samples: [Double] = []
         var sentAt = 0
-        handle = { [unowned self] message in
+        let probe = { [unowned self] in
+            sentAt = Sys.monotonicNanoseconds()
+            send(.titleQuery(id: UInt32(samples.count)))
+        }
+        handle = { message in
             guard case .title = message else { return }
             samples.append(Double(Sys.monotonicNanoseconds() - sentAt) / 1e6)
             if samples.count < count { probe() }
-        }
-        func probe() {
-            sentAt = Sys.monotonicNanoseconds()
-            send(.titleQuery(id: UInt32(samples.count)))
         }
         probe()
         try loop.run { samples.count == count }
