@@ -16,7 +16,7 @@ func nanoseconds() -> Int {
 func launch(_ worker: String, onExit: (@Sendable (Process) -> Void)? = nil) throws -> (Process, Pipe, Int) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: worker)
-    process.environment = ["SWIFT_BACKTRACE": "enable=no"]
+    process.environment = ["SWIFT_BACKTRACE": "enable=no,swift-backtrace="]  // as the supervisor starts it
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input

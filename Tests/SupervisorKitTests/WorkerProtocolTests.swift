@@ -10,9 +10,9 @@ final class WorkerDriver {
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     private let launcher: WorkerLauncher
 
-    init() throws {
+    init(parent: pid_t = getpid()) throws {
         Sys.ignoreSignal(SIGPIPE)
-        launcher = try WorkerLauncher(executable: workerPath)
+        launcher = try WorkerLauncher(executable: workerPath, parent: parent)
         worker = try launcher.launch()
     }
 
@@ -135,6 +135,15 @@ extension Processes {
             driver.worker.channel.close()
             let (code, status) = try driver.exit()
             #expect(code == CLD_EXITED && status == 0)
+        }
+
+        /// Its supervisor died before the worker could ask the kernel to kill it along: it must not live on.
+        @Test func exitsWithoutHelloWhenItsParentIsNotTheOneNamed() throws {
+            let driver = try WorkerDriver(parent: getppid())
+            let (code, status) = try driver.exit()
+            #expect(code == CLD_EXITED && status == 0)
+            var scratch = [UInt8](repeating: 0, count: 64)
+            #expect(try driver.worker.channel.fill(using: &scratch) == false, "it said something")
         }
 
         func fnv1a(_ text: String) -> UInt64 {

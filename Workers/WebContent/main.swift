@@ -145,7 +145,13 @@ func fnv1a(_ bytes: [UInt8]) -> UInt64 {
 // The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
 // already happened before this line ran, the parent is no longer the one that spawned us.
 _ = sv_set_pdeathsig(SIGKILL)
-if let expected = CommandLine.arguments.dropFirst().first.flatMap({ Int32($0) }), getppid() != expected { exit(0) }
+// argv[1] is read as a C string: building CommandLine.arguments would add a sixth to the worker's start-up page faults.
+if CommandLine.argc > 1, let parent = CommandLine.unsafeArgv[1], case let expected = atoi(parent), expected > 0,
+    getppid() != expected
+{ exit(0) }
 _ = sv_disable_core_dumps()
-var worker = Worker()
-worker.run()
+func runWorker() -> Never {
+    var worker = Worker()
+    worker.run()
+}
+runWorker()

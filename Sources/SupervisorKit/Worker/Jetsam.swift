@@ -29,7 +29,7 @@ final class JetsamProcess {
         ]
         if let log = settings.logPath { arguments += ["--log", log] }
         var argv = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = [strdup(WorkerLauncher.environment), nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         var pidfd: Int32 = -1
