@@ -6,8 +6,8 @@ import PackageDescription
 /// Without RELRO: sealing it is an mprotect that cost 30–80 µs of every start on the benchmark machine, about a
 /// sixth of the worker's whole start-up (a renderer of hostile pages would keep it).
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable", "-Xlinker", "-z", "-Xlinker", "norelro"])]
-/// WebContent's code leaves out the implicit Concurrency and StringProcessing imports: they drag the
-/// concurrency runtime and libdispatch into the binary, and their start-up into every worker's (Jetsam starts once per run and keeps them).
+/// WebContent's code leaves out the implicit Concurrency and StringProcessing imports: they drag the concurrency
+/// runtime and libdispatch into the binary, and their start-up into every worker's (Jetsam starts once per run).
 let workerCode: [SwiftSetting] = [
     .unsafeFlags([
         "-Xfrontend", "-disable-implicit-concurrency-module-import",

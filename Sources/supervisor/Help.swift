@@ -99,14 +99,17 @@ enum Help {
         attach delay), the channel's title-probe round trip and one-way throughput of small frames (supervisor and
         worker pinned to one CPU, as the floor is), and 256 live workers at once (supervisor RSS, CPU per event,
         idle wake-ups per second). With --floor, the same work done by a plain C program (scripts/floor.c, built
-        by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. Each target from the
-        benchmark issue is checked and reported as met or MISSED.
+        by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare, the launchers
+        alone: ours, the floor's and Foundation.Process's, each starting a child without libc that does nothing
+        before its hello (scripts/bare.c). Each target from the benchmark issue is checked and reported as met or
+        MISSED.
 
-        USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--worker <path>] [--json]
+        USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>] [--json]
 
         OPTIONS:
           --iterations <n>        Samples per latency metric; round trips take ten times as many. (default: 500)
           --floor <path>          The C floor program built from scripts/floor.c.
+          --bare <path>           The libc-free child built from scripts/bare.c.
           --worker <path>         The WebContent executable. (default: the one next to this binary)
           --json                  Print {"metrics":[{"name","unit","p50","p99","floor","floorP99","ratio",
                                   "target","met"}]}.

@@ -17,18 +17,29 @@ extension Processes {
             #expect(ttv["p50"]! > 0)
         }
 
-        /// Every metric the benchmark promises, measured (here without the C floor, which scripts/bench builds).
+        /// Every metric the benchmark promises, measured beside the C floor and the bare child, built from
+        /// scripts/ as scripts/bench builds them.
         @Test func benchPrintsEveryMetric() throws {
-            let result = try runSupervisor(["bench", "--iterations", "5", "--json"])
+            let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts").path
+            let bin = try TemporaryFolder([:])
+            for (name, flags) in [("floor", ["-static"]), ("bare", ["-static", "-nostdlib", "-fno-stack-protector"])] {
+                let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(scripts)/\(name).c"])
+                try #require(built.status == 0, "\(built.stderr)")
+            }
+            let result = try runSupervisor([
+                "bench", "--iterations", "5", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--json",
+            ])
             #expect(result.status == 0, "\(result.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let metrics = try #require(output["metrics"] as? [[String: Any]])
             #expect(metrics.compactMap { $0["name"] as? String } == [
-                "spawn→hello", "spawn→hello Foundation.Process", "kill→detected", "kill→detected Foundation.Process",
+                "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello bare child",
+                "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
                 "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
             ])
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
+            #expect(metrics.dropLast(3).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
             #expect(metrics.first { $0["name"] as? String == "scale 256: idle wake-ups" }?["p50"] as? Double == 0)
             #expect(childProcesses().isEmpty)
         }
