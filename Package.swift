@@ -1,18 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Workers are linked statically: a static child reaches its first pipe write in about a quarter of the time a
-/// dynamically linked one does (no loader, no relocations), and spawn time is what every recovery waits for.
-/// Without RELRO: sealing it is an mprotect that cost 30–80 µs of every start on the benchmark machine, about a
-/// sixth of the worker's whole start-up (a renderer of hostile pages would keep it).
-let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable", "-Xlinker", "-z", "-Xlinker", "norelro"])]
-/// WebContent's code leaves out the implicit Concurrency and StringProcessing imports: they drag the concurrency
-/// runtime and libdispatch into the binary, and their start-up into every worker's (Jetsam starts once per run).
-let workerCode: [SwiftSetting] = [
-    .unsafeFlags([
-        "-Xfrontend", "-disable-implicit-concurrency-module-import",
-        "-Xfrontend", "-disable-implicit-string-processing-module-import",
-    ])
+/// Jetsam is linked statically: a static child starts in about a quarter of the time a dynamically linked one does.
+let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"])]
+
+/// WebContent is Embedded Swift on bare Linux system calls (Workers/WorkerRuntime): no C library and no Swift runtime
+/// start-up, because spawn time is what every recovery without a spare waits for, and on the benchmark VM a static
+/// glibc program's start-up alone costs about 0.3 ms (among it 43 CPUID instructions, each a 5 µs trap to the
+/// hypervisor), twice this worker's whole start. There is no thread pointer either, hence no stack protector (its
+/// canary lives in thread-local storage). The wire protocol's sources are compiled into the worker a second time,
+/// through symlinks: an Embedded module cannot be shared with the supervisor's.
+let embedded: [SwiftSetting] = [
+    .enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo", "-Xfrontend", "-disable-stack-protector"]),
+]
+/// The runtime's symbols are prefixed (SwiftPM links the target into the supervisor too); only here do they become
+/// the C names Embedded Swift calls, and the entry point.
+let bareExecutable: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-Xclang-linker", "-static", "-Xclang-linker", "-nostdlib", "-Xlinker", "-e", "-Xlinker", "wr_entry"]
+            + ["posix_memalign", "free", "memset", "memcpy", "memmove", "memcmp", "strlen", "arc4random_buf", "putchar"]
+            .flatMap { ["-Xlinker", "--defsym=\($0)=wr_\($0)"] })
 ]
 
 let package = Package(
@@ -25,17 +32,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
-        .target(name: "WireProtocol", swiftSettings: workerCode),
+        .target(name: "WireProtocol"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
         .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
+        .target(
+            name: "WorkerRuntime",
+            path: "Workers/WorkerRuntime",
+            cSettings: [.unsafeFlags(["-ffreestanding", "-fno-builtin", "-fno-stack-protector"])]
+        ),
         .executableTarget(
             name: "WebContent",
-            dependencies: ["CShim", "WireProtocol"],
+            dependencies: ["WorkerRuntime"],
             path: "Workers/WebContent",
-            swiftSettings: workerCode,
-            linkerSettings: staticExecutable
+            swiftSettings: embedded,
+            linkerSettings: bareExecutable
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(

@@ -9,7 +9,7 @@ public let maxFrameSize = 1 << 20
 ///
 /// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,
 /// `unload`, `fetchReply`, `titleQuery`, `ping`, `input` and `shutdown`; everything else comes from the worker.
-public enum Message: Equatable, Sendable {
+public enum Message: Sendable {
     case hello(pid: Int32, version: UInt16)
     case load(url: String)
     case reload
@@ -52,6 +52,12 @@ public enum Message: Equatable, Sendable {
         }
     }
 }
+
+// The worker (Embedded Swift, which compiles these sources too) never compares messages: equality of their strings
+// would link in the Unicode tables that canonical equivalence needs.
+#if !hasFeature(Embedded)
+extension Message: Equatable {}
+#endif
 
 /// Why a byte stream is not a valid sequence of frames. Decoding never traps; the peer that sent such bytes is
 /// treated as compromised.

@@ -103,6 +103,32 @@ extension Processes {
             #expect(try driver.receive() == .inputApplied(seq: 2, digest: fnv1a("x")))
         }
 
+        /// A reused worker serves load after load in the same memory: what each page allocates comes back when the
+        /// page goes (the worker brings its own allocator).
+        @Test func aReusedWorkersMemoryStaysFlatOverManyLoads() throws {
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            let body = Array(page("Page " + String(repeating: "text ", count: 2000), render: "cpu=0ms").utf8)
+            func serve(_ loads: Int) throws {
+                for _ in 0..<loads {
+                    try driver.send(.load(url: "app://local/page.html"))
+                    _ = try driver.receive()
+                    try driver.send(.fetchReply(status: 200, mime: "text/html", body: body))
+                    _ = try driver.receive()
+                    _ = try driver.receive()
+                    try driver.send(.input(seq: 1, text: "typed"))
+                    _ = try driver.receive()
+                    try driver.send(.unload)
+                }
+            }
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            try serve(50)
+            let warm = try Sys.residentPages(driver.worker.pid) * pageSize
+            try serve(500)
+            let later = try Sys.residentPages(driver.worker.pid) * pageSize
+            #expect(later - warm < 128 << 10, "grew \(later - warm) bytes over 500 loads")
+        }
+
         @Test func aReloadBeforeAnyLoadIsIgnored() throws {
             let driver = try WorkerDriver()
             _ = try driver.receive()

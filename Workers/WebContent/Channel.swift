@@ -1,6 +1,4 @@
-import CShim
-import Glibc
-import WireProtocol
+import WorkerRuntime
 
 /// The worker's end of the pipe pair its supervisor mapped to fds 3 and 4, or standard input and output when a
 /// launcher can hand over only those (Foundation.Process, in the benchmark that compares with it).
@@ -16,9 +14,9 @@ struct Channel {
     private let output: Int32
 
     init() {
-        let mapped = fcntl(SV_CHANNEL_IN_FD, F_GETFD) >= 0 && fcntl(SV_CHANNEL_OUT_FD, F_GETFD) >= 0
-        input = mapped ? SV_CHANNEL_IN_FD : 0
-        output = mapped ? SV_CHANNEL_OUT_FD : 1
+        let mapped = wr_is_open(WR_CHANNEL_IN_FD) != 0 && wr_is_open(WR_CHANNEL_OUT_FD) != 0
+        input = mapped ? WR_CHANNEL_IN_FD : 0
+        output = mapped ? WR_CHANNEL_OUT_FD : 1
     }
 
     mutating func send(_ message: Message) {
@@ -31,9 +29,9 @@ struct Channel {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { exit(0) }
+                let n = wr_write(output, raw.baseAddress! + offset, raw.count - offset)
+                if n == -Int(WR_EINTR) { continue }
+                if n <= 0 { wr_exit(0) }
                 offset += n
             }
         }
@@ -46,15 +44,12 @@ struct Channel {
                 if let message = try decoder.next() { return message }
             } catch {
                 // The supervisor never sends a bad frame; if it does, the channel cannot be trusted.
-                exit(70)
+                wr_exit(70)
             }
-            if !wait {
-                var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, 0) == 1 else { return nil }
-            }
-            let n = readBuffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { exit(0) }
+            if !wait && wr_readable(input) == 0 { return nil }
+            let n = readBuffer.withUnsafeMutableBytes { wr_read(input, $0.baseAddress, $0.count) }
+            if n == -Int(WR_EINTR) { continue }
+            if n <= 0 { wr_exit(0) }
             readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
     }

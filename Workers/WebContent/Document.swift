@@ -23,7 +23,7 @@ struct Document {
         if let open = lower.find("<title", from: 0), let gt = lower.find(">", from: open),
             let close = lower.find("</title", from: gt + 1)
         {
-            title = Document.trimmed(html[(gt + 1)..<close])
+            title = String(decoding: Document.trimmed(html[(gt + 1)..<close]), as: UTF8.self)
         }
         var cursor = 0
         while let meta = lower.find("<meta", from: cursor) {
@@ -32,60 +32,74 @@ struct Document {
             let name = Document.attribute("name", in: lower[meta..<end])
             let content = Document.attribute("content", in: lower[meta..<end])
             guard let name, let content else { continue }
-            switch name {
-            case "x-render": applyRender(content)
-            case "x-fault": applyFault(content)
-            default: break
-            }
+            if name.matches("x-render") { applyRender(content) }
+            if name.matches("x-fault") { applyFault(content) }
         }
     }
 
-    private mutating func applyRender(_ content: String) {
+    // Markup is read as bytes, never as Strings: comparing Strings by canonical equivalence would link the Unicode
+    // tables into the worker, whose start-up is the point of its being small.
+
+    private mutating func applyRender(_ content: [UInt8]) {
         for (key, value) in Document.settings(content) {
-            switch key {
-            case "memory": memoryBytes = Document.quantity(value, units: [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1)])
-            case "cpu": cpuNanoseconds = Document.quantity(value, units: [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)])
-            default: break
+            if key.matches("memory") {
+                memoryBytes = Document.quantity(value, units: [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1)])
+            } else if key.matches("cpu") {
+                cpuNanoseconds = Document.quantity(value, units: [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)])
             }
         }
     }
 
-    private mutating func applyFault(_ content: String) {
+    private mutating func applyFault(_ content: [UInt8]) {
         var kind: Fault?
         var when = Moment.load
         for (key, value) in Document.settings(content) {
-            switch key {
-            case "segv": kind = .segv
-            case "abort": kind = .abort
-            case "exit": kind = .exit(Int32(value) ?? 1)
-            case "hang": kind = .hang
-            case "malformed-frame": kind = .malformedFrame
-            case "oversized-frame": kind = .oversizedFrame
-            case "when": when = value == "rendered" ? .rendered : .load
-            default: break
-            }
+            if key.matches("segv") { kind = .segv }
+            if key.matches("abort") { kind = .abort }
+            if key.matches("exit") { kind = .exit(Int32(truncatingIfNeeded: Document.number(value[...]) ?? 1)) }
+            if key.matches("hang") { kind = .hang }
+            if key.matches("malformed-frame") { kind = .malformedFrame }
+            if key.matches("oversized-frame") { kind = .oversizedFrame }
+            if key.matches("when") { when = value.matches("rendered") ? .rendered : .load }
         }
         if let kind { fault = (kind, when) }
     }
 
-    /// `"a=1; b; c=2"` as pairs; a bare word has an empty value.
-    private static func settings(_ content: String) -> [(String, String)] {
-        content.split(separator: ";").map { part in
-            let pieces = part.split(separator: "=", maxSplits: 1)
-            let key = pieces.first.map { trimmed(Array($0.utf8)[...]) } ?? ""
-            let value = pieces.count > 1 ? trimmed(Array(pieces[1].utf8)[...]) : ""
+    /// `a=1; b; c=2` as pairs; a bare word has an empty value.
+    private static func settings(_ content: [UInt8]) -> [([UInt8], [UInt8])] {
+        content.split(separator: UInt8(ascii: ";")).map { part in
+            let pieces = part.split(separator: UInt8(ascii: "="), maxSplits: 1)
+            let key = pieces.first.map { trimmed($0) } ?? []
+            let value = pieces.count > 1 ? trimmed(pieces[1]) : []
             return (key, value)
         }
     }
 
-    private static func quantity(_ text: String, units: [(String, Int)]) -> Int {
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            return (Int(text.dropLast(suffix.count).filter { $0 != " " }) ?? 0) * scale
+    private static func quantity(_ text: [UInt8], units: [(String, Int)]) -> Int {
+        for (suffix, scale) in units {
+            let suffix = Array(suffix.utf8)
+            if text.count >= suffix.count, Array(text.suffix(suffix.count)) == suffix {
+                return (number(text.dropLast(suffix.count).filter { $0 != 32 }[...]) ?? 0) * scale
+            }
         }
-        return Int(text) ?? 0
+        return number(text[...]) ?? 0
     }
 
-    private static func attribute(_ name: String, in tag: ArraySlice<UInt8>) -> String? {
+    /// A decimal integer, optionally negative, and nothing else.
+    private static func number(_ text: ArraySlice<UInt8>) -> Int? {
+        var digits = text
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return negative ? -value : value
+    }
+
+    private static func attribute(_ name: String, in tag: ArraySlice<UInt8>) -> [UInt8]? {
         let tag = Array(tag)
         guard let at = tag.find(name + "=", from: 0), at + name.utf8.count + 1 < tag.count else { return nil }
         var start = at + name.utf8.count + 1
@@ -93,19 +107,24 @@ struct Document {
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
         start += 1
         guard let end = tag[start...].firstIndex(of: quote) else { return nil }
-        return String(decoding: tag[start..<end], as: UTF8.self)
+        return Array(tag[start..<end])
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         let isSpace = { (b: UInt8) in b == 32 || (b >= 9 && b <= 13) }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }),
             let last = bytes.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
+        else { return [] }
+        return Array(bytes[first...last])
     }
 }
 
 extension [UInt8] {
+    /// Whether these bytes are `text`'s UTF-8.
+    func matches(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: count))
+    }
+
     func find(_ needle: String, from: Int) -> Int? {
         let needle = Array(needle.utf8)
         guard !needle.isEmpty, count >= needle.count, from <= count - needle.count else { return nil }

@@ -1,6 +1,4 @@
-import CShim
-import Glibc
-import WireProtocol
+import WorkerRuntime
 
 /// A render worker: one page at a time, fetched from the supervisor over the channel (never a socket), rendered
 /// by doing the work the page declares, and reported back step by step.
@@ -13,14 +11,14 @@ struct Worker {
     var deferred: [Message] = []
 
     mutating func run() -> Never {
-        channel.send(.hello(pid: getpid(), version: protocolVersion))
+        channel.send(.hello(pid: wr_getpid(), version: protocolVersion))
         while true {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
             case .load(let next): navigate(to: next)
             case .reload: if !url.isEmpty { navigate(to: url) }
             case .unload: unload()
-            case .shutdown: exit(0)
+            case .shutdown: wr_exit(0)
             default: answer(message)
             }
         }
@@ -34,7 +32,7 @@ struct Worker {
         case .input(let seq, let text):
             typed.append(contentsOf: text.utf8)
             channel.send(.inputApplied(seq: seq, digest: fnv1a(typed)))
-        case .shutdown: exit(0)
+        case .shutdown: wr_exit(0)
         case .load, .reload, .unload: deferred.append(message)
         default: break
         }
@@ -69,10 +67,7 @@ struct Worker {
     /// Allocates and touches the memory the page asks for, then burns its CPU time, answering the channel between
     /// steps the way a real renderer keeps its IPC thread responsive.
     mutating func render(_ document: Document) {
-        if document.memoryBytes > 0,
-            let base = mmap(nil, document.memoryBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            base != MAP_FAILED
-        {
+        if document.memoryBytes > 0, let base = wr_map(document.memoryBytes) {
             memory = (base, document.memoryBytes)
             let step = 1 << 20
             var offset = 0
@@ -102,7 +97,7 @@ struct Worker {
 
     /// Forgets the page: its memory goes back to the system, and nothing typed into it outlives it.
     mutating func unload() {
-        if let memory { munmap(memory.base, memory.size) }
+        if let memory { wr_unmap(memory.base, memory.size) }
         memory = nil
         url = ""
         title = ""
@@ -114,9 +109,9 @@ struct Worker {
         case .segv:
             UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
         case .abort:
-            abort()
+            wr_abort()
         case .exit(let code):
-            exit(code)
+            wr_exit(code)
         case .hang:
             break
         case .malformedFrame:
@@ -126,15 +121,11 @@ struct Worker {
             withUnsafeBytes(of: UInt32(maxFrameSize + 1).littleEndian) { header.append(contentsOf: $0) }
             channel.writeAll(header + [8])
         }
-        while true { pause() }
+        wr_hang()
     }
 }
 
-func now() -> Int {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
-}
+func now() -> Int { wr_now() }
 
 func fnv1a(_ bytes: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -144,12 +135,9 @@ func fnv1a(_ bytes: [UInt8]) -> UInt64 {
 
 // The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
 // already happened before this line ran, the parent is no longer the one that spawned us.
-_ = sv_set_pdeathsig(SIGKILL)
-// argv[1] is read as a C string: building CommandLine.arguments would add a sixth to the worker's start-up page faults.
-if CommandLine.argc > 1, let parent = CommandLine.unsafeArgv[1], case let expected = atoi(parent), expected > 0,
-    getppid() != expected
-{ exit(0) }
-_ = sv_disable_core_dumps()
+wr_die_with_parent()
+if wr_expected_parent() > 0, wr_getppid() != wr_expected_parent() { wr_exit(0) }
+wr_disable_core_dumps()
 func runWorker() -> Never {
     var worker = Worker()
     worker.run()

@@ -23,8 +23,9 @@ final class WorkerLauncher {
     private var argv: [UnsafeMutablePointer<CChar>?]
     private var envp: [UnsafeMutablePointer<CChar>?]
 
-    /// The Swift runtime's crash backtracer would turn every crashing page into a seconds-long symbolication.
-    /// Naming its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
+    /// For children with the full Swift runtime (Jetsam, or a `--worker` built as ordinary Swift; WebContent has
+    /// none): its crash backtracer would turn every crashing page into a seconds-long symbolication, and naming
+    /// its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
     static let environment = "SWIFT_BACKTRACE=enable=no,swift-backtrace="
 
     /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned.

@@ -1,0 +1,228 @@
+/*
+ * The worker's whole runtime: process entry, the system calls it makes, and the memory functions Embedded Swift
+ * links against (an allocator and mem*). x86_64 and aarch64 Linux only.
+ *
+ * Every symbol is prefixed: SwiftPM also links this target into the supervisor (which depends on the worker so
+ * that building one builds both), where a `malloc` or `_start` of ours would replace glibc's. Only the worker's
+ * own link maps the C names onto these (Package.swift: --defsym, and the entry point).
+ */
+#include "WorkerRuntime.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+
+static long sys6(long n, long a, long b, long c, long d, long e, long f) {
+    long result;
+#if defined(__x86_64__)
+    register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+    __asm__ volatile("syscall"
+                     : "=a"(result)
+                     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+    register long x8 __asm__("x8") = n, x0 __asm__("x0") = a, x1 __asm__("x1") = b, x2 __asm__("x2") = c,
+                  x3 __asm__("x3") = d, x4 __asm__("x4") = e, x5 __asm__("x5") = f;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
+    result = x0;
+#else
+#error "the worker runtime knows the system calls of x86_64 and aarch64 Linux only"
+#endif
+    return result;
+}
+#define sys(n, a, b, c) sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+long wr_read(int fd, void *buffer, long count) { return sys(SYS_read, fd, buffer, count); }
+long wr_write(int fd, const void *buffer, long count) { return sys(SYS_write, fd, buffer, count); }
+
+int wr_readable(int fd) {
+    struct { int fd; short events, revents; } ready = {fd, 1 /* POLLIN */, 0};
+#ifdef SYS_poll
+    return sys(SYS_poll, &ready, 1, 0) == 1;
+#else
+    struct { long sec, nsec; } zero = {0, 0};
+    return sys6(SYS_ppoll, (long)&ready, 1, (long)&zero, 0, 8, 0) == 1;
+#endif
+}
+
+int wr_is_open(int fd) { return sys(SYS_fcntl, fd, 1 /* F_GETFD */, 0) >= 0; }
+
+void *wr_map(long size) {
+    long address = sys6(SYS_mmap, 0, size, 3 /* read, write */, 0x22 /* private, anonymous */, -1, 0);
+    return address < 0 && address > -4096 ? 0 : (void *)address;
+}
+
+void wr_unmap(void *address, long size) { sys(SYS_munmap, address, size, 0); }
+
+long wr_now(void) {
+    struct { long sec, nsec; } now;
+    sys(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &now, 0);
+    return now.sec * 1000000000L + now.nsec;
+}
+
+int wr_getpid(void) { return (int)sys(SYS_getpid, 0, 0, 0); }
+int wr_getppid(void) { return (int)sys(SYS_getppid, 0, 0, 0); }
+
+void wr_die_with_parent(void) { sys(SYS_prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */, 0); }
+
+void wr_disable_core_dumps(void) {
+    long none[2] = {0, 0};
+    sys6(SYS_prlimit64, 0, 4 /* RLIMIT_CORE */, (long)none, 0, 0, 0);
+}
+
+_Noreturn void wr_exit(int code) {
+    for (;;) sys(SYS_exit_group, code, 0, 0);
+}
+
+_Noreturn void wr_abort(void) {
+    sys(SYS_kill, wr_getpid(), 6 /* SIGABRT */, 0);
+    wr_exit(127);
+}
+
+_Noreturn void wr_hang(void) {
+    for (;;) {
+#ifdef SYS_pause
+        sys(SYS_pause, 0, 0, 0);
+#else
+        sys6(SYS_ppoll, 0, 0, 0, 0, 8, 0);
+#endif
+    }
+}
+
+/* Entry: the kernel leaves argc, argv and the environment on the stack. */
+
+static int expected_parent;
+
+int wr_expected_parent(void) { return expected_parent; }
+
+extern int main(int argc, char **argv);
+
+__attribute__((used)) _Noreturn void wr_begin(long *stack) {
+    int argc = (int)stack[0];
+    char **argv = (char **)(stack + 1);
+    if (argc > 1) {
+        for (const char *digit = argv[1]; *digit >= '0' && *digit <= '9'; digit++)
+            expected_parent = expected_parent * 10 + (*digit - '0');
+    }
+    wr_exit(main(argc, argv));
+}
+
+#if defined(__x86_64__)
+__asm__(".text\n.globl wr_entry\nwr_entry:\n xor %ebp, %ebp\n mov %rsp, %rdi\n and $-16, %rsp\n call wr_begin\n");
+#elif defined(__aarch64__)
+__asm__(".text\n.globl wr_entry\nwr_entry:\n mov x29, #0\n mov x0, sp\n and sp, x0, #-16\n bl wr_begin\n");
+#endif
+
+/*
+ * Memory. Blocks are powers of two from 32 bytes to 1 MiB, carved from 1 MiB arenas and kept on one free list
+ * per size; larger requests get their own mapping. Every block starts with a 16-byte header: where the block
+ * begins and its size class, or its mapping's length.
+ */
+
+enum { classes = 21, arena_size = 1 << 20, header = 16 };
+
+struct header { void *base; size_t size; };
+
+static void *free_blocks[classes];
+static char *arena, *arena_end;
+
+static void *carve(int class) {
+    size_t size = (size_t)1 << class;
+    if (free_blocks[class]) {
+        void *block = free_blocks[class];
+        free_blocks[class] = *(void **)block;
+        return block;
+    }
+    if (!arena || (size_t)(arena_end - arena) < size) {
+        arena = wr_map(arena_size);
+        if (!arena) return 0;
+        arena_end = arena + arena_size;
+    }
+    void *block = arena;
+    arena += size;
+    return block;
+}
+
+int wr_posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment < header) alignment = header;
+    size_t needed = size + header + alignment - header;
+    char *base;
+    size_t recorded;
+    if (needed <= (size_t)arena_size) {
+        int class = 5;
+        while (((size_t)1 << class) < needed) class++;
+        base = carve(class);
+        recorded = (size_t)class;
+    } else {
+        recorded = (needed + 4095) & ~(size_t)4095;
+        base = wr_map((long)recorded);
+    }
+    if (!base) return 12; /* ENOMEM */
+    char *user = (char *)(((uintptr_t)base + header + alignment - 1) & ~(uintptr_t)(alignment - 1));
+    struct header *h = (struct header *)(user - header);
+    h->base = base;
+    h->size = recorded;
+    *out = user;
+    return 0;
+}
+
+void wr_free(void *pointer) {
+    if (!pointer) return;
+    const struct header *h = (const struct header *)((char *)pointer - header);
+    void *base = h->base; /* the free-list link may overwrite the header */
+    size_t size = h->size;
+    if (size < classes) {
+        *(void **)base = free_blocks[size];
+        free_blocks[size] = base;
+    } else {
+        wr_unmap(base, (long)size);
+    }
+}
+
+void *wr_memset(void *to, int value, size_t count) {
+    unsigned char *d = to;
+    while (count--) *d++ = (unsigned char)value;
+    return to;
+}
+
+void *wr_memcpy(void *to, const void *from, size_t count) {
+    unsigned char *d = to;
+    const unsigned char *s = from;
+    while (count--) *d++ = *s++;
+    return to;
+}
+
+void *wr_memmove(void *to, const void *from, size_t count) {
+    unsigned char *d = to;
+    const unsigned char *s = from;
+    if (d < s) {
+        while (count--) *d++ = *s++;
+    } else {
+        d += count;
+        s += count;
+        while (count--) *--d = *--s;
+    }
+    return to;
+}
+
+int wr_memcmp(const void *a, const void *b, size_t count) {
+    const unsigned char *x = a, *y = b;
+    for (; count; count--, x++, y++)
+        if (*x != *y) return *x - *y;
+    return 0;
+}
+
+size_t wr_strlen(const char *text) {
+    const char *end = text;
+    while (*end) end++;
+    return (size_t)(end - text);
+}
+
+/* Hashing seeds and the rare print from a trap: what the Embedded Swift runtime may ask of the platform. */
+void wr_arc4random_buf(void *buffer, size_t count) { sys(SYS_getrandom, buffer, count, 0); }
+
+int wr_putchar(int c) {
+    char byte = (char)c;
+    wr_write(2, &byte, 1);
+    return c;
+}
