@@ -90,11 +90,6 @@ int sv_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
 
 int sv_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
-int sv_disable_core_dumps(void) {
-    struct rlimit none = {0, 0};
-    return setrlimit(RLIMIT_CORE, &none);
-}
-
 int sv_ignore_signal(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
 
 int sv_setpriority(pid_t pid, int nice) { return setpriority(PRIO_PROCESS, (id_t)pid, nice); }

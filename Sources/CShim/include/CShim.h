@@ -36,7 +36,6 @@ pid_t sv_gettid(void);
 /// Makes orphaned descendants this process's children, so that whoever starts a supervisor can reap the workers
 /// it leaves behind.
 int sv_set_child_subreaper(void);
-int sv_disable_core_dumps(void);
 int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
