@@ -18,7 +18,7 @@ let embedded: [SwiftSetting] = [
 let bareExecutable: [LinkerSetting] = [
     .unsafeFlags(
         ["-Xclang-linker", "-static", "-Xclang-linker", "-nostdlib", "-Xlinker", "-e", "-Xlinker", "wr_entry"]
-            + ["posix_memalign", "free", "memset", "memcpy", "memmove", "memcmp", "strlen", "arc4random_buf", "putchar"]
+            + ["posix_memalign", "free", "memset", "memcpy", "memmove", "arc4random_buf", "putchar"]
             .flatMap { ["-Xlinker", "--defsym=\($0)=wr_\($0)"] })
 ]
 

@@ -20,10 +20,17 @@ extension Processes {
         /// Every metric the benchmark promises, measured beside the C floor and the bare child, built from
         /// scripts/ as scripts/bench builds them.
         @Test func benchPrintsEveryMetric() throws {
-            let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../scripts").path
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").path
             let bin = try TemporaryFolder([:])
-            for (name, flags) in [("floor", ["-static"]), ("bare", ["-static", "-nostdlib", "-fno-stack-protector"])] {
-                let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(scripts)/\(name).c"])
+            let runtime = "\(root)/Workers/WorkerRuntime"
+            for (name, flags) in [
+                ("floor", ["-static"]),
+                ("bare", [
+                    "-static", "-nostdlib", "-ffreestanding", "-fno-builtin", "-fno-stack-protector", "-Wl,-e,wr_entry",
+                    "-I", "\(runtime)/include", "\(runtime)/runtime.c",
+                ]),
+            ] {
+                let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(root)/scripts/\(name).c"])
                 try #require(built.status == 0, "\(built.stderr)")
             }
             let result = try runSupervisor([

@@ -82,11 +82,11 @@ struct Worker {
                 serviceChannel()
             }
         }
-        let deadline = now() + document.cpuNanoseconds
+        let deadline = wr_now() + document.cpuNanoseconds
         var spin: UInt64 = 0
-        while now() < deadline {
-            let slice = min(deadline, now() + 1_000_000)
-            while now() < slice { spin &+= 1 }
+        while wr_now() < deadline {
+            let slice = min(deadline, wr_now() + 1_000_000)
+            while wr_now() < slice { spin &+= 1 }
             serviceChannel()
         }
     }
@@ -124,8 +124,6 @@ struct Worker {
         wr_hang()
     }
 }
-
-func now() -> Int { wr_now() }
 
 func fnv1a(_ bytes: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325

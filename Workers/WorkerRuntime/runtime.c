@@ -205,19 +205,6 @@ void *wr_memmove(void *to, const void *from, size_t count) {
     return to;
 }
 
-int wr_memcmp(const void *a, const void *b, size_t count) {
-    const unsigned char *x = a, *y = b;
-    for (; count; count--, x++, y++)
-        if (*x != *y) return *x - *y;
-    return 0;
-}
-
-size_t wr_strlen(const char *text) {
-    const char *end = text;
-    while (*end) end++;
-    return (size_t)(end - text);
-}
-
 /* Hashing seeds and the rare print from a trap: what the Embedded Swift runtime may ask of the platform. */
 void wr_arc4random_buf(void *buffer, size_t count) { sys(SYS_getrandom, buffer, count, 0); }
 
