@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -124,3 +125,7 @@ int sv_pin_to_one_cpu(void *saved) {
 }
 
 int sv_restore_affinity(const void *saved) { return sched_setaffinity(0, sizeof(cpu_set_t), saved); }
+
+const void *sv_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}

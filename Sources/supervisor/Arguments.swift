@@ -8,30 +8,38 @@ struct UsageError: Error {
 
 /// Options as `--name value`, `--name=value` or bare `--flag`, in any order.
 struct Arguments {
-    private var values: [String: String] = [:]
+    private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// Words that are not options, in order, for commands that take them (`-` among them).
+    private(set) var positionals: [String] = []
 
     /// Splits `words` using the option names this command knows; anything else is a usage error. A name in
     /// `optionalValues` is a flag that may carry `=value`.
     init(
         _ words: ArraySlice<String>, options: Set<String>, flags knownFlags: Set<String>,
-        optionalValues: Set<String> = []
+        optionalValues: Set<String> = [], positionals allowsPositionals: Bool = false
     ) throws(UsageError) {
         var rest = words[...]
         while let word = rest.popFirst() {
-            guard word.hasPrefix("--") else { throw UsageError("unexpected argument '\(word)'") }
+            guard word.hasPrefix("--") else {
+                guard allowsPositionals, word == "-" || !word.hasPrefix("-") else {
+                    throw UsageError("unexpected argument '\(word)'")
+                }
+                positionals.append(word)
+                continue
+            }
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let name = parts[0]
             if optionalValues.contains(name) {
-                values[name] = parts.count == 2 ? parts[1] : ""
+                values[name, default: []].append(parts.count == 2 ? parts[1] : "")
             } else if knownFlags.contains(name) {
                 guard parts.count == 1 else { throw UsageError("'\(name)' takes no value") }
                 flags.insert(name)
             } else if options.contains(name) {
                 if parts.count == 2 {
-                    values[name] = parts[1]
+                    values[name, default: []].append(parts[1])
                 } else if let value = rest.popFirst(), !value.hasPrefix("--") {
-                    values[name] = value
+                    values[name, default: []].append(value)
                 } else {
                     throw UsageError("missing value for '\(name)'")
                 }
@@ -43,10 +51,14 @@ struct Arguments {
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    func string(_ name: String) -> String? { values[name] }
+    /// The option's value; given twice, the last one.
+    func string(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value given for a repeatable option, in order.
+    func strings(_ name: String) -> [String] { values[name] ?? [] }
 
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let text = values[name] else { return fallback }
+        guard let text = string(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }

@@ -13,6 +13,7 @@ enum Help {
           run                     Load pages in views backed by real WebContent worker processes.
           compare                 Run every recovery policy against the same seeded workload and faults.
           bench                   Measure the supervisor's machinery beside a C floor.
+          analyze                 Find kill-before-render incidents in our logs and in iOS device logs.
 
           See 'supervisor help <subcommand>' for detailed help.
         """
@@ -113,6 +114,40 @@ enum Help {
           --worker <path>         The WebContent executable. (default: the one next to this binary)
           --json                  Print {"metrics":[{"name","unit","p50","p99","floor","floorP99","ratio",
                                   "target","met"}]}.
+          -h, --help              Show help information.
+        """
+
+    static let analyze = """
+        OVERVIEW: Find kill-before-render incidents in our logs and in real iOS and macOS device logs.
+
+        Reads Xcode console logs (with metadata, or message-only), Console.app copies, syslog/idevicesyslog,
+        flutter -v device relays, our --log JSON Lines, --log-format ios logs and Jetsam's kill log, in any mix:
+        the format is told line by line. Lines it cannot place are counted and skipped. Builds a timeline per
+        WebContent pid (launch, assertions, render, termination, teardown) and reports each death that matters:
+          killed-before-render    new, never rendered, and gone when WebKit raised it to foreground
+          killed-after-render     rendered or in use, then killed from outside (jetsam, a memory limit)
+          crash                   reported as a crash, with no evidence of an outside kill
+          launch-failed           the web process never launched
+          gpu-process-crash       the GPU process exited, not WebContent
+        Each incident names its rule, a confidence (confirmed, likely, possible), what the user saw and the
+        file:line of its evidence. Exit status 0 whatever was found, unless --fail-on says otherwise.
+
+        USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--fail-on <kinds>]
+                                  [--truth <run.jsonl>]
+
+        ARGUMENTS:
+          <log>                   Files, directories (every file in them) or - for standard input.
+
+        OPTIONS:
+          --json                  Print {"files", "linesRead", "linesSkipped", "formats", "incidents":[{"pid",
+                                  "kind", "confidence", "rule", "firstSeen", "lastSeen", "evidence", "userSaw",
+                                  "detail"}]}.
+          --timeline <pid>        Also print that pid's story, step by step, with the gap before each step.
+          --svg <file>            Draw one swim lane per WebContent pid on a shared time axis.
+          --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated) is found, for CI.
+          --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam log,
+                                  <run.jsonl>.jetsam.jsonl, if present; or give it as another --truth): precision
+                                  and recall per kind. Repeatable.
           -h, --help              Show help information.
         """
 }

@@ -77,7 +77,12 @@ enum RunCommand {
         guard access(configuration.workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
         }
-        if let spec = arguments.string("--jetsam") { configuration.jetsam = try jetsam(spec) }
+        if let spec = arguments.string("--jetsam") {
+            var settings = try jetsam(spec)
+            // Beside the event log by default, where `analyze --truth` looks for it.
+            if settings.logPath == nil, let log = arguments.string("--log") { settings.logPath = log + ".jetsam.jsonl" }
+            configuration.jetsam = settings
+        }
         return configuration
     }
 

@@ -35,6 +35,7 @@ let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32
     "run": (Help.run, RunCommand.main),
     "compare": (Help.compare, CompareCommand.main),
     "bench": (Help.bench, BenchCommand.main),
+    "analyze": (Help.analyze, AnalyzeCommand.main),
 ]
 do {
     switch words.first {

@@ -93,10 +93,11 @@ extension Processes {
             #expect(raced.count == 2)
             let console = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
             let lines = console.split(separator: "\n")
-            #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}[+-]\d{4} supervisor\[\d+:\d+\] \["#, options: .regularExpression) != nil })
+            #expect(lines.allSatisfy { $0.range(of: #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}[+-]\d{4} (supervisor|runningboardd)\[\d+:[0-9a-f]+\] \["#, options: .regularExpression) != nil })
             for pid in raced {
                 #expect(console.contains("ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=\(pid), error: Error Domain=RBSAssertionErrorDomain Code=2"))
                 #expect(console.contains("[PID=\(pid)] WebProcessProxy::didClose: (web process 0 crash)"))
+                #expect(console.contains(">:\(pid)] termination reported by launchd (2, 9, 9)"))
                 #expect(!console.contains("(pid \(pid)), reason=Crash"), "an unobserved death reached the page")
             }
             #expect(lines.filter { $0.contains("[assertion] Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2") }.count == 2)

@@ -1,6 +1,7 @@
 #ifndef SUPERVISOR_CSHIM_H
 #define SUPERVISOR_CSHIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -39,6 +40,9 @@ int sv_set_child_subreaper(void);
 int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
+
+/// memmem(3), a GNU extension Swift's Glibc module does not show.
+const void *sv_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.

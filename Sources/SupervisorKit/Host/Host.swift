@@ -242,10 +242,10 @@ public final class Host {
         shown(load)
         view.visible = true
         log.emit("show", view: view.id, pid: view.worker?.pid, [("load", .int(load.index))])
-        if let worker = view.worker {
-            reapIfExited(worker)
-            setBand(band(for: worker), of: worker, assertion: true)
-        }
+        if let worker = view.worker { reapIfExited(worker) }
+        // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
+        // assertion then finds gone.
+        if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
         if view.recoverWhenShown, let recovery = policy.onTermination {
             view.recoverWhenShown = false
             recover(view, recovery, because: "shown")
@@ -375,6 +375,7 @@ public final class Host {
 
     private func shutDown(_ worker: WorkerProcess) {
         guard !worker.reaped else { return }
+        log.emit("shutdown", view: worker.view?.id, pid: worker.pid)
         send(.shutdown, to: worker)
         loop.cancel(worker.timer)
         worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in

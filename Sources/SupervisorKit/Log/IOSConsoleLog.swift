@@ -2,18 +2,21 @@ import CShim
 import Glibc
 
 /// Writes a run the way an iPhone's console shows it through Xcode: WebKit's ProcessAssertion, WebProcessProxy,
-/// WebPageProxy and ProcessThrottler lines and RunningBoard's `[assertion]` errors, in the Xcode envelope
-/// (`2025-03-02 10:11:12.123456+0100 App[pid:tid] [Category] message`). Logs whose truth is known, for checking
-/// log analysis.
+/// WebPageProxy and ProcessThrottler lines, RunningBoard's `[assertion]` errors and runningboardd's termination
+/// reports, in the Xcode envelope (`2025-03-02 10:11:12.123456+0100 App[pid:tid] [Category] message`). Logs whose
+/// truth is known, for checking log analysis.
 public final class IOSConsoleLog {
     private let fd: Int32
     private let process: String
+    private let hostPID = getpid()
     private var pending = ""
     private var policy = ""
+    /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
+    private var terminating: Set<Int32> = []
 
     public init(path: String, process: String = "supervisor") throws(SystemError) {
         fd = try Sys.open(path, O_WRONLY | O_CREAT | O_TRUNC)
-        self.process = "\(process)[\(getpid()):\(sv_gettid())]"
+        self.process = "\(process)[\(hostPID):\(sv_gettid())]"
     }
 
     deinit {
@@ -32,46 +35,81 @@ public final class IOSConsoleLog {
     public func record(_ event: Event) {
         let pid = event.pid.map(Int.init) ?? 0
         let page = event.view.map { "0x10a2b\(String($0 * 0x40, radix: 16))" } ?? "0x10a2b0000"
-        let process = "0x10c4\(String(pid * 0x10, radix: 16))"
-        let pageTag = "[pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
+        let proxy = "0x10c4\(String(pid * 0x10, radix: 16)) - [PID=\(pid)]"
+        let pageTag = "\(page) - [pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
         switch event.name {
         case "run-begin":
             if case .string(let name)? = event["policy"] { policy = name }
+        case "interrupt":
+            line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
+        case "spawn" where event["reused"] == .bool(true):
+            line(event, "Process", "\(proxy) WebProcessCache::takeProcess: Taking process from WebProcess cache")
+        case "spawn":
+            line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching:")
+        case "spare" where event["reused"] == .bool(true):
+            line(event, "Process", "\(proxy) WebProcessCache::addProcess: Adding process to WebProcess cache")
         case "hello":
-            line(event, "Process", "\(process) - [PID=\(pid)] WebProcessProxy::didFinishLaunching:")
-            line(event, "ProcessSuspension", "\(process) - [PID=\(pid)] ProcessThrottler::didConnectToProcess:")
+            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didConnectToProcess:")
         case "priority":
             let name = event["band"] == .string("foreground") ? "Foreground" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
+            let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - ProcessAssertion"
             switch event["result"] {
             case .string("ok")?:
-                line(event, "ProcessSuspension", "\(process) - ProcessAssertion::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
+                line(event, "ProcessSuspension", "\(prefix)::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
             case .string("ESRCH")?:
                 line(event, "assertion", rbsTargetMissingLine)
-                line(event, "ProcessSuspension", "\(process) - ProcessAssertion: Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(Self.rbsError)")
+                line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(Self.rbsError)")
             default:
                 break
             }
         case "commit":
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::didCommitLoadForFrame:")
+            line(event, "Loading", "\(pageTag) WebPageProxy::didCommitLoadForFrame:")
         case "render":
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::didFinishDocumentLoadForFrame:")
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::didFinishLoadForFrame:")
-        case "death" where event["status"] == .string("normal"):
-            line(event, "ProcessSuspension", "\(process) - [PID=\(pid)] ProcessThrottler::didDisconnectFromProcess:")
+            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishDocumentLoadForFrame:")
+            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishLoadForFrame:")
+        case "shutdown":
+            line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
+        case "kill":
+            terminating.insert(Int32(pid))
+            if event["reason"].map({ $0.text.contains("pong") }) == true {
+                line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
+            }
+            line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
         case "death":
-            // WebKit cannot tell a jetsam kill from a crash: both are a crash here too.
-            line(event, "Process", "\(process) - [PID=\(pid)] WebProcessProxy::didClose: (web process 0 crash)")
-            line(event, "Process", "\(process) - [PID=\(pid)] WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash")
+            died(event, pid: pid, proxy: proxy)
         case "termination":
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
+            line(event, "Loading", "\(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
+            line(event, "Loading", "\(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
         case "recovery" where policy == "webkit-default":
             // WebKit reloads by itself only when the app has no termination delegate.
-            line(event, "Loading", "\(page) - \(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
+            line(event, "Loading", "\(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
         default:
             break
         }
+    }
+
+    /// A normal exit is a disconnect; a launch that never connected, a failed launch; the supervisor's own kill,
+    /// WebKit's own termination; anything else a crash, since WebKit cannot tell a jetsam kill from one.
+    /// runningboardd reports the signal, as a device's full log shows it.
+    private func died(_ event: Event, pid: Int, proxy: String) {
+        let byUs = terminating.remove(Int32(pid)) != nil
+        let status = event["status"]
+        let reason = event["reason"].map(\.text) ?? ""
+        if status == .string("normal") {
+            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didDisconnectFromProcess:")
+        } else if status == .string("launch-failed") && (event.pid == nil || byUs || !reason.contains("SIGKILL")) {
+            line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)")
+        } else if byUs {
+            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=RequestedByClient")
+        } else {
+            line(event, "Process", "\(proxy) WebProcessProxy::didClose: (web process 0 crash)")
+            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash")
+        }
+        guard case .int(let signal)? = event["signal"], event.pid != nil else { return }
+        let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
+        pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
+            + "[\(identity)] termination reported by launchd (2, \(signal), \(signal))\n"
     }
 
     private static let rbsError =

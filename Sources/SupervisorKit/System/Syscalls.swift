@@ -96,6 +96,42 @@ enum Sys {
         }
     }
 
+    /// Reads into `buffer` from `offset` to its end, blocking until something arrives; 0 means end of file.
+    static func read(_ fd: Int32, into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
+        precondition(offset < buffer.count)
+        let result = buffer.withUnsafeMutableBytes { raw in
+            while true {
+                let n = Glibc.read(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n >= 0 || Glibc.errno != EINTR { return n >= 0 ? n : -Int(Glibc.errno) }
+            }
+        }
+        if result < 0 { throw SystemError("read", errno: Int32(-result)) }
+        return result
+    }
+
+    // MARK: - Byte scans
+
+    /// The index of the first `byte` in `buffer[range]`. The corresponding C function is `memchr`.
+    static func firstIndex(of byte: UInt8, in buffer: [UInt8], _ range: Range<Int>) -> Int? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count)
+        return buffer.withUnsafeBytes { raw in
+            let start = raw.baseAddress! + range.lowerBound
+            return memchr(start, Int32(byte), range.count).map { UnsafeRawPointer($0) - raw.baseAddress! }
+        }
+    }
+
+    /// The index of the first occurrence of `needle` in `haystack`. The corresponding C function is `memmem`.
+    static func firstIndex(of needle: [UInt8], in haystack: Span<UInt8>) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                sv_memmem(hay.baseAddress!, hay.count, pin.baseAddress!, pin.count).map {
+                    $0 - UnsafeRawPointer(hay.baseAddress!)
+                }
+            }
+        }
+    }
+
     // MARK: - Processes
 
     static func pidfdSignal(_ pidfd: Int32, _ signal: Int32) throws(SystemError) {

@@ -1,0 +1,194 @@
+/// What the host app did around its processes: its own pids, when it went to the background and came back, and
+/// when it quit. Bounded: a long log keeps the latest `limit` of each.
+struct HostContext {
+    static let limit = 4096
+    var pids: Set<Int32> = []
+    var quits: [Stamp] = []
+    var backgrounds: [Stamp] = []
+
+    mutating func note(_ kind: Observation.Kind, pid: Int32?, at stamp: Stamp) {
+        switch kind {
+        case .hostQuit:
+            if quits.count == Self.limit { quits.removeFirst() }
+            quits.append(stamp)
+        case .appBackground:
+            if backgrounds.count == Self.limit { backgrounds.removeFirst() }
+            backgrounds.append(stamp)
+        default:
+            break
+        }
+    }
+
+    func quit(near stamp: Stamp) -> Bool { quits.contains { Stamp.near($0, stamp, .burst) } }
+
+    func quit(before stamp: Stamp) -> Bool { quits.contains { $0.file == stamp.file && $0.before(stamp) } }
+
+    func background(after start: Stamp, before end: Stamp) -> Bool {
+        backgrounds.contains { start.before($0) && $0.before(end) }
+    }
+}
+
+/// Decides whether a timeline is an incident, and of which kind, from the timeline and the host app's context.
+struct Classifier {
+    var disabled: Set<Rule> = []
+    var host = HostContext()
+    /// RunningBoard's "does not exist" errors that no ProcessAssertion line claimed.
+    var unattributed: [Stamp] = []
+
+    private func on(_ rule: Rule) -> Bool { !disabled.contains(rule) }
+
+    func classify(_ t: Timeline) -> Incident? {
+        if let death = t.death { return fromEventLog(t, death) }
+        if on(.otherProcess) {
+            if host.pids.contains(t.pid) { return nil }
+            if t.process == .gpu, let end = t.termination ?? t.crashed?.stamp ?? t.killed {
+                return incident(t, .gpuProcessCrash, .confirmed, .gpuProcessExited, end: end, "the GPU process exited")
+            }
+            guard t.process == .webContent else { return nil }
+        }
+        if let failed = t.launchFailed {
+            return incident(t, .launchFailed, .confirmed, .launchFailed, end: failed, "failed to launch")
+        }
+        let raise = t.failures.first(where: counts)
+        let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp].compactMap { $0 }
+        guard let end = ends.min(by: { $0.before($1) }) else { return nil }
+        if on(.teardown) {
+            if let mark = t.teardown ?? t.cached, !end.before(mark) { return nil }
+            if t.cause?.isTeardown == true { return nil }
+        }
+        if on(.hostQuit), host.quit(near: end) { return nil }
+        if on(.backFromBackground), let raise, host.background(after: t.launch ?? t.firstSeen, before: raise.stamp) {
+            return nil
+        }
+        // In use: rendered or bound to a page before it ended, or a page was told of its end.
+        let used = t.callback != nil || [t.render, t.inUse].contains { $0.map { !end.before($0) } == true }
+        if let crashed = t.crashed {
+            return incident(t, .crash, .confirmed, .reportedCrash, end: end, "crashed (signal \(crashed.signal))")
+        }
+        // Killed before render: new, nothing painted, and the page never told before WebKit raised it and found it
+        // gone (the seed: no callback fires).
+        if let raise, t.render.map({ $0.before(raise.stamp) }) != true, t.callback.map({ $0.before(raise.stamp) }) != true {
+            if let launch = t.launch, !raise.stamp.before(launch), Stamp.near(launch, raise.stamp, .newProcess) {
+                let confidence: Incident.Confidence =
+                    raise.role == .foreground ? .confirmed : raise.role == .background ? .likely : .possible
+                let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
+                return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
+                                "raise failed\(after) after launch")
+            }
+            if t.launch == nil, Stamp.near(t.firstSeen, raise.stamp, .newProcess) {
+                return incident(t, .killedBeforeRender, .possible, .raiseFailedLaunchUnseen, end: raise.stamp,
+                                "raise failed; no launch in the log")
+            }
+        }
+        if raise == nil, t.render == nil, let launch = t.launch, Stamp.near(launch, end, .newProcess),
+            unattributed.contains(where: { Stamp.near($0, end, .burst) && !$0.before(launch) })
+        {
+            return incident(t, .killedBeforeRender, .likely, .unpairedErrorAfterLaunch, end: end,
+                            "died; an RBS error naming no pid")
+        }
+        if t.cause == .memoryLimit || t.cause == .cpuLimit {
+            return incident(t, .killedAfterRender, .confirmed, .resourceLimit, end: end,
+                            "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
+        }
+        if t.killed != nil {
+            guard used else { return nil }
+            return incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end,
+                            "\(t.render != nil ? "rendered" : "in use"), then SIGKILL")
+        }
+        if let raise {
+            return incident(t, .killedAfterRender, .likely, .vanishedAfterUse, end: end,
+                            "\(t.render != nil ? "rendered" : "in use"), then gone (\(errorText(raise.error)))")
+        }
+        guard t.termination != nil else { return nil }
+        switch t.cause {
+        case .crash?:
+            return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash")
+        case .numeric?:
+            return incident(t, .crash, .possible, .reportedCrash, end: end, "reason \(t.causeNumber ?? 0), undecoded")
+        default:
+            return nil
+        }
+    }
+
+    /// A failure that says the target was gone when WebKit asked for an assertion on it.
+    private func counts(_ failure: Timeline.Failure) -> Bool {
+        if failure.role == .watchdog, on(.watchdogAssertion) { return false }
+        if on(.otherProcess), failure.process == .gpu || failure.process == .network { return false }
+        guard let error = failure.error else { return !on(.ambiguousError) }
+        if error.targetGone { return true }
+        switch error.reason {
+        case .entitlement: return !on(.entitlement)
+        case .invalidationInPast: return !on(.invalidationInPast)
+        default: return !on(.ambiguousError)
+        }
+    }
+
+    /// Our own event log knows: a SIGKILL the supervisor did not send is a kill, and `unobserved` says the app was
+    /// not told.
+    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool))
+        -> Incident?
+    {
+        guard death.hadView, !host.quit(before: death.stamp) else { return nil }
+        let bySupervisor = t.teardown.map { $0.before(death.stamp) } ?? false
+        let outside = death.signal == 9 && !bySupervisor
+        let kind: Incident.Kind
+        if death.status == "launch-failed" && !outside {
+            kind = .launchFailed
+        } else if bySupervisor {
+            return nil
+        } else if outside {
+            kind = !death.rendered && t.unobserved ? .killedBeforeRender : .killedAfterRender
+        } else if death.status == "crashed" || death.status == "abnormal" {
+            kind = .crash
+        } else {
+            return nil
+        }
+        let detail =
+            (outside ? "SIGKILL" : death.status) + (death.rendered ? " after render" : " before render")
+            + (t.unobserved ? ", unobserved" : "")
+        return incident(t, kind, .confirmed, .eventLog, end: death.stamp, detail)
+    }
+
+    private func incident(
+        _ t: Timeline, _ kind: Incident.Kind, _ confidence: Incident.Confidence, _ rule: Rule, end: Stamp, _ detail: String
+    ) -> Incident {
+        let seen: Incident.Seen =
+            switch kind {
+            case .killedBeforeRender, .launchFailed: .blankView
+            case .gpuProcessCrash: .none
+            case .killedAfterRender, .crash:
+                t.gaveUp != nil ? .blankView : t.callback != nil ? .reload
+                    : t.render != nil || t.inUse != nil ? .blankView : .none
+            }
+        return Incident(
+            pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
+            lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence, marks: t.marks)
+    }
+}
+
+/// `3.9 ms`, `1.2 s`.
+func duration(_ micros: Int) -> String {
+    if micros < 1000 { return "\(micros) µs" }
+    if micros < 1_000_000 { return "\(Double(micros / 100) / 10) ms" }
+    return "\(Double(micros / 100_000) / 10) s"
+}
+
+private func errorText(_ error: AssertionError?) -> String {
+    guard let error else { return "no error text" }
+    let domain =
+        switch error.domain {
+        case .assertion: "RBSAssertionErrorDomain"
+        case .service: "RBSServiceErrorDomain"
+        case .request: "RBSRequestErrorDomain"
+        case .other: "error"
+        }
+    let reason =
+        switch error.reason {
+        case .doesNotExist: "target does not exist"
+        case .entitlement: "entitlement"
+        case .invalidationInPast: "invalidation in the past"
+        case .notRunning: "not running"
+        case .other: "other"
+        }
+    return "\(domain) \(error.code.map(String.init) ?? "?") (\(reason))"
+}

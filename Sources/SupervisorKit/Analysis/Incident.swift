@@ -1,0 +1,72 @@
+/// A process death a person should know about: what it was, how sure we are, which rule said so, what the user
+/// would have seen, and the lines that prove it.
+public struct Incident {
+    public enum Kind: String, CaseIterable, Sendable {
+        /// New, never rendered, and gone when WebKit raised it to foreground: the seed's blank view.
+        case killedBeforeRender = "killed-before-render"
+        /// Rendered or in use, then killed from outside (jetsam, a memory limit).
+        case killedAfterRender = "killed-after-render"
+        /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
+        case crash
+        case launchFailed = "launch-failed"
+        /// The GPU process, not WebContent.
+        case gpuProcessCrash = "gpu-process-crash"
+    }
+
+    public enum Confidence: String, Sendable {
+        case confirmed, likely, possible
+    }
+
+    /// What the user would have seen.
+    public enum Seen: String, Sendable {
+        case blankView = "blank view"
+        case reload
+        case none
+    }
+
+    public let pid: Int32?
+    public let kind: Kind
+    public let confidence: Confidence
+    public let rule: Rule
+    public let seen: Seen
+    /// A few words on what happened, for the table.
+    public let detail: String
+    let firstSeen: Stamp
+    let lastSeen: Stamp
+    let evidence: [Stamp]
+    let marks: [Timeline.Mark]
+}
+
+/// The analyzer's rules, by the names reports cite. Those marked `quiet` keep a case that looks like an incident out
+/// of the report; tests turn each off to show it is what keeps its case quiet.
+public enum Rule: String, CaseIterable, Sendable {
+    case raiseFailedAfterLaunch = "raise-failed-after-launch"
+    case unpairedErrorAfterLaunch = "unpaired-rbs-error-after-launch"
+    case raiseFailedLaunchUnseen = "raise-failed-launch-unseen"
+    case killedAfterUse = "killed-after-use"
+    case resourceLimit = "resource-limit"
+    case vanishedAfterUse = "vanished-after-use"
+    case reportedCrash = "reported-crash"
+    case launchFailed = "launch-failed"
+    case gpuProcessExited = "gpu-process-exited"
+    case eventLog = "event-log"
+
+    /// Quiet: WebKit was already tearing the process down, or had parked it in its process cache.
+    case teardown = "quiet-teardown"
+    /// Quiet: a failure on `ConnectionTerminationWatchdog`, taken only while a process is torn down.
+    case watchdogAssertion = "quiet-watchdog-assertion"
+    /// Quiet: "Client is missing required entitlement" (debug builds, the simulator).
+    case entitlement = "quiet-entitlement"
+    /// Quiet: "Assertion's invalidation time is in the past".
+    case invalidationInPast = "quiet-invalidation-in-past"
+    /// Quiet: code 3 and RBSServiceErrorDomain ("not running or ... entitlement"): ambiguous on their own.
+    case ambiguousError = "quiet-ambiguous-error"
+    /// Quiet: the GPU or network process, or the host app itself, not a WebContent process.
+    case otherProcess = "quiet-not-webcontent"
+    /// Quiet: the host app itself was quitting.
+    case hostQuit = "quiet-host-quit"
+    /// Quiet: the app came back from the background and found its process had died there.
+    case backFromBackground = "quiet-back-from-background"
+
+    public var isQuiet: Bool { rawValue.hasPrefix("quiet-") }
+}

@@ -1,0 +1,292 @@
+/// Reads logs of any envelope, line by line, and finds kill-before-render incidents and the other ways a WebContent
+/// process ends, in bounded memory.
+///
+/// Each line's envelope is told from its first bytes; a line that names none of the words WebKit, RunningBoard or
+/// our logs use (`Marker.relevant`, found with memmem) is counted and dropped without a `String` ever being built.
+/// The rest become records (a line and its continuations), then observations, then one timeline per pid, and each
+/// timeline is classified once the input ends, so that lines written out of order still meet.
+public final class LogAnalyzer {
+    public struct Options {
+        /// Record every step of this pid's story, for `--timeline`.
+        public var story: Int32?
+        /// Rules to switch off: tests use this to show that each quiet rule is what keeps its case quiet.
+        public var disabled: Set<Rule> = []
+
+        public init(story: Int32? = nil, disabled: Set<Rule> = []) {
+            self.story = story
+            self.disabled = disabled
+        }
+    }
+
+    static let liveTimelineLimit = 4096
+    static let incidentLimit = 10_000
+    static let laneLimit = 200
+    static let recordLimit = 16 << 10
+
+    private let options: Options
+    private var report = AnalysisReport()
+    private var timelines: [Int32: Timeline] = [:]
+    private var classifier: Classifier
+    private var pairing = AssertionPairing()
+    /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
+    /// `WebProcessProxy didClose (web process crash)`.
+    private var pidless: [(kind: Observation.Kind, stamp: Stamp)] = []
+    private var ordinal = 0
+    private var observations: [Observation] = []
+
+    // The record being assembled.
+    private var record: [UInt8] = []
+    private var recordFormat = LogFormat.messageOnly
+    private var recordLine = 0
+    private var recordKept = false
+    private var recordOpen = false
+    private var wrappedLines = 0
+
+    public init(_ options: Options = Options()) {
+        self.options = options
+        classifier = Classifier(disabled: options.disabled)
+    }
+
+    /// Reads one file (or pipe) to its end. `progress` is called with the bytes read so far, about every 64 MB.
+    public func read(_ fd: Int32, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
+        let file = report.files.count
+        report.files.append(name)
+        var day: Int?
+        var reader = LineReader(fd: fd)
+        var line = 0
+        var reported = 0
+        try reader.forEachLine({ text in
+            line += 1
+            take(text, file: file, line: line, day: &day)
+        }, afterRead: { bytes in
+            guard let progress, bytes - reported >= 64 << 20 else { return }
+            reported = bytes
+            progress(bytes)
+        })
+        flush(file: file, day: &day)
+        report.linesRead += line
+    }
+
+    /// Classifies every timeline and returns what was found.
+    public func finish() -> AnalysisReport {
+        pairing.finish()
+        classifier.unattributed = pairing.unattributed
+        for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
+        timelines = [:]
+        concludePidless()
+        report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
+        return report
+    }
+
+    // MARK: - Lines into records
+
+    private func take(_ text: Span<UInt8>, file: Int, line: Int, day: inout Int?) {
+        switch Envelope.shape(of: text) {
+        case .blank:
+            report.blankLines += 1
+        case .continuation where recordOpen:
+            count(recordFormat)
+            append(text, separator: 10, keep: recordKept || relevant(text))
+        case .bare where recordOpen && recordFormat == .flutter && wrappedLines < 8:
+            // flutter -v hard-wraps long device lines: the rest has no prefix, and nothing was lost at the cut.
+            wrappedLines += 1
+            count(.flutter)
+            append(text, separator: nil, keep: true)
+        case .continuation, .bare:
+            flush(file: file, day: &day)
+            if relevant(text) {
+                start(.messageOnly, text, line: line, keep: true)
+            } else {
+                report.linesSkipped += 1
+            }
+        case .record(let format):
+            flush(file: file, day: &day)
+            let device = format == .flutter && text.contains(Marker.deviceLog)
+            start(format, text, line: line, keep: format == .eventLog || format == .jetsamLog || device || relevant(text))
+        }
+    }
+
+    private func relevant(_ text: Span<UInt8>) -> Bool {
+        Marker.relevant.contains { text.contains($0) }
+    }
+
+    private func count(_ format: LogFormat) {
+        report.formatLines[format, default: 0] += 1
+    }
+
+    private func start(_ format: LogFormat, _ text: Span<UInt8>, line: Int, keep: Bool) {
+        count(format)
+        record.removeAll(keepingCapacity: true)
+        recordFormat = format
+        recordLine = line
+        recordKept = false
+        recordOpen = true
+        wrappedLines = 0
+        append(text, separator: nil, keep: keep)
+    }
+
+    private func append(_ text: Span<UInt8>, separator: UInt8?, keep: Bool) {
+        guard keep else { return }
+        recordKept = true
+        if let separator, record.count < Self.recordLimit { record.append(separator) }
+        for i in 0..<min(text.count, Self.recordLimit - record.count) { record.append(text[i]) }
+    }
+
+    // MARK: - Records into observations
+
+    private func flush(file: Int, day: inout Int?) {
+        guard recordOpen else { return }
+        recordOpen = false
+        guard recordKept else { return }
+        ordinal += 1
+        let bytes = record
+        let text = bytes.span
+        guard recordFormat == .eventLog || recordFormat == .jetsamLog || relevant(text) else { return }
+        var stamp = Stamp(time: nil, ordinal: ordinal, file: file, line: recordLine)
+        var thread: UInt64?
+        observations.removeAll(keepingCapacity: true)
+        if recordFormat == .eventLog || recordFormat == .jetsamLog {
+            guard let event = EventRecord(text) else { return }
+            stamp.time = event.time
+            observations = event.observations
+        } else {
+            let envelope = Envelope.parse(text, as: recordFormat, day: &day)
+            stamp.time = envelope.time
+            stamp.coarse = envelope.coarse
+            stamp.dated = envelope.dated
+            thread = envelope.thread
+            if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zoneSeconds ?? 0 }
+            WebKitMessage.observe(text.extracting(min(envelope.message, text.count)..<text.count), into: &observations)
+            if let pid = envelope.hostPID {
+                if let process = envelope.process, text.extracting(process).contains(Words.webContent) {
+                    observations.append(Observation(.alive, pid: Int(pid), process: .webContent))
+                } else if observations.contains(where: \.speaksForHost) {
+                    classifier.host.pids.insert(pid)
+                }
+            }
+        }
+        for observation in observations { apply(observation, thread: thread, at: stamp) }
+    }
+
+    private func apply(_ o: Observation, thread: UInt64?, at stamp: Stamp) {
+        switch o.kind {
+        case .assertionError:
+            guard let error = o.error else { return }
+            if let pid = o.pid {
+                var failure = Observation(.assertionFailed, pid: Int(pid))
+                failure.error = error
+                observe(failure, at: stamp)
+            } else if let failure = pairing.error(error, thread: thread, at: stamp) {
+                observe(failed(failure), at: stamp)
+            }
+        case .assertionAttempt, .assertionFailed:
+            if let failure = pairing.assertion(o, thread: thread, at: stamp) {
+                observe(failed(failure), at: stamp)
+            } else if o.kind == .assertionFailed || o.pid != nil {
+                observe(o, at: stamp)
+            }
+        case .hostQuit, .appBackground, .appForeground:
+            if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
+            classifier.host.note(o.kind, pid: o.pid, at: stamp)
+        case .hostIdentity:
+            if let pid = o.pid { classifier.host.pids.insert(pid) }
+        case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:
+            if pidless.count < HostContext.limit { pidless.append((o.kind, stamp)) }
+        default:
+            observe(o, at: stamp)
+        }
+    }
+
+    private func failed(_ failure: AssertionPairing.Failure) -> Observation {
+        var observation = Observation(.assertionFailed, pid: Int(failure.pid), process: failure.assertion?.process ?? .unknown)
+        observation.assertion = failure.assertion
+        observation.error = failure.error
+        return observation
+    }
+
+    // MARK: - Observations into timelines
+
+    private func observe(_ o: Observation, at stamp: Stamp) {
+        guard let pid = o.pid else { return }
+        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: storyText())) }
+        if let existing = timelines[pid] {
+            let relaunched = o.kind == .launch && existing.ended
+            let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
+            if relaunched || stale {
+                timelines[pid] = nil
+                conclude(existing)
+            }
+        }
+        timelines[pid, default: Timeline(pid: pid, at: stamp)].add(o, at: stamp)
+        if timelines.count > Self.liveTimelineLimit { concludeOldest() }
+    }
+
+    private func storyText() -> String {
+        String(decoding: record.prefix(400), as: UTF8.self)
+    }
+
+    /// Over the limit of live timelines: the least recently seen eighth is classified now.
+    private func concludeOldest() {
+        classifier.unattributed = pairing.unattributed
+        let oldest = timelines.values.sorted { $0.lastSeen.ordinal < $1.lastSeen.ordinal }.prefix(Self.liveTimelineLimit / 8)
+        for timeline in oldest {
+            timelines[timeline.pid] = nil
+            conclude(timeline)
+        }
+    }
+
+    private func conclude(_ timeline: Timeline) {
+        let incident = classifier.classify(timeline)
+        if let incident {
+            if report.incidents.count < Self.incidentLimit { report.incidents.append(incident) } else { report.omitted += 1 }
+        } else if timeline.process == .webContent, report.lanes.count < Self.laneLimit {
+            report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
+        }
+    }
+
+    /// Each burst of pid-less lines is one incident, unless a timeline already tells the same death with a pid.
+    private func concludePidless() {
+        var last: (kind: Observation.Kind, stamp: Stamp)?
+        for (kind, stamp) in pidless {
+            defer { last = (kind, stamp) }
+            if let last, last.kind == kind, Stamp.near(last.stamp, stamp, .burst) { continue }
+            let told = report.incidents.contains { $0.kind != .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }
+            let incident: (Incident.Kind, Incident.Confidence, Rule, Incident.Seen, String)
+            switch kind {
+            case .gpuExited:
+                if report.incidents.contains(where: { $0.kind == .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }) {
+                    continue
+                }
+                incident = (.gpuProcessCrash, .confirmed, .gpuProcessExited, .none, "the GPU process exited")
+            case .launchFailed:
+                incident = (.launchFailed, .confirmed, .launchFailed, .blankView, "a web process failed to launch")
+            default:
+                if told { continue }
+                incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
+            }
+            guard report.incidents.count < Self.incidentLimit else {
+                report.omitted += 1
+                continue
+            }
+            report.incidents.append(Incident(
+                pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
+                firstSeen: stamp, lastSeen: stamp, evidence: [stamp], marks: []))
+        }
+    }
+}
+
+private enum Words {
+    static let webContent = bytes("WebContent")
+}
+
+extension Observation {
+    /// Lines only WebKit's UI process writes: the envelope's pid is then the host app's.
+    var speaksForHost: Bool {
+        switch kind {
+        case .assertionTaken, .assertionAttempt, .assertionFailed, .assertionError, .launch, .terminated, .callback, .render:
+            true
+        default:
+            false
+        }
+    }
+}

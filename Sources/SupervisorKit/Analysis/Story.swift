@@ -1,0 +1,77 @@
+/// `--timeline PID`: one process's story, step by step, with the gap before each step and the line that says it.
+extension AnalysisReport {
+    public func story(of pid: Int32) -> String {
+        let steps = story.enumerated().sorted { a, b in
+            a.element.stamp.before(b.element.stamp) || !b.element.stamp.before(a.element.stamp) && a.offset < b.offset
+        }.map(\.element)
+        guard !steps.isEmpty else { return "No line in the input names pid \(pid)." }
+        var lines: [String] = []
+        for incident in incidents where incident.pid == pid {
+            lines.append("pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
+                + " — \(incident.detail); the user saw: \(incident.seen.rawValue)")
+        }
+        if lines.isEmpty { lines.append("pid \(pid): no incident") }
+        var previous: Stamp?
+        for step in steps {
+            let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
+            let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
+            lines.append("  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24)) \(step.observation.words)")
+            lines.append("      " + String(step.text.prefix(94)))
+            previous = step.stamp
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public func storyJSON(of pid: Int32) -> JSON {
+        .array(story.map { step in
+            .object([
+                ("time", time(step.stamp).map(JSON.string) ?? .null), ("at", .string(place(step.stamp))),
+                ("step", .string(step.observation.words)), ("line", .string(step.text)),
+            ])
+        })
+    }
+}
+
+extension Observation {
+    /// The step in words.
+    var words: String {
+        let role = assertion.map { "\($0.role)" } ?? "an"
+        switch kind {
+        case .launch: return "launched"
+        case .launchFailed: return "failed to launch"
+        case .assertionTaken: return "took \(role) assertion"
+        case .assertionAttempt: return "asked for \(role) assertion"
+        case .assertionFailed, .assertionError:
+            let reason =
+                switch error?.reason {
+                case .doesNotExist?: "the process does not exist"
+                case .entitlement?: "entitlement"
+                case .invalidationInPast?: "invalidation time in the past"
+                case .notRunning?: "not running (ambiguous)"
+                case .other?, nil: "no reason given"
+                }
+            return "\(role) assertion failed: code \(error?.code.map(String.init) ?? "?"), \(reason)"
+        case .render: return "rendered"
+        case .pageBound: return "in use by a page"
+        case .alive: return "alive (its own line)"
+        case .terminated: return "terminated (\(cause.map { "\($0)" } ?? "no reason")\(number.map { " \($0)" } ?? ""))"
+        case .callback: return "the page was told"
+        case .reloadGaveUp: return "WebKit gave up reloading"
+        case .teardown: return "being torn down"
+        case .cached: return "parked in the process cache"
+        case .reused: return "taken from the process cache"
+        case .unresponsive: return "unresponsive"
+        case .gpuExited: return "the GPU process exited"
+        case .killed: return "killed (SIGKILL)"
+        case .crashed: return "crashed (signal \(number ?? 0))"
+        case .exited: return "exited"
+        case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"
+        case .unobserved: return "its death was not delivered"
+        case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
+        }
+    }
+}
+
+extension String {
+    func padded(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

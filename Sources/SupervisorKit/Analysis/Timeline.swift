@@ -1,0 +1,159 @@
+/// Where and when a line was: the clock for windows, the order, and the `file:line` a person can open.
+struct Stamp {
+    /// Microseconds since 1970 (UTC when the line named its zone); nil for lines with no time (Xcode 15+).
+    var time: Int?
+    /// Whole seconds only: windows are widened by a second.
+    var coarse = false
+    /// The line gave its day (Console.app copies give only the time of day).
+    var dated = true
+    /// Records read before this one, across every file: the order for lines with no time.
+    var ordinal: Int
+    var file: Int
+    var line: Int
+
+    /// Whether `a` and `b` are within `window` of each other: by time when both have one, else by records in the same
+    /// file.
+    static func near(_ a: Stamp, _ b: Stamp, _ window: Window) -> Bool {
+        if let x = a.time, let y = b.time {
+            return abs(x - y) <= window.micros + (a.coarse || b.coarse ? 1_000_000 : 0)
+        }
+        return a.file == b.file && abs(a.ordinal - b.ordinal) <= window.records
+    }
+
+    /// Whether `self` happened before `other`: by time when both have one and differ, else by order.
+    func before(_ other: Stamp) -> Bool {
+        if let x = time, let y = other.time, x != y, !(coarse || other.coarse) { return x < y }
+        return ordinal < other.ordinal
+    }
+
+    /// Microseconds from `self` to `later`, when both have a time.
+    func micros(to later: Stamp) -> Int? {
+        guard let x = time, let y = later.time else { return nil }
+        return y - x
+    }
+}
+
+/// How far apart two lines may be and still be about one event: in time, or in records when there is no time.
+struct Window {
+    var micros: Int
+    var records: Int
+
+    /// A paired `[assertion]` line and ProcessAssertion line come from the same thread 0–2 ms apart.
+    static let pairing = Window(micros: 5_000, records: 3)
+    /// One burst of lines about one death: the RBS line can come hundreds of ms before WebKit's termination lines.
+    static let burst = Window(micros: 2_000_000, records: 200)
+    /// A process counts as new this long after its launch.
+    static let newProcess = Window(micros: 10_000_000, records: 5_000)
+}
+
+/// Everything the logs say about one process, from launch to end: one incarnation of a pid. Each kind of evidence
+/// keeps its first occurrence, so a timeline has a fixed size however many lines name its pid.
+struct Timeline {
+    struct Failure {
+        var stamp: Stamp
+        var role: AssertionName.Role
+        var process: ProcessKind
+        var error: AssertionError?
+    }
+
+    /// A step drawn in a swim lane or told by `--timeline`.
+    struct Mark {
+        var kind: Observation.Kind
+        var role: AssertionName.Role?
+        var stamp: Stamp
+    }
+
+    static let evidenceLimit = 16
+    static let markLimit = 32
+
+    let pid: Int32
+    var process = ProcessKind.unknown
+    var firstSeen: Stamp
+    var lastSeen: Stamp
+    var launch: Stamp?
+    var launchFailed: Stamp?
+    var render: Stamp?
+    var inUse: Stamp?
+    var teardown: Stamp?
+    var cached: Stamp?
+    var callback: Stamp?
+    var gaveUp: Stamp?
+    var killed: Stamp?
+    var crashed: (stamp: Stamp, signal: Int)?
+    var unresponsive: Stamp?
+    var failures: [Failure] = []
+    var termination: Stamp?
+    var cause: TerminationCause?
+    var causeNumber: Int?
+    /// From our event log: the ground truth of the death.
+    var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool)?
+    var unobserved = false
+    var evidence: [Stamp] = []
+    var marks: [Mark] = []
+
+    init(pid: Int32, at stamp: Stamp) {
+        self.pid = pid
+        firstSeen = stamp
+        lastSeen = stamp
+    }
+
+    /// Ended: a later launch of the same pid is a new process.
+    var ended: Bool { termination != nil || death != nil || killed != nil || crashed != nil || launchFailed != nil }
+
+    mutating func add(_ o: Observation, at stamp: Stamp) {
+        lastSeen = stamp
+        if process == .unknown { process = o.process }
+        var first = false
+        func note(_ slot: inout Stamp?) {
+            if slot == nil {
+                slot = stamp
+                first = true
+            }
+        }
+        switch o.kind {
+        case .launch: note(&launch)
+        case .launchFailed: note(&launchFailed)
+        case .render: note(&render)
+        case .pageBound: note(&inUse)
+        case .assertionTaken where o.assertion?.role == .foreground: note(&inUse)
+        case .teardown: note(&teardown)
+        case .cached: note(&cached)
+        case .reused: cached = nil
+        case .callback: note(&callback)
+        case .reloadGaveUp: note(&gaveUp)
+        case .killed: note(&killed)
+        case .unresponsive: note(&unresponsive)
+        case .unobserved: unobserved = true
+        case .crashed:
+            if crashed == nil { crashed = (stamp, o.number ?? 0) }
+            first = true
+        case .assertionFailed:
+            if failures.count < 8 {
+                failures.append(Failure(
+                    stamp: stamp, role: o.assertion?.role ?? .other, process: o.assertion?.process ?? .unknown, error: o.error))
+            }
+            first = true
+        case .terminated:
+            if termination == nil {
+                termination = stamp
+                first = true
+            }
+            // A number's meaning changed across WebKit versions: a named reason from the same burst wins.
+            if cause == nil || (cause == .numeric || cause == .unknown) && o.cause != .numeric && o.cause != .unknown {
+                cause = o.cause ?? .unknown
+                causeNumber = o.number
+            }
+        case .death:
+            if death == nil, let truth = o.death {
+                death = (stamp, truth.status, o.number, truth.rendered, truth.hadView)
+                first = true
+            }
+        default:
+            break
+        }
+        if first, evidence.count < Self.evidenceLimit { evidence.append(stamp) }
+        if first || o.kind == .assertionTaken, marks.count < Self.markLimit {
+            marks.append(Mark(kind: o.kind, role: o.assertion?.role, stamp: stamp))
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import CShim
+import Glibc
+import SupervisorKit
+
+/// `supervisor analyze`: finds kill-before-render incidents (and other WebContent deaths) in our logs and in real
+/// iOS and macOS device logs.
+enum AnalyzeCommand {
+    /// Exit status when `--fail-on` finds what it names.
+    static let foundStatus: Int32 = 3
+
+    static func main(_ words: ArraySlice<String>) throws -> Int32 {
+        let arguments = try Arguments(
+            words, options: ["--timeline", "--svg", "--fail-on", "--truth"], flags: ["--json"], positionals: true)
+        // Every check comes before any reading: a typo costs nothing.
+        let storyPID = try arguments.string("--timeline").map { text -> Int32 in
+            guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
+            return pid
+        }
+        let failOn = try (arguments.string("--fail-on")?.split(separator: ",") ?? []).map { name in
+            guard let kind = Incident.Kind(rawValue: String(name)) else {
+                throw UsageError("'--fail-on' takes \(Incident.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            return kind
+        }
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("no logs to analyze: give files, a directory, or - for standard input")
+        }
+        guard arguments.positionals.count(where: { $0 == "-" }) <= 1 else { throw UsageError("'-' (standard input) can be given once") }
+        let inputs = try LogInputs(arguments.positionals)
+        var truthPaths = arguments.strings("--truth")
+        for path in truthPaths where access(path + ".jetsam.jsonl", R_OK) == 0 && !truthPaths.contains(path + ".jetsam.jsonl") {
+            truthPaths.append(path + ".jetsam.jsonl")
+        }
+        let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
+        let svg = try arguments.string("--svg").map { try OutputFile($0) }
+        // Ctrl-C stops an analysis at once: nothing here needs the signalfd that run and compare block signals for.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        pthread_sigmask(SIG_SETMASK, &signals, nil)
+        _ = sv_ignore_signal(SIGPIPE)
+
+        let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
+        let report = try analyze(inputs, story: storyPID, progress: progress)
+        let truth = try truthInputs.map { try analyze($0, story: nil, progress: progress) }
+        progress.finish()
+        if let truth {
+            let foreign = truth.formatLines.keys.filter { $0 != .eventLog && $0 != .jetsamLog }
+            guard foreign.isEmpty else {
+                throw RuntimeError("'--truth' takes a run's JSON Lines logs (--log, Jetsam's log); it was given \(foreign.map(\.rawValue).joined(separator: ", ")) lines")
+            }
+        }
+        if let svg {
+            try svg.write(SwimLanes(report: report, title: inputs.title).svg)
+        }
+        var output: String
+        if arguments.flag("--json") {
+            var json = report.json
+            if case .object(var fields) = json {
+                if let storyPID { fields.append(("timeline", report.storyJSON(of: storyPID))) }
+                if let truth { fields.append(("truth", TruthComparison(truth: truth, found: report).json)) }
+                json = .object(fields)
+            }
+            output = json.text
+        } else {
+            output = report.text
+            if let storyPID { output += "\n\n" + report.story(of: storyPID) }
+            if let truth {
+                output += "\n\nAgainst the truth in \(truth.files.joined(separator: ", ")):\n"
+                output += TruthComparison(truth: truth, found: report).text
+            }
+        }
+        try writeStandardOutput(output + "\n")
+        return failOn.contains { report.count($0) > 0 } ? foundStatus : 0
+    }
+
+    private static func analyze(_ inputs: LogInputs, story: Int32?, progress: ByteProgress) throws -> AnalysisReport {
+        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story))
+        for input in inputs.files {
+            let base = progress.done
+            defer { if input.fd != 0 { close(input.fd) } }
+            do {
+                try analyzer.read(input.fd, name: input.name) { progress.show(base + $0) }
+            } catch {
+                throw RuntimeError("cannot read '\(input.name)': \(String(cString: strerror(error.errno)))")
+            }
+            progress.done = base + input.bytes
+        }
+        return analyzer.finish()
+    }
+}
+
+/// The logs to read, opened before any work starts: files, the regular files under directories (sorted, hidden
+/// ones skipped), and `-` for standard input.
+struct LogInputs {
+    struct Input {
+        let name: String
+        let fd: Int32
+        let bytes: Int
+    }
+
+    private(set) var files: [Input] = []
+    var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
+    var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
+
+    init(_ paths: [String]) throws {
+        for path in paths { try add(path) }
+        if files.isEmpty { throw RuntimeError("no files to analyze in \(paths.map { "'\($0)'" }.joined(separator: ", "))") }
+    }
+
+    private mutating func add(_ path: String) throws {
+        if path == "-" {
+            files.append(Input(name: "<stdin>", fd: 0, bytes: 0))
+            return
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw RuntimeError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            guard let directory = opendir(path) else {
+                throw RuntimeError("cannot read directory '\(path)': \(String(cString: strerror(errno)))")
+            }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if !name.hasPrefix(".") { names.append(name) }
+            }
+            closedir(directory)
+            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name) }
+            return
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw RuntimeError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        files.append(Input(name: path, fd: fd, bytes: Int(info.st_size)))
+    }
+}
+
+/// A file to write once the work is done, opened (not truncated) before it starts, so that a path that cannot be
+/// written fails at once and an existing file is not destroyed by a run that fails.
+struct OutputFile {
+    let path: String
+    private let fd: Int32
+    private let created: Bool
+
+    init(_ path: String) throws {
+        self.path = path
+        created = access(path, F_OK) != 0
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+    }
+
+    func write(_ text: String) throws {
+        defer { close(fd) }
+        var text = text
+        let failure: Int32? = text.withUTF8 { bytes in
+            guard ftruncate(fd, 0) == 0 else { return errno }
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+        if let failure {
+            if created { unlink(path) }
+            throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(failure)))")
+        }
+    }
+}
+
+/// Writes to standard output, or fails with a message (a closed pipe, a full disk) instead of losing the output.
+func writeStandardOutput(_ text: String) throws {
+    var text = text
+    let failure: Int32? = text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+    if let failure { throw RuntimeError("cannot write to standard output: \(String(cString: strerror(failure)))") }
+}
+
+/// `analyze: 512 MB of 1,024 MB` on a terminal, for inputs over 64 MB.
+final class ByteProgress {
+    private let total: Int
+    private let enabled: Bool
+    var done = 0
+    private var drawn = false
+
+    init(total: Int) {
+        self.total = total
+        enabled = isatty(2) == 1 && total > 64 << 20
+    }
+
+    func show(_ bytes: Int) {
+        guard enabled else { return }
+        drawn = true
+        writeStandardError("\r\u{1B}[Kanalyze: \(bytes >> 20) MB of \(total >> 20) MB")
+    }
+
+    func finish() {
+        if drawn { writeStandardError("\r\u{1B}[K") }
+    }
+}
