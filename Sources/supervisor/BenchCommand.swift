@@ -30,8 +30,12 @@ enum BenchCommand {
     }
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(words, options: ["--iterations", "--floor", "--bare", "--worker"], flags: ["--json"])
+        let arguments = try Arguments(
+            words, options: ["--iterations", "--floor", "--bare", "--worker", "--analyze-mb"], flags: ["--json"])
         let iterations = try arguments.integer("--iterations", default: 500, range: 1...100_000)
+        let analyzeMegabytes = try arguments.integer("--analyze-mb", default: 1024, range: 1...65536)
+        let scratch = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        guard access(scratch, W_OK) == 0 else { throw RuntimeError("cannot write the generated log to '\(scratch)'") }
         let workerPath = arguments.string("--worker") ?? RunCommand.defaultWorkerPath()
         guard access(workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(workerPath)' (build it with 'swift build' or pass --worker)")
@@ -102,6 +106,8 @@ enum BenchCommand {
             { _ in try floor.map { [Double(frames) / ((try samples(from: $0, "stream \(frames)", count: 1))[0] / 1e3)] } ?? [] })
         step("scale")
         let scale = try Scale.measure(workers: 256, workerPath: workerPath)
+        step("analyze")
+        let analysis = try AnalyzeBench.measure(megabytes: analyzeMegabytes, rounds: 3, folder: scratch)
         step(nil)
 
         /// Foundation.Process launching what the supervisor launched in `ours`: the target is 3× our time.
@@ -140,6 +146,11 @@ enum BenchCommand {
             Metric(name: "scale 256: CPU per event", unit: "µs", samples: [scale.cpuPerEventMicroseconds]),
             Metric(name: "scale 256: idle wake-ups", unit: "/s", samples: [scale.idleWakeupsPerSecond],
                    target: ("0", { o, _ in o.p99 == 0 })),
+            Metric(name: "analyze \(analyzeMegabytes) MB device log", unit: "s", samples: analysis.seconds,
+                   floor: analysis.grepSeconds,
+                   target: ("p50 ≤ 10× grep -c", { o, f in f.map { o.p50 <= 10 * $0.p50 } ?? false })),
+            Metric(name: "analyze peak RSS", unit: "MiB", samples: analysis.peakRSSMiB,
+                   target: ("≤ 64 MiB", { o, _ in o.p99 <= 64 })),
         ]
         print(arguments.flag("--json") ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
         return 0

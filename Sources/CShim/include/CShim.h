@@ -41,6 +41,23 @@ int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
 
+/// Runs `path` to its end with stdout written to `stdout_path`, for benchmarks: returns its wait status, or -errno
+/// if it could not start, with its own peak resident set in `*max_rss_kb` (from wait4, so no other child counts).
+int sv_run_measured(const char *path, char *const argv[], char *const envp[], const char *stdout_path,
+                    long *max_rss_kb);
+
+/// A set of byte strings to look for all at once: the log analyzer's cheap first check of every line.
+typedef struct sv_needles sv_needles;
+
+/// Copies `count` needles (each 1 to 32 bytes, at most 8 distinct first bytes, at most 32 needles); NULL if the set
+/// breaks those limits. Free it with sv_needles_free.
+sv_needles *sv_needles_new(const char *const needles[], const size_t lengths[], int count);
+void sv_needles_free(sv_needles *set);
+
+/// Whether any needle occurs in `bytes`: one SSE2 pass finds the positions of the needles' first bytes, and only
+/// there are the needles compared.
+int sv_needles_any(const sv_needles *set, const void *bytes, size_t length);
+
 /// memmem(3), a GNU extension Swift's Glibc module does not show.
 const void *sv_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 

@@ -95,7 +95,7 @@ struct Classifier {
             return incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end,
                             "\(t.render != nil ? "rendered" : "in use"), then SIGKILL")
         }
-        if let raise {
+        if let raise, used {
             return incident(t, .killedAfterRender, .likely, .vanishedAfterUse, end: end,
                             "\(t.render != nil ? "rendered" : "in use"), then gone (\(errorText(raise.error)))")
         }

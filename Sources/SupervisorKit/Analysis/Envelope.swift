@@ -16,6 +16,18 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case eventLog = "supervisor-jsonl"
     /// Jetsam's kill log.
     case jetsamLog = "jetsam-jsonl"
+
+    var index: Int {
+        switch self {
+        case .xcode: 0
+        case .messageOnly: 1
+        case .consoleApp: 2
+        case .syslog: 3
+        case .flutter: 4
+        case .eventLog: 5
+        case .jetsamLog: 6
+        }
+    }
 }
 
 /// What a line's first bytes say about it.
@@ -50,7 +62,10 @@ struct Envelope {
         var i = line.byte(0) == 96 ? 1 : 0
         let first = line.byte(i)
         if first == 9 || (first == 32 && line.byte(i + 1) == 32) {
-            return line.skippingBlanks(from: i) == line.count ? .blank : .continuation
+            let text = line.skippingBlanks(from: i)
+            if text == line.count { return .blank }
+            // A pasted block indented whole (`  <pre>2022-07-11 ...`) is still a dated record.
+            return embeddedDate(line, from: text).map { $0 - text <= 8 } == true ? .record(.xcode) : .continuation
         }
         if first == 32 { i += 1 }
         guard i < line.count else { return .blank }
@@ -195,10 +210,17 @@ struct Envelope {
 
     // MARK: - Field shapes
 
-    /// `YYYY-MM-DD HH:MM:SS` (or `YY-`, or a `T`) at `i`.
+    /// `YYYY-MM-DD HH:MM:SS` (or `YY-`, or a `T`) at `i`, told by the shape of its bytes alone: this runs on
+    /// every line.
     private static func datedTime(_ line: Span<UInt8>, at i: Int) -> Int? {
-        guard let (_, end) = LogTime.date(line, at: i), line.byte(end) == 32 || line.byte(end) == 84,
-            LogTime.timeOfDay(line, at: end + 1) != nil
+        let year = line.isDigit(i + 2) ? 4 : 2
+        let j = i + year
+        for k in [i, i + 1, j + 1, j + 2, j + 4, j + 5, j + 7, j + 8, j + 10, j + 11, j + 13, j + 14] where !line.isDigit(k) {
+            return nil
+        }
+        let separator = line.byte(j + 6)
+        guard line.byte(j) == 45, line.byte(j + 3) == 45, separator == 32 || separator == 84, line.byte(j + 9) == 58,
+            line.byte(j + 12) == 58
         else { return nil }
         return i
     }

@@ -33,6 +33,8 @@ public final class LogAnalyzer {
     private var pidless: [(kind: Observation.Kind, stamp: Stamp)] = []
     private var ordinal = 0
     private var observations: [Observation] = []
+    /// Lines per format, by `LogFormat.allCases` index: counted for every line, so kept out of a dictionary.
+    private var formatCounts = [Int](repeating: 0, count: LogFormat.allCases.count)
 
     // The record being assembled.
     private var record: [UInt8] = []
@@ -70,6 +72,7 @@ public final class LogAnalyzer {
     /// Classifies every timeline and returns what was found.
     public func finish() -> AnalysisReport {
         pairing.finish()
+        for (format, lines) in zip(LogFormat.allCases, formatCounts) where lines > 0 { report.formatLines[format] = lines }
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
@@ -107,11 +110,11 @@ public final class LogAnalyzer {
     }
 
     private func relevant(_ text: Span<UInt8>) -> Bool {
-        Marker.relevant.contains { text.contains($0) }
+        Marker.relevant.occur(in: text)
     }
 
     private func count(_ format: LogFormat) {
-        report.formatLines[format, default: 0] += 1
+        formatCounts[format.index] += 1
     }
 
     private func start(_ format: LogFormat, _ text: Span<UInt8>, line: Int, keep: Bool) {

@@ -122,11 +122,14 @@ enum TerminationCause: UInt8 {
 
 /// Byte strings the parsers look for.
 enum Marker {
-    /// A line with none of these is not read any further: the cheap check that keeps a 1 GB log fast.
-    static let relevant = [
-        "Proxy", "ssertion", "RBS", "Throttler", "WebContent", "WP[", "erminat", "memorystatus", "jetsam",
-        "nterBackground", "nterForeground", "BecomeActive", "WebProcessCache",
-    ].map { Array($0.utf8) }
+    /// A line with none of these is not read any further: the cheap check that keeps a 1 GB log fast. Each starts
+    /// with a byte that is rare in logs (capitals and `[`), so one vector pass finds the few places to compare:
+    /// WebKit's proxies and assertions, RunningBoard's errors, its `[app<...>]` and WebKit identities, forwarded
+    /// WebContent lines, terminations, and the app's lifecycle.
+    static let relevant = Sys.Needles([
+        "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
+        "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
+    ].map { Array($0.utf8) })
 
     static let jsonEvent = bytes(#""event":"#)
     static let jetsamKill = bytes(#""jetsam-kill""#)

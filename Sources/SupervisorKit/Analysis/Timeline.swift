@@ -139,7 +139,8 @@ struct Timeline {
                 first = true
             }
             // A number's meaning changed across WebKit versions: a named reason from the same burst wins.
-            if cause == nil || (cause == .numeric || cause == .unknown) && o.cause != .numeric && o.cause != .unknown {
+            let named = o.cause != .numeric && o.cause != .unknown
+            if cause == nil || cause == .unknown || cause == .numeric && named {
                 cause = o.cause ?? .unknown
                 causeNumber = o.number
             }

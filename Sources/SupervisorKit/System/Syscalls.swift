@@ -28,7 +28,7 @@ func retrying<T: FixedWidthInteger>(_ call: String, _ body: () -> T) throws(Syst
     }
 }
 
-enum Sys {
+public enum Sys {
     // MARK: - Descriptors
 
     /// A close-on-exec pipe. The corresponding C function is `pipe2`.
@@ -132,6 +132,34 @@ enum Sys {
         }
     }
 
+    /// A set of byte strings found all at once in one pass, for the analyzer's first check of every line.
+    final class Needles: @unchecked Sendable {
+        private let set: OpaquePointer
+
+        /// At most 32 needles of 1 to 32 bytes, starting with at most 8 distinct bytes.
+        init(_ needles: [[UInt8]]) {
+            let flat = needles.flatMap { $0.map { CChar(bitPattern: $0) } }
+            let lengths = needles.map(\.count)
+            let set = flat.withUnsafeBufferPointer { base -> OpaquePointer? in
+                var offset = 0
+                let pointers: [UnsafePointer<CChar>?] = lengths.map { length in
+                    defer { offset += length }
+                    return base.baseAddress! + offset
+                }
+                return sv_needles_new(pointers, lengths, Int32(lengths.count))
+            }
+            guard let set else { preconditionFailure("needles outside sv_needles_new's limits") }
+            self.set = set
+        }
+
+        deinit { sv_needles_free(set) }
+
+        /// Whether any needle occurs in `haystack`. The corresponding C function is `sv_needles_any`.
+        func occur(in haystack: Span<UInt8>) -> Bool {
+            haystack.withUnsafeBufferPointer { sv_needles_any(set, $0.baseAddress, $0.count) != 0 }
+        }
+    }
+
     // MARK: - Processes
 
     static func pidfdSignal(_ pidfd: Int32, _ signal: Int32) throws(SystemError) {
@@ -186,6 +214,20 @@ enum Sys {
             throw SystemError("parse(/proc/\(pid)/\(name))", errno: EINVAL)
         }
         return value
+    }
+
+    /// Runs `path` with `arguments` to its end, stdout to `output`: its exit status and its own peak resident set.
+    /// The corresponding C functions are `posix_spawn` and `wait4`.
+    public static func runMeasured(_ path: String, _ arguments: [String], environment: [String] = [], output: String)
+        throws(SystemError) -> (status: Int32, peakRSSBytes: Int)
+    {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var kilobytes = 0
+        let status = sv_run_measured(path, argv, envp, output, &kilobytes)
+        if status < 0 { throw SystemError("posix_spawn(\(path))", errno: -status) }
+        return (status, kilobytes * 1024)
     }
 
     static func ignoreSignal(_ signal: Int32) {
