@@ -1,60 +1,65 @@
 /// Pairs RunningBoard's `[assertion] Error acquiring assertion: <...>` line, which names no pid, with the
 /// ProcessAssertion line the same thread writes 0–2 ms before or after it, which does. iOS 11–13 log only the attempt
 /// (`acquiring assertion for process with PID 4107`) and then the error; later versions log both sides of a failure.
+/// Either way the error line becomes evidence for the pid, and supplies the reason when the other line has none.
 struct AssertionPairing {
-    struct Line {
+    private struct Line {
         var pid: Int32?
         var assertion: AssertionName?
         var error: AssertionError?
         var thread: UInt64?
         var stamp: Stamp
+        var text: String?
         var paired = false
     }
 
-    /// What pairing found: a failure for `pid` to record, or nothing new.
-    struct Failure {
+    /// An error line paired with an assertion line that came before it.
+    struct Claim {
         var pid: Int32
         var assertion: AssertionName?
+        /// The assertion line said less (it was an attempt, or its error was `(null)` or cut short).
+        var supplies: Bool
+    }
+
+    /// An earlier error line paired with the assertion line just read.
+    struct Earlier {
         var error: AssertionError
         var stamp: Stamp
+        var text: String?
     }
 
     private static let depth = 8
     private static let unattributedLimit = 4096
     private var errors: [Line] = []
-    private var attempts: [Line] = []
+    private var assertions: [Line] = []
     /// "Does not exist" errors no ProcessAssertion line claimed.
     private(set) var unattributed: [Stamp] = []
 
-    /// RunningBoard's error line. An attempt just before it on the same thread fails with this error; a failure
-    /// line just before it that said less takes its text.
-    mutating func error(_ error: AssertionError, thread: UInt64?, at stamp: Stamp) -> Failure? {
-        if let i = match(in: attempts, thread: thread, stamp: stamp), let pid = attempts[i].pid {
-            attempts[i].paired = true
-            if attempts[i].error?.targetGone == true { return nil }
-            return Failure(pid: pid, assertion: attempts[i].assertion, error: error, stamp: stamp)
+    /// RunningBoard's error line: claimed by an assertion line just before it on the same thread, or kept waiting.
+    mutating func error(_ error: AssertionError, thread: UInt64?, at stamp: Stamp, text: String?) -> Claim? {
+        if let i = match(in: assertions, thread: thread, stamp: stamp), let pid = assertions[i].pid {
+            assertions[i].paired = true
+            return Claim(pid: pid, assertion: assertions[i].assertion, supplies: assertions[i].error?.targetGone != true)
         }
         if errors.count == Self.depth {
             let oldest = errors.removeFirst()
             if !oldest.paired { keep(oldest) }
         }
-        errors.append(Line(error: error, thread: thread, stamp: stamp))
+        errors.append(Line(error: error, thread: thread, stamp: stamp, text: text))
         return nil
     }
 
-    /// A ProcessAssertion line naming a pid (an attempt or a failure): it pairs with an error line just before it,
-    /// or waits for one. A failure takes the error line's text when its own has none (`error: (null)`, or cut short).
-    mutating func assertion(_ observation: Observation, thread: UInt64?, at stamp: Stamp) -> Failure? {
+    /// A ProcessAssertion line naming a pid (an attempt or a failure): it claims an error line just before it on the
+    /// same thread, or waits for one.
+    mutating func assertion(_ observation: Observation, thread: UInt64?, at stamp: Stamp) -> Earlier? {
         guard let pid = observation.pid else { return nil }
         if let i = match(in: errors, thread: thread, stamp: stamp), let error = errors[i].error {
             errors[i].paired = true
-            if observation.kind == .assertionAttempt || observation.error?.targetGone != true {
-                return Failure(pid: pid, assertion: observation.assertion, error: error, stamp: stamp)
-            }
-            return nil
+            return Earlier(error: error, stamp: errors[i].stamp, text: errors[i].text)
         }
-        if attempts.count == Self.depth { attempts.removeFirst() }
-        attempts.append(Line(pid: pid, assertion: observation.assertion, error: observation.error, thread: thread, stamp: stamp))
+        if assertions.count == Self.depth { assertions.removeFirst() }
+        assertions.append(Line(
+            pid: pid, assertion: observation.assertion, error: observation.error, thread: thread, stamp: stamp))
         return nil
     }
 

@@ -162,7 +162,8 @@ struct Classifier {
             }
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
-            lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence, marks: t.marks)
+            lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.ordinal < $1.ordinal },
+            marks: t.marks)
     }
 }
 

@@ -176,18 +176,23 @@ public final class LogAnalyzer {
         case .assertionError:
             guard let error = o.error else { return }
             if let pid = o.pid {
-                var failure = Observation(.assertionFailed, pid: Int(pid))
-                failure.error = error
-                observe(failure, at: stamp)
-            } else if let failure = pairing.error(error, thread: thread, at: stamp) {
-                observe(failed(failure), at: stamp)
+                observe(failure(pid, nil, error), at: stamp)
+            } else if let claim = pairing.error(error, thread: thread, at: stamp, text: storyWanted ? storyText() : nil) {
+                var evidence = Observation(.assertionError, pid: Int(claim.pid))
+                evidence.error = error
+                observe(evidence, at: stamp)
+                if claim.supplies { observe(failure(claim.pid, claim.assertion, error), at: stamp) }
             }
         case .assertionAttempt, .assertionFailed:
-            if let failure = pairing.assertion(o, thread: thread, at: stamp) {
-                observe(failed(failure), at: stamp)
-            } else if o.kind == .assertionFailed || o.pid != nil {
-                observe(o, at: stamp)
+            if let pid = o.pid, let earlier = pairing.assertion(o, thread: thread, at: stamp) {
+                var evidence = Observation(.assertionError, pid: Int(pid))
+                evidence.error = earlier.error
+                observe(evidence, at: earlier.stamp, text: earlier.text)
+                if o.kind == .assertionAttempt || o.error?.targetGone != true {
+                    return observe(failure(pid, o.assertion, earlier.error), at: stamp)
+                }
             }
+            if o.kind == .assertionFailed || o.pid != nil { observe(o, at: stamp) }
         case .hostQuit, .appBackground, .appForeground:
             if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
             classifier.host.note(o.kind, pid: o.pid, at: stamp)
@@ -200,18 +205,20 @@ public final class LogAnalyzer {
         }
     }
 
-    private func failed(_ failure: AssertionPairing.Failure) -> Observation {
-        var observation = Observation(.assertionFailed, pid: Int(failure.pid), process: failure.assertion?.process ?? .unknown)
-        observation.assertion = failure.assertion
-        observation.error = failure.error
+    private func failure(_ pid: Int32, _ assertion: AssertionName?, _ error: AssertionError) -> Observation {
+        var observation = Observation(.assertionFailed, pid: Int(pid), process: assertion?.process ?? .unknown)
+        observation.assertion = assertion
+        observation.error = error
         return observation
     }
 
     // MARK: - Observations into timelines
 
-    private func observe(_ o: Observation, at stamp: Stamp) {
+    private var storyWanted: Bool { options.story != nil }
+
+    private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
         guard let pid = o.pid else { return }
-        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: storyText())) }
+        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? storyText())) }
         if let existing = timelines[pid] {
             let relaunched = o.kind == .launch && existing.ended
             let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false

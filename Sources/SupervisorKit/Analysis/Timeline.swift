@@ -124,6 +124,7 @@ struct Timeline {
         case .killed: note(&killed)
         case .unresponsive: note(&unresponsive)
         case .unobserved: unobserved = true
+        case .assertionError: first = true
         case .crashed:
             if crashed == nil { crashed = (stamp, o.number ?? 0) }
             first = true

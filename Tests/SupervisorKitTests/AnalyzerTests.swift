@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+/// Runs the analyzer over `files` (name, bytes) as one analysis.
+func analyze(_ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil) throws -> AnalysisReport {
+    let folder = try TemporaryFolder([:])
+    let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, disabled: disabled))
+    for (name, bytes) in files {
+        let path = folder.path + "/" + name
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        try analyzer.read(fd, name: name)
+    }
+    return analyzer.finish()
+}
+
+func analyze(_ text: String, disabled: Set<Rule> = [], story: Int32? = nil) throws -> AnalysisReport {
+    try analyze([("fixture.log", Array(text.utf8))], disabled: disabled, story: story)
+}
+
+extension AnalysisReport {
+    var summaryOfIncidents: [String] {
+        incidents.map { "\($0.pid.map(String.init) ?? "-") \($0.kind.rawValue) \($0.confidence.rawValue)" }
+    }
+}
+
+/// One kill before render in each envelope of IOS-LOG-FORMATS.md: found, with its evidence, and every line placed.
+@Suite struct AnalyzerEnvelopes {
+    @Test(arguments: [
+        ("xcode", Fixture.xcode, LogFormat.xcode, 8, 0),
+        ("message-only", Fixture.messageOnly, .messageOnly, 5, 1),
+        ("console", Fixture.consoleApp, .consoleApp, 6, 0),
+        ("syslog", Fixture.syslog, .syslog, 7, 0),
+        ("flutter", Fixture.flutter, .flutter, 10, 0),
+        ("nserror", Fixture.nsError, .xcode, 9, 0),
+    ])
+    func findsTheKillBeforeRender(name: String, text: String, format: LogFormat, lines: Int, skipped: Int) throws {
+        let report = try analyze(text)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"], "\(name)")
+        #expect(report.incidents.first?.rule == .raiseFailedAfterLaunch)
+        #expect(report.incidents.first?.seen == .blankView)
+        #expect(report.formatLines == [format: lines], "\(name)")
+        #expect(report.linesSkipped == skipped)
+        let evidence = report.incidents.first!.evidence.map(report.place)
+        #expect(evidence.count >= 4 && evidence.allSatisfy { $0.hasPrefix("fixture.log:") })
+    }
+
+    @Test func pairsTheRunningBoardErrorWithTheFailureFromTheSameThread() throws {
+        let report = try analyze(Fixture.interleaved)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"])
+    }
+
+    @Test func readsTwoDigitYearsAndSkipsTheAppsOwnLines() throws {
+        let report = try analyze(Fixture.otherFormats)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"])
+        #expect(report.linesSkipped == 3)
+        #expect(report.incidents.first.flatMap { report.time($0.firstSeen) } == "2025-03-02 10:11:12.120000+0100")
+    }
+
+    @Test func iOS14WordingWithoutEqualsSignAndIOS26PidInTheText() throws {
+        let ios14 = Fixture.launched(
+            "2025-03-02 10:11:12.124300+0100 MyApp[4100:99002] [ProcessSuspension] 0x1 - ProcessAssertion: Failed to acquire RBS Background assertion 'WebProcess Background Assertion' for process with PID 4107, error: \(Fixture.goneError)")
+        #expect(try analyze(ios14).summaryOfIncidents == ["4107 killed-before-render likely"])
+        let ios26 = Fixture.launched(
+            #"2025-03-02 10:11:12.124300+0100 MyApp[4100:99002] [assertion] Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process 4107 does not exist" UserInfo={}>"#)
+        #expect(try analyze(ios26).incidents.map(\.kind) == [.killedBeforeRender])
+    }
+
+    @Test func ourOwnEventLogAndJetsamLogAreTheGroundTruth() throws {
+        let events = #"""
+            {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false}
+            {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
+            {"time":"2026-11-23T02:30:45.000000Z","mono":4,"event":"spawn","view":45,"pid":3151,"load":44}
+            {"time":"2026-11-23T02:30:45.100000Z","mono":5,"event":"render","view":45,"pid":3151,"title":"A"}
+            {"time":"2026-11-23T02:30:45.200000Z","mono":6,"event":"death","view":45,"pid":3151,"status":"killed","signal":9,"rendered":true,"attached":true}
+            {"time":"2026-11-23T02:30:45.300000Z","mono":7,"event":"spawn","view":46,"pid":3152,"load":45}
+            {"time":"2026-11-23T02:30:45.310000Z","mono":8,"event":"kill","view":46,"pid":3152,"reason":"no pong within 1000 ms"}
+            {"time":"2026-11-23T02:30:45.320000Z","mono":9,"event":"death","view":46,"pid":3152,"status":"unresponsive","signal":9,"rendered":false,"attached":true}
+
+            """#
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0}"# + "\n"
+        let report = try analyze([("run.jsonl", Array(events.utf8)), ("run.jsonl.jetsam.jsonl", Array(jetsam.utf8))])
+        #expect(report.summaryOfIncidents == ["3150 killed-before-render confirmed", "3151 killed-after-render confirmed"])
+        #expect(report.formatLines == [.eventLog: 9, .jetsamLog: 1])
+    }
+}
+
+/// The other ways a WebContent process ends, as the logs tell them.
+@Suite struct AnalyzerKinds {
+    @Test func killedAfterRenderBySIGKILLOrAMemoryLimit() throws {
+        let killed = Fixture.launched("""
+            2025-03-02 10:11:12.200000+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=7, webPageID=8, PID=4107] WebPageProxy::didFinishDocumentLoadForFrame:
+            2025-03-02 10:11:20.000000+0100 runningboardd[33:1a] [process] [xpcservice<com.apple.WebKit.WebContent([app<application.com.example.MyApp>:4100])(501)>:4107] termination reported by launchd (2, 9, 9)
+            2025-03-02 10:11:20.000100+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+            2025-03-02 10:11:20.000200+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=7, webPageID=8, PID=4107] WebPageProxy::processDidTerminate: (pid 4107), reason=Crash
+            """)
+        let report = try analyze(killed)
+        #expect(report.summaryOfIncidents == ["4107 killed-after-render confirmed"])
+        #expect(report.incidents.first?.seen == .reload)
+        let memory = "WebProcessProxy::didExceedInactiveMemoryLimit() Terminating WebProcess with pid 92583 that has exceeded the inactive memory limit\n"
+        #expect(try analyze(memory).summaryOfIncidents == ["92583 killed-after-render confirmed"])
+    }
+
+    /// Numeric reasons changed meaning across WebKit versions: a sibling line of the same burst decodes them.
+    @Test func aNumericReasonIsDecodedFromASiblingLine() throws {
+        let decoded = Fixture.launched("""
+            2025-03-02 10:11:20.000000+0100 MyApp[4100:99001] [Process] 0x1 - [pageProxyID=5, webPageID=6, PID=4107] WebPageProxy::processDidTerminate: (pid 4107), reason 4
+            2025-03-02 10:11:20.001000+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=5, webPageID=6, PID=4107] WebPageProxy::dispatchProcessDidTerminate: reason=Crash
+            """)
+        #expect(try analyze(decoded).summaryOfIncidents == ["4107 crash likely"])
+        let alone = Fixture.launched(
+            "2025-03-02 10:11:20.000000+0100 MyApp[4100:99001] [Process] 0x1 - [pageProxyID=5, webPageID=6, PID=4107] WebPageProxy::processDidTerminate: (pid 4107), reason 4")
+        let report = try analyze(alone)
+        #expect(report.summaryOfIncidents == ["4107 crash possible"])
+        #expect(report.incidents.first?.detail == "reason 4, undecoded")
+    }
+
+    @Test func aCrashReportedWithItsSignal() throws {
+        let text = Fixture.launched("""
+            2025-03-02 10:11:12.200000+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=7, webPageID=8, PID=4107] WebPageProxy::didFinishDocumentLoadForFrame:
+            2025-03-02 10:11:13.000000+0100 runningboardd[33:1a] [process] [xpcservice<com.apple.WebKit.WebContent([app<application.com.example.MyApp>:4100])(501)>:4107] termination reported by launchd (2, 11, 11)
+            2025-03-02 10:11:13.000100+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+            """)
+        #expect(try analyze(text).summaryOfIncidents == ["4107 crash confirmed"])
+    }
+
+    @Test func launchFailedAndGPUProcessCrashNameNoWebContentPid() throws {
+        let text = """
+            0x115002300 - [PID=0] WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)
+            HMR: connected
+            0x115002300 - GPUProcessProxy::didClose:
+            0x115002300 - GPUProcessProxy::gpuProcessExited: reason=Crash
+            0x115009230 - [PID=14401] WebProcessProxy::gpuProcessExited: reason=Crash
+            0x11500a230 - [PID=14402] WebProcessProxy::gpuProcessExited: reason=Crash
+
+            """
+        let report = try analyze(text)
+        #expect(report.summaryOfIncidents == ["- launch-failed confirmed", "- gpu-process-crash confirmed"])
+        #expect(report.incidents.map(\.seen) == [.blankView, .none])
+    }
+
+    @Test func anUnpairedRBSErrorNearANewProcessDeathIsLikely() throws {
+        let text = Fixture.launched("""
+            2025-03-02 10:11:12.300000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+            2025-03-02 10:11:12.301000+0100 MyApp[4100:99005] [assertion] Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={}>
+            """)
+        let report = try analyze(text)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render likely"])
+        #expect(report.incidents.first?.rule == .unpairedErrorAfterLaunch)
+    }
+
+    @Test func theTimelineTellsThePidsStoryWithGaps() throws {
+        let report = try analyze(Fixture.xcode, story: 4107)
+        let story = report.story(of: 4107)
+        #expect(story.contains("pid 4107: killed-before-render (confirmed, rule raise-failed-after-launch)"))
+        #expect(story.contains("launched"))
+        #expect(story.contains("foreground assertion failed: code 2, the process does not exist"))
+        #expect(story.contains("+275.7 ms  fixture.log:7"))
+        #expect(story.contains("fixture.log:5") && story.contains("[assertion] Error acquiring assertion"))
+        #expect(try analyze(Fixture.xcode, story: 999).story(of: 999) == "No line in the input names pid 999.")
+    }
+}
