@@ -12,7 +12,6 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -133,22 +132,19 @@ const void *sv_memmem(const void *haystack, size_t haystack_length, const void *
     return memmem(haystack, haystack_length, needle, needle_length);
 }
 
-int sv_run_measured(const char *path, char *const argv[], char *const envp[], const char *stdout_path,
-                    long *max_rss_kb) {
+int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path) {
     posix_spawn_file_actions_t actions;
     pid_t pid;
     int rc, status;
-    struct rusage usage;
 
     if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return -rc;
     rc = posix_spawn_file_actions_addopen(&actions, 1, stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (rc == 0) rc = posix_spawn(&pid, path, &actions, NULL, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) return -rc;
-    while (wait4(pid, &status, 0, &usage) < 0) {
+    while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) return -errno;
     }
-    *max_rss_kb = usage.ru_maxrss;
     return status;
 }
 

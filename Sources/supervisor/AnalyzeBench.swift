@@ -3,8 +3,8 @@ import SupervisorKit
 
 /// `analyze` on a generated device log of the asked size, beside `LC_ALL=C grep -c RBSAssertionErrorDomain` on the
 /// same file: both as separate processes with their output written to a file (GNU grep stops at the first match
-/// when its output is /dev/null), taking turns, the file already in the page cache. Each run's peak RSS is its own,
-/// from wait4. The analysis must find exactly the kill-before-render incidents the generator planted.
+/// when its output is /dev/null), taking turns, the file already in the page cache. The peak RSS is the one the
+/// analysis reports with `--stats` (its own VmHWM). It must find exactly the kill-before-render incidents planted.
 enum AnalyzeBench {
     struct Result {
         var seconds: [Double] = []
@@ -35,16 +35,15 @@ enum AnalyzeBench {
         for round in 0..<rounds {
             for side in round % 2 == 0 ? [0, 1] : [1, 0] {
                 let start = monotonicNow()
-                let (status, rss) =
+                let status =
                     side == 0
-                    ? try Sys.runMeasured(supervisor, ["analyze", path, "--json"], output: output)
-                    : try Sys.runMeasured(grep, ["-c", "RBSAssertionErrorDomain", path], environment: ["LC_ALL=C"], output: output)
+                    ? try Sys.run(supervisor, ["analyze", path, "--json", "--stats"], output: output)
+                    : try Sys.run(grep, ["-c", "RBSAssertionErrorDomain", path], environment: ["LC_ALL=C"], output: output)
                 let seconds = Double(monotonicNow() - start) / 1e9
                 guard status == 0 else { throw RuntimeError("'\(side == 0 ? "supervisor analyze" : "grep")' failed with status \(status)") }
                 if side == 0 {
                     result.seconds.append(seconds)
-                    result.peakRSSMiB.append(Double(rss) / Double(1 << 20))
-                    try check(output, planted: generator.killedBeforeRender.count)
+                    result.peakRSSMiB.append(Double(try check(output, planted: generator.killedBeforeRender.count)) / Double(1 << 20))
                 } else {
                     result.grepSeconds.append(seconds)
                 }
@@ -53,17 +52,23 @@ enum AnalyzeBench {
         return result
     }
 
-    /// Fast and wrong would not count: the JSON must list every planted incident and no other.
-    private static func check(_ output: String, planted: Int) throws {
+    /// Fast and wrong would not count: the JSON must list every planted incident and no other. Returns the peak
+    /// RSS the analysis reported for itself.
+    private static func check(_ output: String, planted: Int) throws -> Int {
         guard let file = fopen(output, "r") else { throw RuntimeError("cannot read '\(output)'") }
         defer { fclose(file) }
-        var text: [UInt8] = []
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { text += chunk[0..<n] }
-        let found = String(decoding: text, as: UTF8.self).split(separator: #""kind":"#).dropFirst()
+        while case let n = fread(&chunk, 1, chunk.count, file), n > 0 { bytes += chunk[0..<n] }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let found = text.split(separator: #""kind":"#).dropFirst()
         let blank = found.filter { $0.hasPrefix(#""killed-before-render""#) }.count
         guard blank == planted, found.count == planted else {
             throw RuntimeError("analyze found \(blank) kill-before-render incidents (\(found.count) in all) where \(planted) were planted")
         }
+        guard let peak = text.split(separator: #""peakRSSBytes":"#).dropFirst().first.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+            throw RuntimeError("analyze --stats reported no peak RSS")
+        }
+        return peak
     }
 }

@@ -10,7 +10,7 @@ enum AnalyzeCommand {
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(
-            words, options: ["--timeline", "--svg", "--fail-on", "--truth"], flags: ["--json"], positionals: true)
+            words, options: ["--timeline", "--svg", "--fail-on", "--truth"], flags: ["--json", "--stats"], positionals: true)
         // Every check comes before any reading: a typo costs nothing.
         let storyPID = try arguments.string("--timeline").map { text -> Int32 in
             guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
@@ -39,6 +39,7 @@ enum AnalyzeCommand {
         pthread_sigmask(SIG_SETMASK, &signals, nil)
         _ = sv_ignore_signal(SIGPIPE)
 
+        let started = monotonicNow()
         let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
         let report = try analyze(inputs, story: storyPID, progress: progress)
         let truth = try truthInputs.map { try analyze($0, story: nil, progress: progress) }
@@ -58,6 +59,7 @@ enum AnalyzeCommand {
             if case .object(var fields) = json {
                 if let storyPID { fields.append(("timeline", report.storyJSON(of: storyPID))) }
                 if let truth { fields.append(("truth", TruthComparison(truth: truth, found: report).json)) }
+                if arguments.flag("--stats") { fields.append(("stats", stats(report, since: started).json)) }
                 json = .object(fields)
             }
             output = json.text
@@ -68,9 +70,34 @@ enum AnalyzeCommand {
                 output += "\n\nAgainst the truth in \(truth.files.joined(separator: ", ")):\n"
                 output += TruthComparison(truth: truth, found: report).text
             }
+            if arguments.flag("--stats") { output += "\n" + stats(report, since: started).text }
         }
         try writeStandardOutput(output + "\n")
         return failOn.contains { report.count($0) > 0 } ? foundStatus : 0
+    }
+
+    /// How long the analysis took and the most memory it held (its own VmHWM).
+    struct Stats {
+        let seconds: Double
+        let bytes: Int
+        let peakRSSBytes: Int?
+
+        var json: JSON {
+            .object([
+                ("seconds", .double(seconds)), ("bytesRead", .int(bytes)),
+                ("peakRSSBytes", peakRSSBytes.map(JSON.int) ?? .null),
+            ])
+        }
+
+        var text: String {
+            let rate = seconds > 0 ? " (\(Int(Double(bytes >> 20) / seconds)) MB/s)" : ""
+            let peak = peakRSSBytes.map { "; peak memory \(Double(($0 * 10) >> 20) / 10) MiB" } ?? ""
+            return "Took \(Double(Int(seconds * 100)) / 100) s for \(bytes >> 20) MB\(rate)\(peak)."
+        }
+    }
+
+    private static func stats(_ report: AnalysisReport, since start: Int) -> Stats {
+        Stats(seconds: Double(monotonicNow() - start) / 1e9, bytes: report.bytesRead, peakRSSBytes: Sys.peakResidentBytes())
     }
 
     private static func analyze(_ inputs: LogInputs, story: Int32?, progress: ByteProgress) throws -> AnalysisReport {

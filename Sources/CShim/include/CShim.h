@@ -41,10 +41,9 @@ int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
 
-/// Runs `path` to its end with stdout written to `stdout_path`, for benchmarks: returns its wait status, or -errno
-/// if it could not start, with its own peak resident set in `*max_rss_kb` (from wait4, so no other child counts).
-int sv_run_measured(const char *path, char *const argv[], char *const envp[], const char *stdout_path,
-                    long *max_rss_kb);
+/// Runs `path` to its end with stdout written to `stdout_path`, for benchmarks and tests: returns its wait status,
+/// or -errno if it could not start.
+int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path);
 
 /// A set of byte strings to look for all at once: the log analyzer's cheap first check of every line.
 typedef struct sv_needles sv_needles;

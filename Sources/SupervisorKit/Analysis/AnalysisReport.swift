@@ -2,6 +2,7 @@
 /// draw from.
 public struct AnalysisReport {
     public internal(set) var files: [String] = []
+    public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
     /// Lines in no envelope the analyzer knows: counted and skipped.
     public internal(set) var linesSkipped = 0

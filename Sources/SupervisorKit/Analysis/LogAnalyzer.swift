@@ -57,16 +57,19 @@ public final class LogAnalyzer {
         var reader = LineReader(fd: fd)
         var line = 0
         var reported = 0
+        var total = 0
         try reader.forEachLine({ text in
             line += 1
             take(text, file: file, line: line, day: &day)
         }, afterRead: { bytes in
+            total = bytes
             guard let progress, bytes - reported >= 64 << 20 else { return }
             reported = bytes
             progress(bytes)
         })
         flush(file: file, day: &day)
         report.linesRead += line
+        report.bytesRead += total
     }
 
     /// Classifies every timeline and returns what was found.

@@ -216,18 +216,32 @@ public enum Sys {
         return value
     }
 
-    /// Runs `path` with `arguments` to its end, stdout to `output`: its exit status and its own peak resident set.
-    /// The corresponding C functions are `posix_spawn` and `wait4`.
-    public static func runMeasured(_ path: String, _ arguments: [String], environment: [String] = [], output: String)
-        throws(SystemError) -> (status: Int32, peakRSSBytes: Int)
+    /// Runs `path` with `arguments` to its end, stdout to `output`, and returns its wait status. The corresponding
+    /// C functions are `posix_spawn` and `waitpid`.
+    public static func run(_ path: String, _ arguments: [String], environment: [String] = [], output: String)
+        throws(SystemError) -> Int32
     {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        var kilobytes = 0
-        let status = sv_run_measured(path, argv, envp, output, &kilobytes)
+        let status = sv_run_to_file(path, argv, envp, output)
         if status < 0 { throw SystemError("posix_spawn(\(path))", errno: -status) }
-        return (status, kilobytes * 1024)
+        return status
+    }
+
+    /// This process's peak resident set since it was exec'd: `VmHWM` in /proc/self/status. (`ru_maxrss` would not
+    /// do: at exec the kernel folds in the peak of the image it replaced, which for a posix_spawn child is its
+    /// parent's.)
+    public static func peakResidentBytes() -> Int? {
+        guard let fd = try? open("/proc/self/status", O_RDONLY) else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        guard let count = try? read(fd, into: &buffer, from: 0), count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst(6).filter(\.isNumber))
+        else { return nil }
+        return kilobytes * 1024
     }
 
     static func ignoreSignal(_ signal: Int32) {

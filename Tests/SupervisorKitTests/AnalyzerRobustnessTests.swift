@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+/// xorshift64*: a seeded source of test bytes.
+struct TestRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+    mutating func next(_ bound: Int) -> Int {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return Int((state &* 0x2545_F491_4F6C_DD1D) >> 33) % bound
+    }
+}
+
+/// Any byte sequence is read without a trap; the analyzer's first check agrees with a plain search.
+@Suite struct AnalyzerRobustness {
+    @Test func theNeedleScanAgreesWithAPlainSearch() {
+        let needles = ["Proxy", "RBS", "WP[", "[app", "Terminat", "B"].map { Array($0.utf8) }
+        let scan = Sys.Needles(needles)
+        let alphabet = Array("PRWTB[xyroSa".utf8) + needles.flatMap { $0 }
+        var random = TestRandom(seed: 7)
+        for _ in 0..<20_000 {
+            let haystack = (0..<random.next(80)).map { _ in alphabet[random.next(alphabet.count)] }
+            let plain = needles.contains { needle in
+                haystack.count >= needle.count
+                    && (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+            }
+            #expect(scan.occur(in: haystack.span) == plain, "\(String(decoding: haystack, as: UTF8.self))")
+        }
+    }
+
+    @Test func windowsLineEndingsReadTheSame() throws {
+        let crlf = Fixture.xcode.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try analyze(crlf).summaryOfIncidents == ["4107 killed-before-render confirmed"])
+    }
+
+    /// Random bytes, then every fixture cut at random points, shuffled, and sprinkled with NULs, lone CRs and invalid
+    /// UTF-8: never a trap, and every incident's evidence points at a line that exists.
+    @Test func randomBytesAndTruncatedRecordsNeverTrap() throws {
+        let fixtures = [Fixture.xcode, Fixture.messageOnly, Fixture.consoleApp, Fixture.syslog, Fixture.flutter, Fixture.nsError,
+                        Fixture.interleaved, Fixture.otherFormats].map { Array($0.utf8) }
+        let junk: [[UInt8]] = [[0], [13], [0xFF, 0xFE], [0xC0], [0xE2, 0x82], [10], [9], Array("{\"event\":".utf8)]
+        var random = TestRandom(seed: 42)
+        for round in 0..<300 {
+            var bytes: [UInt8] = []
+            if round % 3 == 0 {
+                bytes = (0..<random.next(20_000)).map { _ in UInt8(random.next(256)) }
+            } else {
+                for _ in 0..<1 + random.next(6) {
+                    let fixture = fixtures[random.next(fixtures.count)]
+                    let start = random.next(fixture.count)
+                    bytes += fixture[start..<min(fixture.count, start + random.next(fixture.count))]
+                    bytes += junk[random.next(junk.count)]
+                }
+            }
+            let report = try analyze([("fuzz.log", bytes)])
+            let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).count
+            #expect(report.linesRead <= lines)
+            for incident in report.incidents {
+                #expect(incident.evidence.allSatisfy { $0.line >= 1 && $0.line <= lines })
+            }
+        }
+    }
+}
+
+extension Processes {
+    /// The memory bound, measured on the real binary: its own peak RSS, from wait4.
+    @Suite struct AnalyzerMemory {
+        static let bound = 64 << 20
+
+        /// The analysis's exit status, its own peak RSS (from `--stats`), and its JSON.
+        func run(_ folder: TemporaryFolder, _ name: String) throws -> (status: Int32, rss: Int, json: [String: Any]) {
+            let output = folder.path + "/out.json"
+            let status = try Sys.run(supervisorPath, ["analyze", folder.path + "/" + name, "--json", "--stats"], output: output)
+            let data = try Data(contentsOf: URL(fileURLWithPath: output))
+            let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+            return (status, (json["stats"] as? [String: Any])?["peakRSSBytes"] as? Int ?? .max, json)
+        }
+
+        func write(_ folder: TemporaryFolder, _ name: String, _ chunks: (FileHandle) throws -> Void) throws {
+            let path = folder.path + "/" + name
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try chunks(handle)
+        }
+
+        /// A 100 MB line between two incidents, made of text the first check lets through: cut at 64 KB, skipped,
+        /// and both incidents still found.
+        @Test func aHundredMegabyteLine() throws {
+            let folder = try TemporaryFolder([:])
+            try write(folder, "long.log") { file in
+                try file.write(contentsOf: Data(Fixture.xcode.utf8))
+                let unit = Data(String(repeating: "0x1 - [PID=9] WebProcessProxy::didClose: RBS WebContent[ ", count: 1000).utf8)
+                for _ in 0..<(100 << 20) / unit.count { try file.write(contentsOf: unit) }
+                try file.write(contentsOf: Data(("\n" + Fixture.xcode.replacingOccurrences(of: "4107", with: "4108")).utf8))
+            }
+            let (status, rss, json) = try run(folder, "long.log")
+            #expect(status == 0)
+            #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
+            let incidents = try #require(json["incidents"] as? [[String: Any]])
+            #expect(incidents.filter { $0["kind"] as? String == "killed-before-render" }.compactMap { $0["pid"] as? Int } == [4107, 4108])
+        }
+
+        @Test func randomBytes() throws {
+            let folder = try TemporaryFolder([:])
+            var random = TestRandom(seed: 3)
+            try write(folder, "random.log") { file in
+                for _ in 0..<16 { try file.write(contentsOf: Data((0..<1 << 20).map { _ in UInt8(random.next(256)) })) }
+            }
+            let (status, rss, json) = try run(folder, "random.log")
+            #expect(status == 0)
+            #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
+            #expect((json["linesRead"] as? Int ?? 0) > 0)
+        }
+
+        /// 30,000 processes killed before render: timelines are concluded as the live set passes its limit, the
+        /// report keeps 10,000 incidents and counts the rest, and memory stays bounded.
+        @Test func thirtyThousandProcesses() throws {
+            let folder = try TemporaryFolder([:])
+            try write(folder, "many.log") { file in
+                var block = ""
+                for i in 0..<30_000 {
+                    block += Fixture.xcode.replacingOccurrences(of: "4107", with: String(10_000 + i))
+                    if i % 1000 == 999 {
+                        try file.write(contentsOf: Data(block.utf8))
+                        block = ""
+                    }
+                }
+            }
+            let (status, rss, json) = try run(folder, "many.log")
+            #expect(status == 0)
+            #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
+            #expect((json["incidents"] as? [Any])?.count == 10_000)
+            #expect(json["incidentsOmitted"] as? Int == 20_000)
+        }
+    }
+}
