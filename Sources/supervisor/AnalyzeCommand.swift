@@ -176,20 +176,7 @@ struct OutputFile {
 
     func write(_ text: String) throws {
         defer { close(fd) }
-        var text = text
-        let failure: Int32? = text.withUTF8 { bytes in
-            guard ftruncate(fd, 0) == 0 else { return errno }
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return nil
-        }
+        let failure = ftruncate(fd, 0) == 0 ? writeAll(fd, text) : errno
         if let failure {
             if created { unlink(path) }
             throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(failure)))")
@@ -199,11 +186,18 @@ struct OutputFile {
 
 /// Writes to standard output, or fails with a message (a closed pipe, a full disk) instead of losing the output.
 func writeStandardOutput(_ text: String) throws {
+    if let failure = writeAll(1, text) {
+        throw RuntimeError("cannot write to standard output: \(String(cString: strerror(failure)))")
+    }
+}
+
+/// Writes all of `text` to `fd`; the errno of a failed write, or nil.
+private func writeAll(_ fd: Int32, _ text: String) -> Int32? {
     var text = text
-    let failure: Int32? = text.withUTF8 { bytes in
+    return text.withUTF8 { bytes in
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 return errno
@@ -212,7 +206,6 @@ func writeStandardOutput(_ text: String) throws {
         }
         return nil
     }
-    if let failure { throw RuntimeError("cannot write to standard output: \(String(cString: strerror(failure)))") }
 }
 
 /// `analyze: 512 MB of 1,024 MB` on a terminal, for inputs over 64 MB.

@@ -16,18 +16,22 @@ struct SwimLanes {
 
     var svg: String {
         let lanes = chosenLanes()
-        let (left, top, plotWidth, laneHeight) = (190.0, 120.0, 770.0, 22.0)
+        let verdict = wrapped(report.verdict, width: 110)
+        let (left, top, plotWidth, laneHeight) = (190.0, 110.0 + 20 * Double(verdict.count), 770.0, 22.0)
         let height = top + Double(max(lanes.count, 1)) * laneHeight + 60
         let axis = TimeAxis(lanes.flatMap { $0.steps.map(\.at) }, width: plotWidth)
         var out = """
             <svg xmlns="http://www.w3.org/2000/svg" width="1000" height="\(Int(height))" viewBox="0 0 1000 \(Int(height))" \
             font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="20" y="26" font-size="16" font-weight="bold">\(escape(report.verdict))</text>
-            <text x="20" y="46" fill="#555">\(escape(title)): \(escape(report.summary))</text>
 
             """
-        out += legend(y: 72)
+        for (i, line) in verdict.enumerated() {
+            out += "<text x=\"20\" y=\"\(26 + 20 * i)\" font-size=\"16\" font-weight=\"bold\">\(escape(line))</text>\n"
+        }
+        let below = 20 * Double(verdict.count)
+        out += "<text x=\"20\" y=\"\(f(26 + below))\" fill=\"#555\">\(escape(title)): \(escape(report.summary))</text>\n"
+        out += legend(y: 52 + below)
         if lanes.isEmpty {
             out += "<text x=\"20\" y=\"\(top + 16)\">No WebContent process in the input.</text>\n</svg>\n"
             return out
@@ -45,6 +49,12 @@ struct SwimLanes {
                 out += "<line x1=\"\(f(first))\" y1=\"\(f(y))\" x2=\"\(f(last))\" y2=\"\(f(y))\" stroke=\"\(color)\" stroke-width=\"2\" opacity=\"0.5\"/>\n"
             }
             for (step, x) in zip(lane.steps, xs) { out += glyph(step.glyph, x: x, y: y) }
+            if let detail = lane.detail, let first = xs.min(), let last = xs.max() {
+                // After the lane's last step, or before its first when that would run off the page.
+                let after = last + 12 + Double(detail.count) * 5.5 < 990
+                out += "<text x=\"\(f(after ? last + 12 : first - 12))\" y=\"\(f(y + 4))\" font-size=\"10\" fill=\"\(color)\""
+                    + "\(after ? "" : " text-anchor=\"end\"")>\(escape(detail))</text>\n"
+            }
         }
         let bottom = top + Double(lanes.count) * laneHeight
         out += "<line x1=\"\(f(left))\" y1=\"\(f(bottom + 4))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(bottom + 4))\" stroke=\"#333\"/>\n"
@@ -62,6 +72,7 @@ struct SwimLanes {
     struct Lane {
         let pid: Int32
         let kind: Incident.Kind?
+        var detail: String? = nil
         let steps: [Step]
     }
 
@@ -88,7 +99,7 @@ struct SwimLanes {
 
     /// Incidents first (up to the limit), then other WebContent processes, drawn in the order they started.
     private func chosenLanes() -> [Lane] {
-        let incidents = report.incidentLanes.map { Lane(pid: $0.pid, kind: $0.kind, steps: steps($0.marks)) }
+        let incidents = report.incidentLanes.map { Lane(pid: $0.pid, kind: $0.kind, detail: $0.detail, steps: steps($0.marks)) }
         let others = report.otherLanes.map { Lane(pid: $0.pid, kind: nil, steps: steps($0.marks)) }
         let chosen = (incidents + others).filter { !$0.steps.isEmpty }.prefix(Self.laneLimit)
         return chosen.sorted { ($0.steps.map(\.at).min() ?? 0) < ($1.steps.map(\.at).min() ?? 0) }
@@ -152,6 +163,20 @@ struct SwimLanes {
     }
 
     private func f(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    private func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + [line]
+    }
 
     private func escape(_ text: String) -> String {
         text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")

@@ -148,18 +148,18 @@ extension Processes {
             #expect(result.stderr.split(separator: "\n").count == 1)
         }
 
-        @Test(arguments: [["--help"], ["help", "run"], ["run", "--help"], []])
+        @Test(arguments: [["--help"], ["help", "run"], ["run", "--help"], ["analyze", "--help"], []])
         func helpHasTheArgumentParserLayout(arguments: [String]) throws {
             let result = try runSupervisor(arguments)
             #expect(result.status == 0)
             for section in ["OVERVIEW:", "USAGE:", "OPTIONS:"] { #expect(result.stdout.contains(section)) }
-            #expect(result.stdout.contains("SUBCOMMANDS:") == !arguments.contains("run"))
+            #expect(result.stdout.contains("SUBCOMMANDS:") == (arguments.count < 2 || arguments == ["help"]))
         }
     }
 }
 
-/// Runs any executable to completion.
-func runCommand(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs any executable to completion, with `input` on its standard input if given.
+func runCommand(_ path: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -167,7 +167,13 @@ func runCommand(_ path: String, _ arguments: [String]) throws -> (status: Int32,
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let stdin = Pipe()
+    if input != nil { process.standardInput = stdin }
     try process.run()
+    if let input {
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -114,6 +114,6 @@ func descriptors(of pid: Int32) throws -> [Int] {
 }
 
 /// Runs the built `supervisor` binary to completion.
-func runSupervisor(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    try runCommand(supervisorPath, arguments)
+func runSupervisor(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runCommand(supervisorPath, arguments, input: input)
 }

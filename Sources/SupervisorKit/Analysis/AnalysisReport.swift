@@ -31,8 +31,8 @@ public struct AnalysisReport {
         public let at: Double
     }
 
-    public var incidentLanes: [(pid: Int32, kind: Incident.Kind, marks: [LaneMark])] {
-        incidents.compactMap { incident in incident.pid.map { ($0, incident.kind, laneMarks(incident.marks)) } }
+    public var incidentLanes: [(pid: Int32, kind: Incident.Kind, detail: String, marks: [LaneMark])] {
+        incidents.compactMap { incident in incident.pid.map { ($0, incident.kind, incident.detail, laneMarks(incident.marks)) } }
     }
 
     public var otherLanes: [(pid: Int32, marks: [LaneMark])] { lanes.map { ($0.pid, laneMarks($0.marks)) } }

@@ -76,9 +76,7 @@ public struct DeviceLogGenerator {
 
     /// Launched, raised, rendered, exited.
     private mutating func liveAndExit() {
-        let pid = newPID()
-        line("Process", "%x - [PID=%p] WebProcessProxy::didFinishLaunching:", pid: pid)
-        line("ProcessSuspension", "%x - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=%p", pid: pid)
+        let pid = launch()
         line("ProcessSuspension", "%x - [PID=%p] ProcessThrottler::didConnectToProcess:", pid: pid)
         line("ProcessSuspension", "%x - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Foreground Assertion' for process with PID=%p", pid: pid)
         line("Loading", "%x - [pageProxyID=%n, webPageID=%n, PID=%p] WebPageProxy::didCommitLoadForFrame:", pid: pid)
@@ -88,18 +86,19 @@ public struct DeviceLogGenerator {
 
     /// The seed's race: launched at background priority, killed, then raised and found gone.
     private mutating func killBeforeRender() {
-        let pid = newPID()
+        let pid = launch()
         killedBeforeRender.append(pid)
-        line("Process", "%x - [PID=%p] WebProcessProxy::didFinishLaunching:", pid: pid)
-        line("ProcessSuspension", "%x - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=%p", pid: pid)
         line("Process", "%x - [PID=%p] WebProcessProxy::didClose: (web process 0 crash)", pid: pid)
         line("Process", "%x - [PID=%p] WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash", pid: pid)
         line("assertion", "Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 \"Specified target process does not exist\" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}>", pid: pid)
         line("ProcessSuspension", "%x - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=%p, error: Error Domain=RBSAssertionErrorDomain Code=2 \"Specified target process does not exist\" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}", pid: pid)
     }
 
-    private mutating func newPID() -> Int32 {
+    /// A new pid, launched at background priority.
+    private mutating func launch() -> Int32 {
         nextPID = nextPID >= 99_000 ? 4200 : nextPID + 1 + Int32(next(7))
+        line("Process", "%x - [PID=%p] WebProcessProxy::didFinishLaunching:", pid: nextPID)
+        line("ProcessSuspension", "%x - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=%p", pid: nextPID)
         return nextPID
     }
 
