@@ -99,16 +99,20 @@ enum Help {
         Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild, with no
         attach delay), the channel's title-probe round trip and one-way throughput of small frames (supervisor and
         worker pinned to one CPU, as the floor is), and 256 live workers at once (supervisor RSS, CPU per event,
-        idle wake-ups per second). With --floor, the same work done by a plain C program (scripts/floor.c, built
+        idle wake-ups per second), and analyze on a generated device log beside grep -c on the same file (its
+        time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c, built
         by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare, the launchers
         alone: ours, the floor's and Foundation.Process's, each starting a child without libc that does nothing
         before its hello (scripts/bare.c). Each target from the benchmark issue is checked and reported as met or
         MISSED.
 
-        USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>] [--json]
+        USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
+                                [--analyze-mb <n>] [--json]
 
         OPTIONS:
           --iterations <n>        Samples per latency metric; round trips take ten times as many. (default: 500)
+          --analyze-mb <n>        Size of the generated device log, in MB, written to $TMPDIR or /tmp and
+                                  removed after. (default: 1024)
           --floor <path>          The C floor program built from scripts/floor.c.
           --bare <path>           The libc-free child built from scripts/bare.c.
           --worker <path>         The WebContent executable. (default: the one next to this binary)
@@ -133,7 +137,7 @@ enum Help {
         file:line of its evidence. Exit status 0 whatever was found, unless --fail-on says otherwise.
 
         USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--fail-on <kinds>]
-                                  [--truth <run.jsonl>]
+                                  [--truth <run.jsonl>] [--stats]
 
         ARGUMENTS:
           <log>                   Files, directories (every file in them) or - for standard input.
@@ -148,6 +152,7 @@ enum Help {
           --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam log,
                                   <run.jsonl>.jetsam.jsonl, if present; or give it as another --truth): precision
                                   and recall per kind. Repeatable.
+          --stats                 Also print how long the analysis took and its peak memory.
           -h, --help              Show help information.
         """
 }
