@@ -142,15 +142,12 @@ struct LogInputs {
         var info = stat()
         guard stat(path, &info) == 0 else { throw RuntimeError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         if info.st_mode & S_IFMT == S_IFDIR {
-            guard let directory = opendir(path) else {
-                throw RuntimeError("cannot read directory '\(path)': \(String(cString: strerror(errno)))")
+            let names: [String]
+            do {
+                names = try Sys.directoryEntries(path).filter { !$0.hasPrefix(".") }
+            } catch {
+                throw RuntimeError("cannot read directory '\(path)': \(String(cString: strerror(error.errno)))")
             }
-            var names: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if !name.hasPrefix(".") { names.append(name) }
-            }
-            closedir(directory)
             for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name) }
             return
         }
@@ -176,35 +173,22 @@ struct OutputFile {
 
     func write(_ text: String) throws {
         defer { close(fd) }
-        let failure = ftruncate(fd, 0) == 0 ? writeAll(fd, text) : errno
-        if let failure {
+        do throws(SystemError) {
+            guard ftruncate(fd, 0) == 0 else { throw SystemError("ftruncate", errno: errno) }
+            try Sys.write(text, to: fd)
+        } catch {
             if created { unlink(path) }
-            throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(failure)))")
+            throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(error.errno)))")
         }
     }
 }
 
 /// Writes to standard output, or fails with a message (a closed pipe, a full disk) instead of losing the output.
 func writeStandardOutput(_ text: String) throws {
-    if let failure = writeAll(1, text) {
-        throw RuntimeError("cannot write to standard output: \(String(cString: strerror(failure)))")
-    }
-}
-
-/// Writes all of `text` to `fd`; the errno of a failed write, or nil.
-private func writeAll(_ fd: Int32, _ text: String) -> Int32? {
-    var text = text
-    return text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return nil
+    do {
+        try Sys.write(text, to: 1)
+    } catch {
+        throw RuntimeError("cannot write to standard output: \(String(cString: strerror(error.errno)))")
     }
 }
 

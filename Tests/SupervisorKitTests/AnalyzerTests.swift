@@ -154,6 +154,18 @@ extension AnalysisReport {
         #expect(report.incidents.first?.rule == .unpairedErrorAfterLaunch)
     }
 
+    /// Raising a process after its page was told it died is WebKit catching up, not the seed's silent death.
+    @Test func aRaiseAfterThePageWasToldIsNotAKillBeforeRender() throws {
+        let text = Fixture.launched("""
+            2025-03-02 10:11:12.124000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+            2025-03-02 10:11:12.124100+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=7, webPageID=8, PID=4107] WebPageProxy::processDidTerminate: (pid 4107), reason=Crash
+            \(Fixture.failure())
+            """)
+        let report = try analyze(text)
+        #expect(report.incidents.map(\.kind) == [.killedAfterRender])
+        #expect(report.incidents.first?.seen == .reload)
+    }
+
     @Test func theTimelineTellsThePidsStoryWithGaps() throws {
         let report = try analyze(Fixture.xcode, story: 4107)
         let story = report.story(of: 4107)

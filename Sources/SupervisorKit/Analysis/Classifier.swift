@@ -6,7 +6,7 @@ struct HostContext {
     var quits: [Stamp] = []
     var backgrounds: [Stamp] = []
 
-    mutating func note(_ kind: Observation.Kind, pid: Int32?, at stamp: Stamp) {
+    mutating func note(_ kind: Observation.Kind, at stamp: Stamp) {
         switch kind {
         case .hostQuit:
             if quits.count == Self.limit { quits.removeFirst() }

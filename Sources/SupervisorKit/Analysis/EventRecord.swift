@@ -9,8 +9,6 @@ struct EventRecord {
     var status = ""
     var band = ""
     var result = ""
-    var kind = ""
-    var reason = ""
     var signal: Int?
     var rendered = false
     var reused = false
@@ -71,8 +69,6 @@ struct EventRecord {
         case "status": status = text ?? ""
         case "band": band = text ?? ""
         case "result": result = text ?? ""
-        case "kind": kind = text ?? ""
-        case "reason": reason = text ?? ""
         case "signal": signal = value.number(at: 0)?.value
         case "rendered": rendered = value.matches(Self.trueWord, at: 0)
         case "reused": reused = value.matches(Self.trueWord, at: 0)

@@ -2,7 +2,8 @@
 /// process ends, in bounded memory.
 ///
 /// Each line's envelope is told from its first bytes; a line that names none of the words WebKit, RunningBoard or
-/// our logs use (`Marker.relevant`, found with memmem) is counted and dropped without a `String` ever being built.
+/// our logs use (`Marker.relevant`, looked for in one vector pass) is counted and dropped without a copy or a
+/// `String`.
 /// The rest become records (a line and its continuations), then observations, then one timeline per pid, and each
 /// timeline is classified once the input ends, so that lines written out of order still meet.
 public final class LogAnalyzer {
@@ -198,7 +199,7 @@ public final class LogAnalyzer {
             if o.kind == .assertionFailed || o.pid != nil { observe(o, at: stamp) }
         case .hostQuit, .appBackground, .appForeground:
             if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
-            classifier.host.note(o.kind, pid: o.pid, at: stamp)
+            classifier.host.note(o.kind, at: stamp)
         case .hostIdentity:
             if let pid = o.pid { classifier.host.pids.insert(pid) }
         case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:

@@ -189,7 +189,7 @@ enum WebKitMessage {
         let process: ProcessKind =
             name.contains(M.webProcessName) || name.contains(M.webContentName) || name.contains(M.webContentWrapped)
             ? .webContent
-            : name.contains(M.networkingName) ? .network : name.contains(M.gpu) ? .gpu : .unknown
+            : name.contains(M.networking) ? .network : name.contains(M.gpu) ? .gpu : .unknown
         return AssertionName(role: role, process: role == .watchdog ? .unknown : process)
     }
 
@@ -298,7 +298,6 @@ private enum Words {
     static let webProcessName = bytes("WebProcess")
     static let webContentName = bytes("Web content")
     static let webContentWrapped = bytes("Webcontent")
-    static let networkingName = bytes("Network")
     static let domainEquals = bytes("Domain=")
     static let domainColon = bytes("domain: ")
     static let rbsAssertionDomain = bytes("RBSAssertionErrorDomain")

@@ -109,6 +109,28 @@ public enum Sys {
         return result
     }
 
+    /// Writes all of `text` to a blocking descriptor: a closed pipe or a full disk is an error, not a loss.
+    public static func write(_ text: String, to fd: Int32) throws(SystemError) {
+        var text = text
+        var failure: SystemError?
+        text.withUTF8 { bytes in
+            do throws(SystemError) { try writeAll(fd, UnsafeRawBufferPointer(bytes)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The names in a directory, `.` and `..` left out. The corresponding C functions are `opendir` and `readdir`.
+    public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+        guard let directory = opendir(path) else { throw SystemError("opendir(\(path))", errno: Glibc.errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     // MARK: - Byte scans
 
     /// The index of the first `byte` in `buffer[range]`. The corresponding C function is `memchr`.
