@@ -52,17 +52,18 @@ enum Fixture {
 
         """#
 
-    /// flutter -v's device relay, hard-wrapped at a fixed width: inside words, inside the assertion's name, inside
-    /// "does not exist". A tool line and a `flutter:` line in between.
+    /// flutter -v's device relay, hard-wrapped at a fixed width inside words: inside the assertion's name and inside
+    /// "does not exist", which these lines say only once. A tool line and a `flutter:` line in between.
     static let flutter = #"""
         [+2061 ms] [DEVICE LOG] 2025-03-02 10:11:12.120000+0100  localhost Runner[4100]: (WebKit) [com.apple.WebKit:Process] 0x10a2b3c40 - [PID=4107] WebProcessProxy::didFinishLaunching:
         [        ] [DEVICE LOG] 2025-03-02 10:11:12.120100+0100  localhost Runner[4100]: (WebKit) [com.apple.WebKit:ProcessSuspension] 0x10a2b3c40 - ProcessAssertion::acquireSync Successfully took RBS assert
         ion 'WebProcess Background Assertion' for process with PID=4107
         [   +3 ms] [DEVICE LOG] 2025-03-02 10:11:12.124000+0100  localhost Runner[4100]: (RunningBoardServices) [com.apple.runningboard:assertion] Error acquiring assertion: <Error Domain=RBSAssertionErrorDom
-        ain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}>
-        [        ] [DEVICE LOG] 2025-03-02 10:11:12.124300+0100  localhost Runner[4100]: (WebKit) [com.apple.WebKit:ProcessSuspension] 0x10a2b3c40 - ProcessAssertion: Failed to acquire RBS assertion 'WebPr
-        ocess Foreground Assertion' for process with PID=4107, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does n
-        ot exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}
+        ain Code=2 "Specified target process does not ex
+        ist" UserInfo={}>
+        [        ] [DEVICE LOG] 2025-03-02 10:11:12.124300+0100  localhost Runner[4100]: (WebKit) [com.apple.WebKit:ProcessSuspension] 0x10a2b3c40 - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foregro
+        und Assertion' for process with PID=4107, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does n
+        ot exist"
         [  +12 ms] flutter: page loaded
         [ +276 ms] [DEVICE LOG] 2025-03-02 10:11:12.400000+0100  localhost Runner[4100]: (WebKit) [com.apple.WebKit:Process] 0x10a2b3c40 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
 

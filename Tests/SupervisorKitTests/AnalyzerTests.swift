@@ -35,7 +35,7 @@ extension AnalysisReport {
         ("message-only", Fixture.messageOnly, .messageOnly, 5, 1),
         ("console", Fixture.consoleApp, .consoleApp, 6, 0),
         ("syslog", Fixture.syslog, .syslog, 7, 0),
-        ("flutter", Fixture.flutter, .flutter, 10, 0),
+        ("flutter", Fixture.flutter, .flutter, 11, 0),
         ("nserror", Fixture.nsError, .xcode, 9, 0),
     ])
     func findsTheKillBeforeRender(name: String, text: String, format: LogFormat, lines: Int, skipped: Int) throws {
