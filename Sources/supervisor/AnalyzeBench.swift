@@ -12,12 +12,19 @@ enum AnalyzeBench {
         var peakRSSMiB: [Double] = []
     }
 
-    static func measure(megabytes: Int, rounds: Int, folder: String) throws -> Result {
+    /// `scratch` gets a fresh folder of its own for the log, removed after.
+    static func measure(megabytes: Int, rounds: Int, scratch: String) throws -> Result {
+        var template = Array((scratch + "/supervisor-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw RuntimeError("cannot make a folder in '\(scratch)': \(String(cString: strerror(errno)))")
+        }
+        let folder = String(cString: made)
         let path = folder + "/device.log"
         let output = folder + "/out"
         defer {
             unlink(path)
             unlink(output)
+            rmdir(folder)
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(errno)))") }

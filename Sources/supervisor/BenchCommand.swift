@@ -35,7 +35,7 @@ enum BenchCommand {
         let iterations = try arguments.integer("--iterations", default: 500, range: 1...100_000)
         let analyzeMegabytes = try arguments.integer("--analyze-mb", default: 1024, range: 1...65536)
         let scratch = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        guard access(scratch, W_OK) == 0 else { throw RuntimeError("cannot write the generated log to '\(scratch)'") }
+        guard access(scratch, W_OK) == 0 else { throw RuntimeError("cannot write the generated log in '\(scratch)'") }
         let workerPath = arguments.string("--worker") ?? RunCommand.defaultWorkerPath()
         guard access(workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(workerPath)' (build it with 'swift build' or pass --worker)")
@@ -107,7 +107,7 @@ enum BenchCommand {
         step("scale")
         let scale = try Scale.measure(workers: 256, workerPath: workerPath)
         step("analyze")
-        let analysis = try AnalyzeBench.measure(megabytes: analyzeMegabytes, rounds: 3, folder: scratch)
+        let analysis = try AnalyzeBench.measure(megabytes: analyzeMegabytes, rounds: 3, scratch: scratch)
         step(nil)
 
         /// Foundation.Process launching what the supervisor launched in `ours`: the target is 3× our time.

@@ -164,20 +164,6 @@ struct SwimLanes {
 
     private func f(_ value: Double) -> String { String((value * 10).rounded() / 10) }
 
-    /// `text` in lines of at most `width` characters, broken at spaces.
-    private func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return lines + [line]
-    }
-
     private func escape(_ text: String) -> String {
         text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
     }

@@ -105,7 +105,7 @@ public struct AnalysisReport {
 
     /// What was read, one line per incident, and the verdict.
     public var text: String {
-        var lines = [summary, ""]
+        var lines = wrapped(summary, width: 100) + [""]
         if incidents.isEmpty {
             lines.append("No incidents.")
         } else {
@@ -116,7 +116,7 @@ public struct AnalysisReport {
             lines += table(rows, width: 100)
             if omitted > 0 { lines.append("… and \(omitted) more incidents, not listed (the report keeps 10,000).") }
         }
-        lines += ["", verdict]
+        lines += [""] + wrapped(verdict, width: 100)
         return lines.joined(separator: "\n")
     }
 
@@ -167,6 +167,20 @@ func table(_ rows: [[String]], width: Int) -> [String] {
         cells.append(last.count > room ? String(last.prefix(room - 1)) + "…" : last)
         return cells.joined(separator: "  ")
     }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+public func wrapped(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+        if !line.isEmpty, line.count + 1 + word.count > width {
+            lines.append(line)
+            line = ""
+        }
+        line += (line.isEmpty ? "" : " ") + word
+    }
+    return lines + [line]
 }
 
 /// `1,234,567`.
