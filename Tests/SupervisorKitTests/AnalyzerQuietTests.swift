@@ -11,8 +11,13 @@ import Testing
             2025-03-02 10:11:12.122000+0100 MyApp[4100:99001] [Process] 0x10a2b3c40 - [PID=4107] WebProcessProxy::shutDown:
             \(Fixture.failure())
             """)),
-        // The termination watchdog is taken only while a process is torn down; its failure means "already gone".
+        // The termination watchdog is taken only while a process is torn down; its failure, or a failure after it,
+        // means "already gone".
         (.watchdogAssertion, Fixture.launched(Fixture.failure("ConnectionTerminationWatchdog"))),
+        (.watchdogAssertion, Fixture.launched("""
+            2025-03-02 10:11:12.122000+0100 MyApp[4100:99001] [ProcessSuspension] 0x10a2b3c40 - ProcessAssertion::acquireSync Successfully took RBS assertion 'XPCConnectionTerminationWatchdog' for process with PID=4107
+            \(Fixture.failure())
+            """)),
         // Debug builds and the simulator: code 2, but about an entitlement.
         (.entitlement, Fixture.launched("""
             2025-03-02 10:11:12.124000+0100 MyApp[4100:99002] [assertion] Error acquiring assertion: <NSError: 0x283cbdef0; domain: RBSAssertionErrorDomain; code: 2; reason: "Client is missing required entitlement"> {

@@ -56,6 +56,7 @@ struct Classifier {
             if let mark = t.teardown ?? t.cached, !end.before(mark) { return nil }
             if t.cause?.isTeardown == true { return nil }
         }
+        if on(.watchdogAssertion), let mark = t.watchdog, !end.before(mark) { return nil }
         if on(.hostQuit), host.quit(near: end) { return nil }
         if on(.backFromBackground), let raise, host.background(after: t.launch ?? t.firstSeen, before: raise.stamp) {
             return nil

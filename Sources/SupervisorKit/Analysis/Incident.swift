@@ -53,7 +53,8 @@ public enum Rule: String, CaseIterable, Sendable {
 
     /// Quiet: WebKit was already tearing the process down, or had parked it in its process cache.
     case teardown = "quiet-teardown"
-    /// Quiet: a failure on `ConnectionTerminationWatchdog`, taken only while a process is torn down.
+    /// Quiet: `ConnectionTerminationWatchdog` is taken only while WebKit tears a process down: a failure on it, or
+    /// any failure after it, means "already gone".
     case watchdogAssertion = "quiet-watchdog-assertion"
     /// Quiet: "Client is missing required entitlement" (debug builds, the simulator).
     case entitlement = "quiet-entitlement"

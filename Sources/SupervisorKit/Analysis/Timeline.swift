@@ -75,6 +75,8 @@ struct Timeline {
     var render: Stamp?
     var inUse: Stamp?
     var teardown: Stamp?
+    /// A termination watchdog was asked for: WebKit is tearing the process down.
+    var watchdog: Stamp?
     var cached: Stamp?
     var callback: Stamp?
     var gaveUp: Stamp?
@@ -110,6 +112,7 @@ struct Timeline {
                 first = true
             }
         }
+        if o.assertion?.role == .watchdog { note(&watchdog) }
         switch o.kind {
         case .launch: note(&launch)
         case .launchFailed: note(&launchFailed)
