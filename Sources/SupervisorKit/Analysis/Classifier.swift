@@ -51,23 +51,31 @@ struct Classifier {
         }
         let raise = t.failures.first(where: counts)
         let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp].compactMap { $0 }
-        guard let end = ends.min(by: { $0.before($1) }) else { return nil }
-        if on(.teardown) {
-            if let mark = t.teardown ?? t.cached, !end.before(mark) { return nil }
-            if t.cause?.isTeardown == true { return nil }
-        }
-        if on(.watchdogAssertion), let mark = t.watchdog, !end.before(mark) { return nil }
-        if on(.hostQuit), host.quit(near: end) { return nil }
-        if on(.backFromBackground), let raise, host.background(after: t.launch ?? t.firstSeen, before: raise.stamp) {
-            return nil
-        }
-        // In use: rendered or bound to a page before it ended, or a page was told of its end.
-        let used = t.callback != nil || [t.render, t.inUse].contains { $0.map { !end.before($0) } == true }
+        guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
         if let crashed = t.crashed {
             return incident(t, .crash, .confirmed, .reportedCrash, end: end, "crashed (signal \(crashed.signal))")
         }
-        // Killed before render: new, nothing painted, and the page never told before WebKit raised it and found it
-        // gone (the seed: no callback fires).
+        return killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end)
+    }
+
+    /// The end was expected: WebKit was tearing the process down, the app was quitting, or it was coming back from
+    /// the background to a process that died there.
+    private func expected(_ t: Timeline, end: Stamp, raise: Timeline.Failure?) -> Bool {
+        if on(.teardown) {
+            if let mark = t.teardown ?? t.cached, !end.before(mark) { return true }
+            if t.cause?.isTeardown == true { return true }
+        }
+        if on(.watchdogAssertion), let mark = t.watchdog, !end.before(mark) { return true }
+        if on(.hostQuit), host.quit(near: end) { return true }
+        if on(.backFromBackground), let raise, host.background(after: t.launch ?? t.firstSeen, before: raise.stamp) {
+            return true
+        }
+        return false
+    }
+
+    /// New, nothing painted, and the page never told before WebKit raised it and found it gone (the seed: no
+    /// callback fires); or new, unrendered, dead, with RunningBoard's error naming no pid nearby.
+    private func killedBeforeRender(_ t: Timeline, raise: Timeline.Failure?, end: Stamp) -> Incident? {
         if let raise, t.render.map({ $0.before(raise.stamp) }) != true, t.callback.map({ $0.before(raise.stamp) }) != true {
             if let launch = t.launch, !raise.stamp.before(launch), Stamp.near(launch, raise.stamp, .newProcess) {
                 let confidence: Incident.Confidence =
@@ -87,27 +95,29 @@ struct Classifier {
             return incident(t, .killedBeforeRender, .likely, .unpairedErrorAfterLaunch, end: end,
                             "died; an RBS error naming no pid")
         }
+        return nil
+    }
+
+    /// Rendered or in use (bound to a page before it ended, or a page was told of its end), then killed, over a
+    /// limit, or gone; otherwise a reported crash.
+    private func afterUse(_ t: Timeline, raise: Timeline.Failure?, end: Stamp) -> Incident? {
+        let used = t.callback != nil || [t.render, t.inUse].contains { $0.map { !end.before($0) } == true }
+        let what = t.render != nil ? "rendered" : "in use"
         if t.cause == .memoryLimit || t.cause == .cpuLimit {
             return incident(t, .killedAfterRender, .confirmed, .resourceLimit, end: end,
                             "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
         }
         if t.killed != nil {
-            guard used else { return nil }
-            return incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end,
-                            "\(t.render != nil ? "rendered" : "in use"), then SIGKILL")
+            return used ? incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end, "\(what), then SIGKILL") : nil
         }
         if let raise, used {
             return incident(t, .killedAfterRender, .likely, .vanishedAfterUse, end: end,
-                            "\(t.render != nil ? "rendered" : "in use"), then gone (\(errorText(raise.error)))")
+                            "\(what), then gone (\(errorText(raise.error)))")
         }
-        guard t.termination != nil else { return nil }
-        switch t.cause {
-        case .crash?:
-            return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash")
-        case .numeric?:
-            return incident(t, .crash, .possible, .reportedCrash, end: end, "reason \(t.causeNumber ?? 0), undecoded")
-        default:
-            return nil
+        switch t.termination == nil ? nil : t.cause {
+        case .crash?: return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash")
+        case .numeric?: return incident(t, .crash, .possible, .reportedCrash, end: end, "reason \(t.causeNumber ?? 0), undecoded")
+        default: return nil
         }
     }
 
