@@ -45,6 +45,7 @@ extension AnalysisReport {
         #expect(report.incidents.first?.seen == .blankView)
         #expect(report.formatLines == [format: lines], "\(name)")
         #expect(report.linesSkipped == skipped)
+        #expect(report.formatLines.values.reduce(report.linesSkipped, +) == report.linesRead)
         let evidence = report.incidents.first!.evidence.map(report.place)
         #expect(evidence.count >= 4 && evidence.allSatisfy { $0.hasPrefix("fixture.log:") })
     }

@@ -4,9 +4,9 @@ public struct AnalysisReport {
     public internal(set) var files: [String] = []
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
-    /// Lines in no envelope the analyzer knows: counted and skipped.
+    /// Blank lines, and lines in no envelope the analyzer knows: counted and skipped. With the lines per format they
+    /// add up to `linesRead`.
     public internal(set) var linesSkipped = 0
-    public internal(set) var blankLines = 0
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
     /// Incidents beyond the report's limit, counted only.

@@ -90,7 +90,7 @@ public final class LogAnalyzer {
     private func take(_ text: Span<UInt8>, file: Int, line: Int, day: inout Int?) {
         switch Envelope.shape(of: text) {
         case .blank:
-            report.blankLines += 1
+            report.linesSkipped += 1
         case .continuation where recordOpen:
             count(recordFormat)
             append(text, separator: 10, keep: recordKept || relevant(text))
