@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "CShim.h"
 
-#include <emmintrin.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -15,6 +14,10 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -195,10 +198,11 @@ static int sv_needle_at(const sv_needles *set, const unsigned char *p, size_t le
 
 int sv_needles_any(const sv_needles *set, const void *bytes, size_t length) {
     const unsigned char *p = bytes;
+    size_t i = 0;
+#if defined(__SSE2__)
     __m128i anchors[8];
     int count = set->anchor_count;
     for (int k = 0; k < count; k++) anchors[k] = _mm_set1_epi8((char)set->anchors[k]);
-    size_t i = 0;
     for (; i + 16 <= length; i += 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(p + i));
         __m128i hits = _mm_cmpeq_epi8(block, anchors[0]);
@@ -209,6 +213,7 @@ int sv_needles_any(const sv_needles *set, const void *bytes, size_t length) {
             mask &= mask - 1;
         }
     }
+#endif
     for (; i < length; i++) {
         if (set->is_anchor[p[i]] && sv_needle_at(set, p, length, i)) return 1;
     }

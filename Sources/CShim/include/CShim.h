@@ -53,8 +53,8 @@ typedef struct sv_needles sv_needles;
 sv_needles *sv_needles_new(const char *const needles[], const size_t lengths[], int count);
 void sv_needles_free(sv_needles *set);
 
-/// Whether any needle occurs in `bytes`: one SSE2 pass finds the positions of the needles' first bytes, and only
-/// there are the needles compared.
+/// Whether any needle occurs in `bytes`: one SSE2 pass (a byte loop elsewhere) finds the positions of the needles'
+/// first bytes, and only there are the needles compared.
 int sv_needles_any(const sv_needles *set, const void *bytes, size_t length);
 
 /// memmem(3), a GNU extension Swift's Glibc module does not show.
