@@ -1,0 +1,117 @@
+import WireProtocol
+
+/// The channel to each worker: what the host sends, and what it does with each message a worker sends back.
+extension Host {
+    func send(_ message: Message, to worker: WorkerProcess) {
+        guard worker.channelOpen else { return }
+        do {
+            try worker.channel.send(message, on: loop) { [unowned self, unowned worker] in closeChannel(of: worker) }
+        } catch {
+            // The worker is gone or going; its pidfd reports how.
+            log.emit("send-failed", view: worker.view?.id, pid: worker.pid, [("error", .string(error.description))])
+            closeChannel(of: worker)
+        }
+    }
+
+    func closeChannel(of worker: WorkerProcess) {
+        guard worker.channelOpen else { return }
+        worker.channelOpen = false
+        loop.unwatch(worker.channel.readFD, token: worker.channelToken)
+        worker.channel.stopWatchingWrites(on: loop)
+        worker.channel.close()
+    }
+
+    func received(from worker: WorkerProcess) {
+        let open = (try? worker.channel.fill(using: &scratch)) ?? false
+        do {
+            while worker.channelOpen, let message = try worker.channel.next() {
+                handle(message, from: worker)
+            }
+        } catch {
+            violation(by: worker, error.description)
+        }
+        if !open { closeChannel(of: worker) }
+    }
+
+    func violation(by worker: WorkerProcess, _ reason: String) {
+        log.emit("protocol-violation", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason))])
+        kill(worker, because: "protocol violation", verdict: .protocolViolation(reason: reason))
+    }
+
+    func handle(_ message: Message, from worker: WorkerProcess) {
+        if worker.helloAt == nil {
+            guard case .hello(let pid, let version) = message else {
+                return violation(by: worker, "message \(message.tag) before hello")
+            }
+            guard version == protocolVersion else {
+                return violation(by: worker, "protocol version \(version), expected \(protocolVersion)")
+            }
+            guard pid == worker.pid else { return violation(by: worker, "hello names pid \(pid)") }
+            return saidHello(worker)
+        }
+        let view = worker.view
+        switch message {
+        case .fetch(let url):
+            let response = content.fetch(url)
+            send(.fetchReply(status: response.status, mime: response.mime, body: response.body), to: worker)
+            log.emit("fetch", view: view?.id, pid: worker.pid, [
+                ("url", .string(url)), ("status", .int(Int(response.status))), ("bytes", .int(response.body.count)),
+            ])
+        case .didCommit(let url):
+            log.emit("commit", view: view?.id, pid: worker.pid, [("url", .string(url))])
+        case .didFinish(let title):
+            rendered(worker, title: title)
+        case .didFailProvisional(let error), .didFail(let error):
+            loop.cancel(worker.timer)
+            let kind = if case .didFail = message { "committed" } else { "provisional" }
+            log.emit("fail", view: view?.id, pid: worker.pid, [("kind", .string(kind)), ("error", .string(error))])
+            if let view, !view.closed { endLoad(view) }
+        case .pong(let seq):
+            if seq == worker.lastPing { worker.awaitingPong = false }
+        case .title(let id, let title):
+            if let view = views[Int(id)], view.worker === worker, title.isEmpty, view.load.visibleAt == nil {
+                blankDetected(view)
+            }
+        case .inputApplied:
+            break
+        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .titleQuery, .ping, .input:
+            violation(by: worker, "worker sent supervisor-only message \(message.tag)")
+        }
+    }
+
+    func saidHello(_ worker: WorkerProcess) {
+        let now = Sys.monotonicNanoseconds()
+        worker.helloAt = now
+        log.emit("hello", view: worker.view?.id, pid: worker.pid, [
+            ("spawnToHelloMs", JSON.milliseconds(now - worker.spawnedAt)),
+        ])
+        if let view = worker.view { sendLoad(to: worker, of: view) }
+    }
+
+    func rendered(_ worker: WorkerProcess, title: String) {
+        worker.rendered = true
+        loop.cancel(worker.timer)
+        guard let view = worker.view, !view.closed else { return }
+        view.title = title
+        worker.residentBytes = ((try? Sys.residentPages(worker.pid)) ?? 0) * pageSize
+        log.emit("render", view: view.id, pid: worker.pid, [
+            ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
+        ])
+        setBand(band(for: worker), of: worker)
+        // After the view is on screen: a launch must not delay the load it was meant to speed up.
+        loop.soon { [weak self] in self?.replenishSpare() }
+        let load = view.load
+        if view.visible {
+            if view.attached { becameVisible(view) }
+        } else if !load.killScheduled, schedule.happens(.kill, load: load.index, rate: configuration.killRate) {
+            load.killScheduled = true
+            injectKillAfterRender(into: view)
+        }
+    }
+
+    /// Resident memory of every live worker, each as read from /proc/PID/statm when it last rendered: reading a
+    /// process that is exiting can wait on its teardown, and the event loop must not.
+    func workersRSS() -> Int {
+        workers.values.reduce(0) { $0 + $1.residentBytes }
+    }
+}

@@ -1,0 +1,92 @@
+/// Loads: begun one per free view or one per arrival, shown to the user, visible or blank, ended.
+extension Host {
+    /// The open loop: one load per arrival interval, whatever the others are doing.
+    func arrive(at time: Int) {
+        beginNextLoad(slot: nextLoadIndex % configuration.views)
+        guard nextLoadIndex < configuration.loads else { return }
+        let next = time + configuration.arrivalNanoseconds
+        loop.schedule(at: next) { [weak self] in self?.arrive(at: next) }
+    }
+
+    func beginNextLoad(slot: Int) {
+        guard nextLoadIndex < configuration.loads, !stopping else {
+            if finishedLoads == configuration.loads { retireSpares() }
+            return
+        }
+        let index = nextLoadIndex
+        nextLoadIndex += 1
+        let url = content.pages[schedule.index(.page, load: index, count: content.pages.count)]
+        let load = Load(
+            index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: Sys.monotonicNanoseconds())
+        log.emit("load-begin", [("load", .int(index)), ("url", .string(url)), ("hidden", .bool(load.hidden))])
+        if load.hidden {
+            // A background tab: the user switches to it after a while, whether or not it has rendered by then.
+            loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
+                guard let self, let load else { return }
+                show(load)
+            }
+        } else {
+            shown(load)
+        }
+        let view = openView(for: load)
+        if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
+    }
+
+    /// The user starts looking at the load: the blank clock starts.
+    func shown(_ load: Load) {
+        let now = Sys.monotonicNanoseconds()
+        load.shownAt = now
+        load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
+            guard let self, let load, load.visibleAt == nil, let view = load.view else { return }
+            load.blank = true
+            log.emit("blank", view: view.id, [("load", .int(load.index))])
+            endLoad(view)
+        }
+    }
+
+    /// The view is on screen with content. The first time counts for the load; after a recovery the view stays
+    /// up for the whole dwell again.
+    func becameVisible(_ view: View) {
+        let load = view.load
+        guard let shownAt = load.shownAt else { return }
+        let now = Sys.monotonicNanoseconds()
+        let first = load.visibleAt == nil
+        if first {
+            load.visibleAt = now
+            loop.cancel(load.blankDeadline)
+        }
+        log.emit("visible", view: view.id, pid: view.worker?.pid, [
+            ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)), ("first", .bool(first)),
+        ])
+        guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
+        view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
+            guard let self, let view, !view.closed else { return }
+            endLoad(view)
+        })
+    }
+
+    func endLoad(_ view: View) {
+        guard !view.closed else { return }
+        let load = view.load
+        let now = Sys.monotonicNanoseconds()
+        var fields: [(String, JSON)] = [
+            ("load", .int(load.index)), ("outcome", .string(load.blank || load.visibleAt == nil ? "blank" : "rendered")),
+            ("recoveries", .int(load.recoveries)), ("hidden", .bool(load.hidden)),
+        ]
+        if let shownAt = load.shownAt {
+            fields.append(("blankMs", JSON.milliseconds((load.visibleAt ?? now) - shownAt)))
+            if let visibleAt = load.visibleAt, !load.blank {
+                fields.append(("timeToVisibleMs", JSON.milliseconds(visibleAt - shownAt)))
+            }
+        }
+        loop.cancel(load.blankDeadline)
+        log.emit("load-end", view: view.id, fields)
+        finishedLoads += 1
+        closeView(view)
+        if configuration.arrivalNanoseconds == 0 {
+            loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
+        } else if finishedLoads == configuration.loads {
+            retireSpares()
+        }
+    }
+}

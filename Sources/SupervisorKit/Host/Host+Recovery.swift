@@ -1,0 +1,107 @@
+import CShim
+
+/// Deaths and recovery: each child reaped once, its death classified and delivered (or, before attach, not),
+/// and the view recovered as the policy says.
+extension Host {
+    /// Handles the death of `worker` if it has exited: from its pidfd event, or before the host acts on its pid
+    /// while that event is still queued, so that what the host does next (raise priority, wire an observer)
+    /// happens after the death, as it did in real time.
+    func reapIfExited(_ worker: WorkerProcess) {
+        guard !worker.reaped, let (code, status) = try? worker.reap() else { return }
+        died(worker, code: code, status: status)
+    }
+
+    func died(_ worker: WorkerProcess, code: Int32, status: Int32) {
+        loop.unwatch(nil, token: worker.pidfdToken)
+        closeChannel(of: worker)
+        loop.cancel(worker.timer)
+        workers[worker.pid] = nil
+        let termination = TerminationStatus.classify(
+            code: code, status: status, saidHello: worker.helloAt != nil, verdict: worker.verdict)
+        let view = worker.view.flatMap { $0.closed ? nil : $0 }
+        // The raw status goes beside the classification: a worker killed before hello is a failed launch that
+        // still died of SIGKILL.
+        var fields: [(String, JSON)] = [
+            ("status", .string(termination.name)), (code == sv_cld_exited() ? "code" : "signal", .int(Int(status))),
+        ]
+        switch termination {
+        case .launchFailed(let reason), .protocolViolation(let reason): fields.append(("reason", .string(reason)))
+        default: break
+        }
+        fields += [
+            ("rendered", .bool(worker.rendered)), ("attached", .bool(view?.attached ?? false)),
+            ("spare", .bool(spares.contains { $0 === worker })), ("band", .string(worker.band?.rawValue ?? "none")),
+            ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
+        ]
+        log.emit("death", view: view?.id, pid: worker.pid, fields)
+        // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
+        // would only be the killer's next victim.
+        spares.removeAll { $0 === worker }
+        guard let view, view.worker === worker else { return }
+        if policy.observe == .attach && !view.attached {
+            // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
+            log.emit("unobserved", view: view.id, pid: worker.pid)
+            return
+        }
+        view.worker = nil
+        terminated(view, termination, pid: worker.pid)
+    }
+
+    /// The termination callback.
+    func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
+        log.emit("termination", view: view.id, pid: pid, [("status", .string(status.name))])
+        guard let recovery = policy.onTermination else { return }
+        if policy.recoverWhenVisible && !view.visible {
+            view.recoverWhenShown = true
+            return
+        }
+        recover(view, recovery, because: "termination")
+    }
+
+    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String) {
+        guard !stopping, !view.closed else { return }
+        let load = view.load
+        let now = Sys.monotonicNanoseconds()
+        if policy.recoveryCooldownNanoseconds > 0, let last = view.lastRecoveryAt,
+            now - last < policy.recoveryCooldownNanoseconds
+        {
+            log.emit("recovery-suppressed", view: view.id, [("kind", .string(recovery.rawValue))])
+            return
+        }
+        guard load.recoveries < policy.maxRecoveries else {
+            log.emit("give-up", view: view.id, [("load", .int(load.index)), ("recoveries", .int(load.recoveries))])
+            return endLoad(view)
+        }
+        load.recoveries += 1
+        view.lastRecoveryAt = now
+        log.emit("recovery", view: view.id, [
+            ("kind", .string(recovery.rawValue)), ("reason", .string(reason)), ("attempt", .int(load.recoveries)),
+        ])
+        let perform = { [unowned self] in
+            guard !view.closed else { return }
+            switch recovery {
+            case .reload: reload(view)
+            case .rebuild:
+                closeView(view)
+                openView(for: load)
+            }
+        }
+        let delay = policy.backoffNanoseconds > 0 ? policy.backoffNanoseconds << (load.recoveries - 1) : 0
+        if delay > 0 && load.recoveries > 1 {
+            view.timers.append(loop.schedule(afterNanoseconds: delay, perform))
+        } else {
+            loop.soon(perform)
+        }
+    }
+
+    /// WKWebView's `reload()`: a new process if the view knows its old one died; otherwise a reload sent to the
+    /// process it believes in, which does nothing at all if that process is gone.
+    func reload(_ view: View) {
+        guard let worker = view.worker else { return startWorker(for: view) }
+        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, "reload") }
+        worker.rendered = false
+        view.title = ""
+        send(.reload, to: worker)
+        watchLiveness(of: worker)
+    }
+}

@@ -1,0 +1,44 @@
+/// The pool of spare workers: launched ahead, or parked from a closed view, and taken by the next view.
+extension Host {
+    /// Launches a spare when none is left, at background priority since it serves no one yet.
+    func replenishSpare() {
+        guard policy.spareWorkers > 0, spares.isEmpty, !stopping, nextLoadIndex < configuration.loads,
+            let worker = launchWorker()
+        else { return }
+        spares.append(worker)
+        log.emit("spare", pid: worker.pid)
+        setBand(.background, of: worker)
+    }
+
+    /// Keeps a closed view's healthy worker as a spare, its page unloaded, if the policy reuses workers, there is
+    /// room, and more loads are coming.
+    func park(_ worker: WorkerProcess) -> Bool {
+        guard policy.reuseWorkers, spares.count < policy.spareWorkers, !stopping, nextLoadIndex < configuration.loads,
+            worker.rendered, worker.channelOpen, worker.verdict == nil, !worker.reaped
+        else { return false }
+        loop.cancel(worker.timer)
+        worker.rendered = false
+        worker.awaitingPong = false
+        send(.unload, to: worker)
+        spares.append(worker)
+        log.emit("spare", pid: worker.pid, [("reused", .bool(true))])
+        setBand(.background, of: worker)
+        return true
+    }
+
+    /// The most recently parked live spare, if any. A new one is launched only once the view that took it has
+    /// rendered, so that the launch never competes with the load it was meant to speed up.
+    func takeSpare() -> WorkerProcess? {
+        while let worker = spares.popLast() {
+            reapIfExited(worker)
+            if !worker.reaped { return worker }
+        }
+        return nil
+    }
+
+    func retireSpares() {
+        let retired = spares
+        spares = []
+        retired.forEach(shutDown)
+    }
+}

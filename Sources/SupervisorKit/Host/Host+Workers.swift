@@ -1,0 +1,105 @@
+import Glibc
+
+/// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.
+extension Host {
+    func startWorker(for view: View) {
+        guard !stopping else { return }
+        guard let worker = launchWorker(for: view) else {
+            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
+        }
+        adopt(worker, into: view)
+    }
+
+    /// A running, watched worker, or nil after logging why there is none.
+    func launchWorker(for view: View? = nil) -> WorkerProcess? {
+        let worker: WorkerProcess
+        do {
+            worker = try launcher.launch()
+        } catch {
+            log.emit("death", view: view?.id, [
+                ("status", .string("launch-failed")), ("reason", .string(error.description)), ("rendered", .bool(false)),
+            ])
+            return nil
+        }
+        workers[worker.pid] = worker
+        do {
+            worker.pidfdToken = try loop.watch(worker.pidfd) { [unowned self, unowned worker] _ in reapIfExited(worker) }
+            worker.channelToken = try loop.watch(worker.channel.readFD) { [unowned self, unowned worker] _ in
+                received(from: worker)
+            }
+        } catch {
+            kill(worker, because: "cannot watch worker: \(error)", verdict: .launchFailed(reason: error.description))
+        }
+        watchLiveness(of: worker)
+        return worker
+    }
+
+    func adopt(_ worker: WorkerProcess, into view: View) {
+        worker.view = view
+        view.worker = worker
+        worker.views += 1
+        var fields: [(String, JSON)] = [("load", .int(view.load.index))]
+        if worker.views > 1 { fields.append(("reused", .bool(true))) }
+        log.emit("spawn", view: view.id, pid: worker.pid, fields)
+        setBand(band(for: worker), of: worker)
+        if worker.helloAt != nil { sendLoad(to: worker, of: view) }
+    }
+
+    /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
+    /// its view is about to be; the policy's hidden band while its view is a hidden tab.
+    func band(for worker: WorkerProcess) -> PriorityBand {
+        guard let view = worker.view else { return .background }
+        guard view.visible else { return policy.hiddenBand }
+        return view.attached ? .foreground : policy.launchBand
+    }
+
+    /// Moves `worker` to `band` if it is not there already. With `assertion`, the band is applied even if it
+    /// seems current: that is the foreground assertion a view takes when it enters the window, and the call that
+    /// finds out a process is gone.
+    func setBand(_ band: PriorityBand, of worker: WorkerProcess, assertion: Bool = false) {
+        guard assertion || worker.band != band else { return }
+        let result = configuration.bands.apply(band, to: worker.pid)
+        if result == .applied { worker.band = band }
+        var fields: [(String, JSON)] = [
+            ("band", .string(band.rawValue)), ("nice", .int(Int(configuration.bands.nice(band)))),
+            ("oomScoreAdj", .int(Int(configuration.bands.oomScoreAdjust(band)))), ("result", .string(result.name)),
+        ]
+        switch result {
+        case .noSuchProcess where band == .foreground:
+            fields.append(("rbs", .string(rbsTargetMissingLine)))
+        case .denied(let error) where !warnedPriorityDenied:
+            warnedPriorityDenied = true
+            printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
+        default:
+            break
+        }
+        log.emit("priority", view: worker.view?.id, pid: worker.pid, fields)
+    }
+
+    func sendLoad(to worker: WorkerProcess, of view: View) {
+        send(.load(url: view.load.url), to: worker)
+        watchLiveness(of: worker)
+        log.emit("load", view: view.id, pid: worker.pid, [
+            ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),
+        ])
+    }
+
+    func shutDown(_ worker: WorkerProcess) {
+        guard !worker.reaped else { return }
+        log.emit("shutdown", view: worker.view?.id, pid: worker.pid)
+        send(.shutdown, to: worker)
+        loop.cancel(worker.timer)
+        worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
+            guard let self, let worker, workers[worker.pid] === worker else { return }
+            kill(worker, because: "did not exit after shutdown", verdict: nil)
+        }
+    }
+
+    func kill(_ worker: WorkerProcess, because reason: String, verdict: TerminationStatus?) {
+        guard worker.verdict == nil else { return }
+        worker.verdict = verdict
+        log.emit("kill", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason))])
+        worker.signal(SIGKILL)
+        closeChannel(of: worker)
+    }
+}
