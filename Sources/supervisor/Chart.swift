@@ -95,11 +95,17 @@ struct Chart {
         ms >= 1000 ? "\(Int(ms / 1000)) s" : ms >= 1 ? "\(Int(ms)) ms" : "\(ms) ms"
     }
 
-    private func fmt(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+    private func fmt(_ value: Double) -> String { svgNumber(value) }
 
-    private func escape(_ text: String) -> String {
-        text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
-    }
+    private func escape(_ text: String) -> String { svgText(text) }
+}
+
+/// A coordinate as the charts write it: one decimal.
+func svgNumber(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+
+/// `text` with the characters XML reserves escaped.
+func svgText(_ text: String) -> String {
+    text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
 }
 
 extension String {

@@ -162,11 +162,9 @@ struct SwimLanes {
         return out
     }
 
-    private func f(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+    private func f(_ value: Double) -> String { svgNumber(value) }
 
-    private func escape(_ text: String) -> String {
-        text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
-    }
+    private func escape(_ text: String) -> String { svgText(text) }
 }
 
 /// A shared time axis that keeps milliseconds visible beside seconds: each gap between consecutive steps is drawn in

@@ -32,14 +32,25 @@ public struct AnalysisReport {
     }
 
     public var incidentLanes: [(pid: Int32, kind: Incident.Kind, detail: String, marks: [LaneMark])] {
-        incidents.compactMap { incident in incident.pid.map { ($0, incident.kind, incident.detail, laneMarks(incident.marks)) } }
+        let timed = lanesTimed
+        return incidents.compactMap { incident in
+            incident.pid.map { ($0, incident.kind, incident.detail, laneMarks(incident.marks, timed: timed)) }
+        }
     }
 
-    public var otherLanes: [(pid: Int32, marks: [LaneMark])] { lanes.map { ($0.pid, laneMarks($0.marks)) } }
+    public var otherLanes: [(pid: Int32, marks: [LaneMark])] {
+        let timed = lanesTimed
+        return lanes.map { ($0.pid, laneMarks($0.marks, timed: timed)) }
+    }
 
-    private func laneMarks(_ marks: [Timeline.Mark]) -> [LaneMark] {
-        let timed = (incidents.flatMap(\.marks) + lanes.flatMap(\.marks)).allSatisfy { $0.stamp.time != nil }
-        return marks.map { mark in
+    /// Lanes share one axis: time when every step has one, record order otherwise.
+    private var lanesTimed: Bool {
+        incidents.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
+            && lanes.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
+    }
+
+    private func laneMarks(_ marks: [Timeline.Mark], timed: Bool) -> [LaneMark] {
+        marks.map { mark in
             let step: LaneMark.Step =
                 switch mark.kind {
                 case .launch: .launch

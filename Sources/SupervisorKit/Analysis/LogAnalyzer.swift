@@ -165,7 +165,7 @@ public final class LogAnalyzer {
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zoneSeconds ?? 0 }
             WebKitMessage.observe(text.extracting(min(envelope.message, text.count)..<text.count), into: &observations)
             if let pid = envelope.hostPID {
-                if let process = envelope.process, text.extracting(process).contains(Words.webContent) {
+                if let process = envelope.process, text.extracting(process).contains(Marker.webContent) {
                     observations.append(Observation(.alive, pid: Int(pid), process: .webContent))
                 } else if observations.contains(where: \.speaksForHost) {
                     classifier.host.pids.insert(pid)
@@ -287,10 +287,6 @@ public final class LogAnalyzer {
                 firstSeen: stamp, lastSeen: stamp, evidence: [stamp], marks: []))
         }
     }
-}
-
-private enum Words {
-    static let webContent = bytes("WebContent")
 }
 
 extension Observation {

@@ -85,18 +85,9 @@ enum LogTime {
 
     /// `2025-03-02 10:11:12.123456+0100`: a time shown in the zone the log was written in.
     static func text(_ micros: Int, offsetSeconds: Int?) -> String {
-        let local = micros + (offsetSeconds ?? 0) * 1_000_000
-        let day = local >= 0 ? local / microsecondsPerDay : (local - microsecondsPerDay + 1) / microsecondsPerDay
-        let (year, month, date) = civil(day)
-        var rest = local - day * microsecondsPerDay
-        let fraction = rest % 1_000_000
-        rest /= 1_000_000
-        var text = "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(date, 2)) "
-        text += "\(zeroPadded(rest / 3600, 2)):\(zeroPadded(rest / 60 % 60, 2)):\(zeroPadded(rest % 60, 2)).\(zeroPadded(fraction, 6))"
-        if let offset = offsetSeconds {
-            let minutes = abs(offset) / 60
-            text += "\(offset < 0 ? "-" : "+")\(zeroPadded(minutes / 60, 2))\(zeroPadded(minutes % 60, 2))"
-        }
-        return text
+        let (date, time, _) = calendarParts((micros + (offsetSeconds ?? 0) * 1_000_000) * 1000, local: false)
+        guard let offset = offsetSeconds else { return "\(date) \(time)" }
+        let minutes = abs(offset) / 60
+        return "\(date) \(time)\(offset < 0 ? "-" : "+")\(zeroPadded(minutes / 60, 2))\(zeroPadded(minutes % 60, 2))"
     }
 }

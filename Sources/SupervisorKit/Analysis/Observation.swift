@@ -131,6 +131,7 @@ enum Marker {
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
     ].map { Array($0.utf8) })
 
+    static let webContent = bytes("WebContent")
     static let jsonEvent = bytes(#""event":"#)
     static let jetsamKill = bytes(#""jetsam-kill""#)
     static let deviceLog = bytes("[DEVICE LOG]")

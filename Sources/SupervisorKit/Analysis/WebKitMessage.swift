@@ -117,7 +117,7 @@ enum WebKitMessage {
     private static func runningBoard(_ m: Span<UInt8>, at: Int, _ out: inout [Observation]) {
         let start = at + M.webKitService.count
         let process: ProcessKind =
-            m.matches(M.webContent, at: start) ? .webContent : m.matches(M.gpu, at: start) ? .gpu
+            m.matches(Marker.webContent, at: start) ? .webContent : m.matches(M.gpu, at: start) ? .gpu
             : m.matches(M.networking, at: start) ? .network : .unknown
         var end = start
         while end < m.count, m[end] != 32, m[end] != 93 || m.byte(end + 1) == 41 { end += 1 }
@@ -278,7 +278,6 @@ private enum Words {
     static let removingAssertionsForTerminated = bytes("Removing assertions for terminated process")
     static let appIdentity = bytes("[app<")
     static let applicationIdentity = bytes("[application<")
-    static let webContent = bytes("WebContent")
     static let gpu = bytes("GPU")
     static let networking = bytes("Network")
     static let memorystatus = bytes("memorystatus")
