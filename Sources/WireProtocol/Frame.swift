@@ -11,14 +11,14 @@ extension Message {
             out.appendInteger(version)
         case .load(let url), .fetch(let url), .didCommit(let url):
             out.appendString(url)
-        case .reload, .shutdown, .unload:
+        case .reload, .shutdown, .unload, .documentQuery:
             break
         case .fetchReply(let status, let mime, let body):
             out.appendInteger(status)
             out.appendString(mime)
             out.appendInteger(UInt32(body.count))
             out.append(contentsOf: body)
-        case .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
+        case .didFinish(let text), .didFailProvisional(let text), .didFail(let text), .document(let text):
             out.appendString(text)
         case .titleQuery(let id):
             out.appendInteger(id)
@@ -132,6 +132,8 @@ extension Message {
         case 15: message = .input(seq: try reader.integer(), text: try reader.string())
         case 16: message = .inputApplied(seq: try reader.integer(), digest: try reader.integer())
         case 17: message = .unload
+        case 18: message = .documentQuery
+        case 19: message = .document(text: try reader.string())
         default: throw .unknownTag(tag)
         }
         guard reader.remaining == 0 else { throw .trailingBytes(tag: tag, count: reader.remaining) }

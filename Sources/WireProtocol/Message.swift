@@ -1,5 +1,5 @@
 /// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
-public let protocolVersion: UInt16 = 2
+public let protocolVersion: UInt16 = 3
 
 /// The largest frame (type tag plus payload) either side accepts. A document bigger than this cannot be served;
 /// a peer that announces more is broken or hostile, and the frame is rejected before any of it is buffered.
@@ -8,7 +8,7 @@ public let maxFrameSize = 1 << 20
 /// Everything the supervisor and a WebContent worker say to each other.
 ///
 /// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,
-/// `unload`, `fetchReply`, `titleQuery`, `ping`, `input` and `shutdown`; everything else comes from the worker.
+/// `unload`, `fetchReply`, `titleQuery`, `ping`, `input`, `documentQuery` and `shutdown`; everything else comes from the worker.
 public enum Message: Sendable {
     case hello(pid: Int32, version: UInt16)
     case load(url: String)
@@ -28,6 +28,9 @@ public enum Message: Sendable {
     case inputApplied(seq: UInt64, digest: UInt64)
     /// Drop the page and everything it held (memory, title, typed input): the worker waits for its next view.
     case unload
+    /// Asks for the document typed into the page so far, answered with `document`.
+    case documentQuery
+    case document(text: String)
 
     /// The one-byte type tag that leads the frame.
     public var tag: UInt8 {
@@ -49,6 +52,8 @@ public enum Message: Sendable {
         case .input: 15
         case .inputApplied: 16
         case .unload: 17
+        case .documentQuery: 18
+        case .document: 19
         }
     }
 }

@@ -44,9 +44,31 @@ struct Arguments {
                     throw UsageError("missing value for '\(name)'")
                 }
             } else {
-                throw UsageError("unknown option '\(name)'")
+                let known = options.union(knownFlags).union(optionalValues)
+                let hint = Self.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(name)'\(hint)")
             }
         }
+    }
+
+    /// The known name a typo most likely meant: at most two edits away, or the only one it begins.
+    static func closest(to name: String, in known: Set<String>) -> String? {
+        let scored = known.map { ($0, editDistance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
+        if let best = scored.min(by: { ($0.1, $0.0) < ($1.1, $1.0) }) { return best.0 }
+        let prefixed = known.filter { $0.hasPrefix(name) && name.count > 3 }
+        return prefixed.count == 1 ? prefixed.first : nil
+    }
+
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }

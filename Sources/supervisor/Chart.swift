@@ -8,12 +8,6 @@ struct Chart {
 
     static let colors = ["#7f7f7f", "#d62728", "#ff7f0e", "#9467bd", "#1f77b4", "#2ca02c", "#8c564b", "#e377c2"]
 
-    func write(to path: String) throws {
-        guard let file = fopen(path, "w") else { throw RuntimeError(String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        guard fputs(svg, file) >= 0 else { throw RuntimeError(String(cString: strerror(errno))) }
-    }
-
     var svg: String {
         let width = 1000.0
         let height = 460.0

@@ -18,6 +18,8 @@ enum CompareCommand {
             return policy
         }
         let content = try RunCommand.contentProvider(arguments)
+        // Checked before the comparison runs, not after minutes of work.
+        let svg = try arguments.string("--svg").map { try OutputFile($0) }
         var summaries: [RunSummary] = []
         for (i, policy) in policies.enumerated() {
             configuration.policy = policy
@@ -28,20 +30,15 @@ enum CompareCommand {
             try host.stopOnTerminationSignals()
             let summary = try host.run()
             progress.finish()
+            if let failure = host.failure { throw RuntimeError(failure) }
             summaries.append(summary)
             if summary.interrupted { break }
         }
-        if let path = arguments.string("--svg") {
-            do {
-                try Chart(summaries: summaries, title: chartTitle(configuration)).write(to: path)
-            } catch {
-                throw RuntimeError("cannot write '\(path)': \(error)")
-            }
-        }
         let seed = JSON.int(Int(truncatingIfNeeded: configuration.seed))
-        print(
-            arguments.flag("--json")
-                ? JSON.object([("seed", seed), ("runs", .array(summaries.map(\.json)))]).text : table(summaries))
+        try writeStandardOutput(
+            (arguments.flag("--json")
+                ? JSON.object([("seed", seed), ("runs", .array(summaries.map(\.json)))]).text : table(summaries)) + "\n")
+        try svg?.write(Chart(summaries: summaries, title: chartTitle(configuration)).svg)
         return summaries.contains(where: \.interrupted) ? 130 : 0
     }
 

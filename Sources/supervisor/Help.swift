@@ -1,5 +1,7 @@
 /// Help texts, laid out the way swift-argument-parser lays them out.
 enum Help {
+    static let version = "0.10.0"
+
     static let root = """
         OVERVIEW: Run WebContent render workers the way a web engine's UI process runs its content processes, and
         keep their views alive when the workers die.
@@ -7,6 +9,7 @@ enum Help {
         USAGE: supervisor <subcommand>
 
         OPTIONS:
+          --version               Show the version.
           -h, --help              Show help information.
 
         SUBCOMMANDS:
@@ -41,6 +44,11 @@ enum Help {
           --blank-timeout <ms>    A load with no title this long after it was shown is blank. (default: 5000)
           --dwell <ms>            Keep each rendered view on screen this long before closing it. (default: 0)
           --worker <path>         The WebContent executable. (default: the one next to this binary)
+          --hang-timeout <ms>     Kill a worker that owes an answer this long as unresponsive. (default: 3000)
+          --typing <n>            Open an editor view for the whole run and type <n> inputs a second into it;
+                                  inputs are kept until the worker acknowledges them. (default: 0, no editor)
+          --journal <file>        Save acknowledged inputs to <file>, and restore the ones an earlier run
+                                  saved there. (needs --typing)
         """
 
     static let policies = """
@@ -52,7 +60,9 @@ enum Help {
           webkit-default          WebKit without a delegate: reload if visible, else when next shown, at most
                                   once per 30 s; no watchdog.
           guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
-                                  on any death with backoff, reuse closed views' workers as spares.
+                                  on any death, reuse closed views' workers as spares.
+        Every policy that recovers stops at a crash loop: more than 3 crashes of a load's workers in 5 s
+        (kills from outside do not count) end it on an error page; restarts in the window back off.
         """
 
     static let run = """

@@ -6,7 +6,7 @@ enum RunCommand {
     /// Options shared by `run` and `compare`: the workload and the faults it meets.
     static let workloadOptions: Set<String> = [
         "--loads", "--views", "--hidden", "--hidden-time", "--content", "--seed", "--dwell", "--worker", "--inject-race", "--inject-kill",
-        "--attach-delay", "--watchdog", "--blank-timeout", "--arrival",
+        "--attach-delay", "--watchdog", "--blank-timeout", "--arrival", "--typing", "--journal", "--hang-timeout",
     ]
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
@@ -19,30 +19,41 @@ enum RunCommand {
             throw UsageError("unknown policy '\(policyName)'; choose one of \(Policy.all.map(\.name).joined(separator: ", "))")
         }
         configuration.policy = policy
-        let content = try contentProvider(arguments)
-        let log: EventLog
-        do {
-            log = try EventLog(path: arguments.string("--log"))
-        } catch {
-            throw RuntimeError("cannot open log file '\(arguments.string("--log") ?? "")': \(String(cString: strerror(error.errno)))")
-        }
-        switch (arguments.string("--log-format"), arguments.string("--log")) {
-        case (nil, _), ("jsonl", _): break
-        case ("ios", let path?):
-            let console = try IOSConsoleLog(path: path + ".ios.log")
-            log.observers.append(console.record)
-            log.flushers.append(console.flush)
+        let logPath = arguments.string("--log")
+        switch (arguments.string("--log-format"), logPath) {
+        case (nil, _), ("jsonl", _), ("ios", _?): break
         case ("ios", nil): throw UsageError("'--log-format ios' needs '--log <file>'")
         case (let format?, _): throw UsageError("unknown log format '\(format)'; choose jsonl or ios")
         }
-        let host = try Host(configuration: configuration, content: content, log: log)
+        let content = try contentProvider(arguments)
+        // Every check is done: only now may an existing log be emptied.
+        let log = try open(logPath) { () throws(SystemError) in try EventLog(path: logPath) }
+        if let logPath, arguments.string("--log-format") == "ios" {
+            let path = logPath + ".ios.log"
+            let console = try open(path) { () throws(SystemError) in try IOSConsoleLog(path: path) }
+            log.observers.append(console.record)
+            log.flushers.append(console.flush)
+        }
+        let host = try open(configuration.journalPath) { () throws(SystemError) in
+            try Host(configuration: configuration, content: content, log: log)
+        }
         try host.stopOnTerminationSignals()
         let progress = Progress(total: configuration.loads, label: "run")
         log.observers.append(progress.record)
         let summary = try host.run()
         progress.finish()
-        print(arguments.flag("--json") ? summary.json.text : summary.text)
+        if let failure = host.failure { throw RuntimeError(failure) }
+        try writeStandardOutput((arguments.flag("--json") ? summary.json.text : summary.text) + "\n")
         return summary.interrupted ? 130 : 0
+    }
+
+    /// Runs `body`, naming `path` in its error.
+    static func open<T>(_ path: String?, _ body: () throws(SystemError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw RuntimeError("cannot open '\(path ?? "")': \(String(cString: strerror(error.errno)))")
+        }
     }
 
     static func workload(_ arguments: Arguments) throws -> RunConfiguration {
@@ -73,6 +84,14 @@ enum RunCommand {
                 throw UsageError("'--attach-delay' takes milliseconds, MS or MIN-MAX, not '\(text)'")
             }
             configuration.attachDelayNanoseconds = Int(low * 1e6)...Int(high * 1e6)
+        }
+        configuration.hangTimeoutNanoseconds =
+            try arguments.integer("--hang-timeout", default: 3000, range: 1...3_600_000) * 1_000_000
+        let typing = try arguments.integer("--typing", default: 0, range: 0...10_000)
+        configuration.typingIntervalNanoseconds = typing > 0 ? 1_000_000_000 / typing : 0
+        configuration.journalPath = arguments.string("--journal")
+        if configuration.journalPath != nil && typing == 0 {
+            throw UsageError("'--journal' saves typed input: it needs '--typing <n>'")
         }
         guard access(configuration.workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")

@@ -41,6 +41,8 @@ do {
     switch words.first {
     case nil, "-h", "--help":
         print(Help.root)
+    case "--version":
+        print("supervisor \(Help.version)")
     case "help":
         let topic = words.dropFirst().first
         guard let help = topic.map({ commands[$0]?.help }) ?? Help.root else {
@@ -48,7 +50,10 @@ do {
         }
         print(help)
     case let name?:
-        guard let command = commands[name] else { throw UsageError("unknown subcommand '\(name)' (see 'supervisor --help')") }
+        guard let command = commands[name] else {
+            let hint = Arguments.closest(to: name, in: Set(commands.keys)).map { "; did you mean '\($0)'?" }
+            throw UsageError("unknown subcommand '\(name)'\(hint ?? " (see 'supervisor --help')")")
+        }
         let rest = words.dropFirst()
         if rest.contains("--help") || rest.contains("-h") {
             print(command.help)

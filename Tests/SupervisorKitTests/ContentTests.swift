@@ -25,13 +25,14 @@ extension Processes {
             #expect(content.fetch("https://example.com/").status == 400)
         }
 
-        @Test func aMissingPageIsAProvisionalFailureAndABlankLoad() throws {
+        @Test func aMissingPageIsAProvisionalFailureAndAFailedLoad() throws {
             let folder = try TemporaryFolder(["a.html": "<title>A</title>"])
             let content = try folder.provider
             try #require(unlink(folder.path + "/a.html") == 0)
             let (summary, events) = try runHost({ $0.loads = 1 }, content: content)
             #expect(events.named("fail").map { $0.string("kind") } == ["provisional"])
-            #expect(summary.blank == 1)
+            #expect(summary.failed == 1 && summary.blank == 0 && summary.rendered == 0)
+            #expect(events.named("load-end").first?.string("error")?.hasPrefix("status 404 fetching app://local/a.html") == true)
         }
     }
 }

@@ -32,6 +32,7 @@ struct Worker {
         case .input(let seq, let text):
             typed.append(contentsOf: text.utf8)
             channel.send(.inputApplied(seq: seq, digest: fnv1a(typed)))
+        case .documentQuery: channel.send(.document(text: String(decoding: typed, as: UTF8.self)))
         case .shutdown: wr_exit(0)
         case .load, .reload, .unload: deferred.append(message)
         default: break

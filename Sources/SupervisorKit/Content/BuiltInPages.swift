@@ -7,6 +7,9 @@ enum BuiltInPages {
         ("settings.html", page("Settings", memory: "1MB", cpu: "1ms", body: "<form><input name=\"q\"><button>Save</button></form>")),
     ]
 
+    /// The document the user types into.
+    static let editor = page("Editor", memory: "1MB", cpu: "1ms", body: "<textarea autofocus></textarea>")
+
     private static func page(_ title: String, memory: String, cpu: String, body: String) -> String {
         """
         <!doctype html>

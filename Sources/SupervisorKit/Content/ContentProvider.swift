@@ -5,6 +5,9 @@ import Glibc
 public final class ContentProvider {
     /// The scheme and host every page lives under.
     public static let origin = "app://local/"
+    /// The editor document, served whatever the content: it is not in the rotation of pages.
+    public static let editorURL = origin + editorPath
+    static let editorPath = "editor"
 
     public struct Response: Equatable {
         public let status: UInt16
@@ -50,16 +53,20 @@ public final class ContentProvider {
         let path = String(url.dropFirst(Self.origin.count).prefix { $0 != "?" && $0 != "#" })
         guard !path.isEmpty, !path.split(separator: "/").contains("..") else { return Self.error(403, "forbidden") }
         if let body = cache[path] { return Response(status: 200, mime: Self.mime(path), body: body) }
-        guard let root, let body = Self.read(root + "/" + path) else { return Self.error(404, "not found: \(path)") }
+        if path == Self.editorPath { return Response(status: 200, mime: "text/html", body: Array(BuiltInPages.editor.utf8)) }
+        guard let root, let fd = try? Sys.open(root + "/" + path, O_RDONLY) else { return Self.error(404, "not found: \(path)") }
+        defer { Sys.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return Self.error(404, "not found: \(path)") }
+        // A page travels in one frame: a bigger one is refused by name and size, never mistaken for a missing one.
+        guard let body = Self.read(fd), body.count <= Self.maxPageSize else {
+            return Self.error(413, "\(path) is \(max(Int(info.st_size), Self.maxPageSize + 1)) bytes; a page must fit in one frame, at most \(Self.maxPageSize) bytes")
+        }
         cache[path] = body
         return Response(status: 200, mime: Self.mime(path), body: body)
     }
 
-    private static func read(_ path: String) -> [UInt8]? {
-        guard let fd = try? Sys.open(path, O_RDONLY) else { return nil }
-        defer { Sys.close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    private static func read(_ fd: Int32) -> [UInt8]? {
         var body: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

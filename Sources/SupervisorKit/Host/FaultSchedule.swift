@@ -10,7 +10,9 @@ struct FaultSchedule {
 
     /// A uniform value in [0, 1).
     func uniform(_ choice: Choice, load: Int, attempt: Int = 0) -> Double {
-        var mixer = SplitMix64(seed: seed ^ (UInt64(load) &* 0x9E37_79B9) ^ (choice.rawValue << 56) ^ (UInt64(attempt) << 40))
+        var mixer = SplitMix64(
+            seed: seed ^ (UInt64(truncatingIfNeeded: load) &* 0x9E37_79B9) ^ (choice.rawValue << 56)
+                ^ (UInt64(truncatingIfNeeded: attempt) << 40))
         return Double(mixer.next() >> 11) / Double(1 << 53)
     }
 

@@ -9,9 +9,25 @@ extension Host {
         } catch {
             // The worker is gone or going; its pidfd reports how.
             log.emit("send-failed", view: worker.view?.id, pid: worker.pid, [("error", .string(error.description))])
-            closeChannel(of: worker)
+            return closeChannel(of: worker)
+        }
+        switch message {
+        case .load, .reload: worker.owed.fetches += 1
+        case .titleQuery: worker.owed.titles += 1
+        default: break
+        }
+        switch message {
+        case .ping, .load, .reload, .titleQuery, .input, .documentQuery: expectAnswer(from: worker)
+        default: break
+        }
+        // A worker that does not read its input must not make the supervisor hold its backlog forever.
+        if worker.channel.pendingOutput > Self.maxPendingOutput {
+            kill(worker, because: "does not read its input: \(worker.channel.pendingOutput) bytes queued", verdict: .unresponsive)
         }
     }
+
+    /// The most a worker may leave unread in its channel: a few of the largest pages.
+    static let maxPendingOutput = 8 << 20
 
     func closeChannel(of worker: WorkerProcess) {
         guard worker.channelOpen else { return }
@@ -25,6 +41,7 @@ extension Host {
         let open = (try? worker.channel.fill(using: &scratch)) ?? false
         do {
             while worker.channelOpen, let message = try worker.channel.next() {
+                heard(from: worker)
                 handle(message, from: worker)
             }
         } catch {
@@ -32,6 +49,17 @@ extension Host {
         }
         if !open { closeChannel(of: worker) }
     }
+
+    /// Counts a message nothing asked for. A few can cross a request in flight; a stream of them is a flood, and
+    /// the worker sending it is cut off before it can cost the supervisor more than a little CPU.
+    func unsolicited(_ message: Message, from worker: WorkerProcess) {
+        worker.unsolicited += 1
+        if worker.unsolicited > Self.maxUnsolicited {
+            violation(by: worker, "flood of \(worker.unsolicited) unsolicited messages (last: \(message.tag))")
+        }
+    }
+
+    static let maxUnsolicited = 16
 
     func violation(by worker: WorkerProcess, _ reason: String) {
         log.emit("protocol-violation", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason))])
@@ -52,29 +80,45 @@ extension Host {
         let view = worker.view
         switch message {
         case .fetch(let url):
+            guard worker.owed.fetches > 0 else { return unsolicited(message, from: worker) }
+            worker.owed.fetches -= 1
+            worker.owed.results += 1
             let response = content.fetch(url)
             send(.fetchReply(status: response.status, mime: response.mime, body: response.body), to: worker)
+            worker.fetchError = response.status == 200 ? nil : String(decoding: response.body, as: UTF8.self)
             log.emit("fetch", view: view?.id, pid: worker.pid, [
                 ("url", .string(url)), ("status", .int(Int(response.status))), ("bytes", .int(response.body.count)),
             ])
         case .didCommit(let url):
+            guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
             log.emit("commit", view: view?.id, pid: worker.pid, [("url", .string(url))])
         case .didFinish(let title):
+            guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
+            worker.owed.results -= 1
             rendered(worker, title: title)
         case .didFailProvisional(let error), .didFail(let error):
+            guard worker.owed.results > 0 || worker.owed.fetches > 0 else { return unsolicited(message, from: worker) }
+            if worker.owed.results > 0 { worker.owed.results -= 1 } else { worker.owed.fetches -= 1 }
             loop.cancel(worker.timer)
             let kind = if case .didFail = message { "committed" } else { "provisional" }
+            // The worker knows the status; the scheme handler knows why.
+            let error = worker.fetchError.map { "\(error): \($0)" } ?? error
             log.emit("fail", view: view?.id, pid: worker.pid, [("kind", .string(kind)), ("error", .string(error))])
-            if let view, !view.closed { endLoad(view) }
+            if let view, !view.closed { endLoad(view, error: error) }
         case .pong(let seq):
-            if seq == worker.lastPing { worker.awaitingPong = false }
+            guard seq > worker.lastPong, seq <= worker.lastPing else { return unsolicited(message, from: worker) }
+            worker.lastPong = seq
         case .title(let id, let title):
+            guard worker.owed.titles > 0 else { return unsolicited(message, from: worker) }
+            worker.owed.titles -= 1
             if let view = views[Int(id)], view.worker === worker, title.isEmpty, view.load.visibleAt == nil {
                 blankDetected(view)
             }
-        case .inputApplied:
-            break
-        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .titleQuery, .ping, .input:
+        case .inputApplied(let seq, let digest):
+            inputApplied(seq: seq, digest: digest, by: worker)
+        case .document(let text):
+            documentReceived(text, from: worker)
+        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .titleQuery, .ping, .input, .documentQuery:
             violation(by: worker, "worker sent supervisor-only message \(message.tag)")
         }
     }
@@ -82,6 +126,8 @@ extension Host {
     func saidHello(_ worker: WorkerProcess) {
         let now = Sys.monotonicNanoseconds()
         worker.helloAt = now
+        launchFailuresInARow = 0
+        everSaidHello = true
         log.emit("hello", view: worker.view?.id, pid: worker.pid, [
             ("spawnToHelloMs", JSON.milliseconds(now - worker.spawnedAt)),
         ])

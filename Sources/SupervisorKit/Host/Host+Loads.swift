@@ -48,7 +48,7 @@ extension Host {
     /// up for the whole dwell again.
     func becameVisible(_ view: View) {
         let load = view.load
-        guard let shownAt = load.shownAt else { return }
+        guard let shownAt = load.shownAt, !stopping, !view.title.isEmpty else { return }
         let now = Sys.monotonicNanoseconds()
         let first = load.visibleAt == nil
         if first {
@@ -57,7 +57,8 @@ extension Host {
         }
         log.emit("visible", view: view.id, pid: view.worker?.pid, [
             ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)), ("first", .bool(first)),
-        ])
+        ] + (load.editor ? [("editor", .bool(true))] : []))
+        if load.editor { return editorShown(view) }
         guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
         view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
@@ -65,17 +66,25 @@ extension Host {
         })
     }
 
-    func endLoad(_ view: View) {
+    /// Closes the load's view. With `error`, the load failed and the view shows an internal error page naming it
+    /// (a failed navigation, a crash loop), which is neither content nor a blank.
+    func endLoad(_ view: View, error: String? = nil) {
         guard !view.closed else { return }
         let load = view.load
+        if load.editor {
+            finishEditor()
+            return concludeEditor()
+        }
         let now = Sys.monotonicNanoseconds()
+        let outcome = error != nil ? "failed" : load.blank || load.visibleAt == nil ? "blank" : "rendered"
         var fields: [(String, JSON)] = [
-            ("load", .int(load.index)), ("outcome", .string(load.blank || load.visibleAt == nil ? "blank" : "rendered")),
+            ("load", .int(load.index)), ("outcome", .string(outcome)),
             ("recoveries", .int(load.recoveries)), ("hidden", .bool(load.hidden)),
         ]
+        if let error { fields.append(("error", .string(error))) }
         if let shownAt = load.shownAt {
             fields.append(("blankMs", JSON.milliseconds((load.visibleAt ?? now) - shownAt)))
-            if let visibleAt = load.visibleAt, !load.blank {
+            if let visibleAt = load.visibleAt, !load.blank, error == nil {
                 fields.append(("timeToVisibleMs", JSON.milliseconds(visibleAt - shownAt)))
             }
         }
@@ -88,5 +97,6 @@ extension Host {
         } else if finishedLoads == configuration.loads {
             retireSpares()
         }
+        if finishedLoads == configuration.loads { finishEditor() }
     }
 }

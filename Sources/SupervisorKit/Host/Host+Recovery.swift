@@ -17,7 +17,8 @@ extension Host {
         loop.cancel(worker.timer)
         workers[worker.pid] = nil
         let termination = TerminationStatus.classify(
-            code: code, status: status, saidHello: worker.helloAt != nil, verdict: worker.verdict)
+            code: code, status: status, saidHello: worker.helloAt != nil || worker.shutdownRequested,
+            verdict: worker.verdict)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
@@ -33,11 +34,15 @@ extension Host {
             ("spare", .bool(spares.contains { $0 === worker })), ("band", .string(worker.band?.rawValue ?? "none")),
             ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
         ]
+        // Told to exit: not a race, a crash or a failed launch, however it ended.
+        if worker.shutdownRequested { fields.append(("shutdown", .bool(true))) }
         log.emit("death", view: view?.id, pid: worker.pid, fields)
+        if case .launchFailed(let reason) = termination { launchFailed(reason) }
+        editorWorkerDied(worker)
         // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
         // would only be the killer's next victim.
         spares.removeAll { $0 === worker }
-        guard let view, view.worker === worker else { return }
+        guard let view, view.worker === worker, !stopping else { return }
         if policy.observe == .attach && !view.attached {
             // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
             log.emit("unobserved", view: view.id, pid: worker.pid)
@@ -47,18 +52,28 @@ extension Host {
         terminated(view, termination, pid: worker.pid)
     }
 
+    /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making
+    /// every view fail in turn. Before any worker of the run has said hello, two failures are enough.
+    func launchFailed(_ reason: String) {
+        guard !stopping else { return }
+        launchFailuresInARow += 1
+        guard launchFailuresInARow >= (everSaidHello ? configuration.launchFailureLimit : 2) else { return }
+        abort(because: "worker '\(configuration.workerPath)' failed to launch \(launchFailuresInARow) times in a row: \(reason)")
+    }
+
     /// The termination callback.
     func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
         log.emit("termination", view: view.id, pid: pid, [("status", .string(status.name))])
+        if status.isCrash { view.load.crashes.append(Sys.monotonicNanoseconds()) }
         guard let recovery = policy.onTermination else { return }
         if policy.recoverWhenVisible && !view.visible {
             view.recoverWhenShown = true
             return
         }
-        recover(view, recovery, because: "termination")
+        recover(view, recovery, because: "termination", crash: status.isCrash)
     }
 
-    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String) {
+    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String, crash: Bool = false) {
         guard !stopping, !view.closed else { return }
         let load = view.load
         let now = Sys.monotonicNanoseconds()
@@ -67,6 +82,14 @@ extension Host {
         {
             log.emit("recovery-suppressed", view: view.id, [("kind", .string(recovery.rawValue))])
             return
+        }
+        load.crashes.removeAll { now - $0 > policy.crashWindowNanoseconds }
+        if load.crashes.count > policy.crashRestarts {
+            let window = policy.crashWindowNanoseconds / 1_000_000
+            log.emit("crash-loop", view: view.id, [
+                ("load", .int(load.index)), ("crashes", .int(load.crashes.count)), ("windowMs", .int(window)),
+            ])
+            return endLoad(view, error: "crash-loop: \(load.crashes.count) crashes within \(window) ms")
         }
         guard load.recoveries < policy.maxRecoveries else {
             log.emit("give-up", view: view.id, [("load", .int(load.index)), ("recoveries", .int(load.recoveries))])
@@ -86,9 +109,10 @@ extension Host {
                 openView(for: load)
             }
         }
-        let delay = policy.backoffNanoseconds > 0 ? policy.backoffNanoseconds << (load.recoveries - 1) : 0
-        if delay > 0 && load.recoveries > 1 {
-            view.timers.append(loop.schedule(afterNanoseconds: delay, perform))
+        // The first restart after a crash is immediate; each further one in the window waits twice as long.
+        if crash, load.crashes.count > 1 {
+            view.timers.append(loop.schedule(
+                afterNanoseconds: policy.crashBackoffNanoseconds << min(load.crashes.count - 2, 8), perform))
         } else {
             loop.soon(perform)
         }

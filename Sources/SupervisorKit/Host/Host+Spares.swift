@@ -18,8 +18,10 @@ extension Host {
         else { return false }
         loop.cancel(worker.timer)
         worker.rendered = false
-        worker.awaitingPong = false
         send(.unload, to: worker)
+        // A parked worker must still be alive and answering when a view takes it.
+        worker.lastPing += 1
+        send(.ping(seq: worker.lastPing), to: worker)
         spares.append(worker)
         log.emit("spare", pid: worker.pid, [("reused", .bool(true))])
         setBand(.background, of: worker)

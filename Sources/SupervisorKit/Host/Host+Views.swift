@@ -30,6 +30,7 @@ extension Host {
     /// The view enters the window: the foreground assertion is taken and only then is the termination observer
     /// wired. A death that happened before, even one not processed yet, stays unobserved.
     func attach(_ view: View) {
+        guard !stopping else { return }
         if let worker = view.worker { reapIfExited(worker) }
         view.attached = true
         log.emit("attach", view: view.id, pid: view.worker?.pid)
@@ -39,7 +40,7 @@ extension Host {
 
     /// A hidden load comes on screen: raised to foreground, recovered if WebKit deferred that, visible if alive.
     func show(_ load: Load) {
-        guard let view = load.view, !view.closed else { return }
+        guard let view = load.view, !view.closed, !stopping else { return }
         shown(load)
         view.visible = true
         log.emit("show", view: view.id, pid: view.worker?.pid, [("load", .int(load.index))])

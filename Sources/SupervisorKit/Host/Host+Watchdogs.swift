@@ -25,24 +25,38 @@ extension Host {
         log.emit("dead-channel-send", view: view.id, pid: view.worker?.pid, [("message", .string(message))])
     }
 
-    /// Pings a busy worker every interval. A worker that has not said hello by the first check, or has not
-    /// answered the previous ping by the next, is killed. Idle workers are not pinged, so an idle supervisor
-    /// has no timers and never wakes.
+    /// Pings a busy worker every interval, so that a hung one is found even when nothing else is asked of it; a
+    /// worker that has not said hello by the first check is killed as a failed launch. Idle workers are not
+    /// pinged, so an idle supervisor has no timers and never wakes.
     func watchLiveness(of worker: WorkerProcess) {
         loop.cancel(worker.timer)
         worker.timer = loop.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
-            let interval = "\(configuration.pingIntervalNanoseconds / 1_000_000) ms"
             if worker.helloAt == nil {
-                kill(worker, because: "no hello within \(interval)", verdict: .launchFailed(reason: "no hello within \(interval)"))
-            } else if worker.awaitingPong {
-                kill(worker, because: "no pong within \(interval)", verdict: .unresponsive)
+                let reason = "no hello within \(configuration.pingIntervalNanoseconds / 1_000_000) ms"
+                kill(worker, because: reason, verdict: .launchFailed(reason: reason))
             } else if worker.view != nil {
                 worker.lastPing += 1
-                worker.awaitingPong = true
                 send(.ping(seq: worker.lastPing), to: worker)
                 watchLiveness(of: worker)
             }
         }
+    }
+
+    /// WebKit's responsiveness timer: started when the host sends something that needs an answer (a ping, a
+    /// load, a title probe, typed input), stopped by any message from the worker. A worker that says nothing for
+    /// the whole timeout (stopped, spinning, or not reading its input) is killed as `unresponsive`.
+    func expectAnswer(from worker: WorkerProcess) {
+        guard worker.hangTimer == nil, worker.channelOpen else { return }
+        worker.hangTimer = loop.schedule(afterNanoseconds: configuration.hangTimeoutNanoseconds) { [weak self, weak worker] in
+            guard let self, let worker, workers[worker.pid] === worker else { return }
+            worker.hangTimer = nil
+            kill(worker, because: "no answer within \(configuration.hangTimeoutNanoseconds / 1_000_000) ms", verdict: .unresponsive)
+        }
+    }
+
+    func heard(from worker: WorkerProcess) {
+        loop.cancel(worker.hangTimer)
+        worker.hangTimer = nil
     }
 }

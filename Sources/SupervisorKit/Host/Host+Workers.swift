@@ -5,7 +5,8 @@ extension Host {
     func startWorker(for view: View) {
         guard !stopping else { return }
         guard let worker = launchWorker(for: view) else {
-            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
+            terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
+            return
         }
         adopt(worker, into: view)
     }
@@ -19,6 +20,7 @@ extension Host {
             log.emit("death", view: view?.id, [
                 ("status", .string("launch-failed")), ("reason", .string(error.description)), ("rendered", .bool(false)),
             ])
+            launchFailed(error.description)
             return nil
         }
         workers[worker.pid] = worker
@@ -87,11 +89,13 @@ extension Host {
     func shutDown(_ worker: WorkerProcess) {
         guard !worker.reaped else { return }
         log.emit("shutdown", view: worker.view?.id, pid: worker.pid)
+        worker.shutdownRequested = true
         send(.shutdown, to: worker)
         loop.cancel(worker.timer)
+        heard(from: worker)
         worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
-            kill(worker, because: "did not exit after shutdown", verdict: nil)
+            kill(worker, because: "did not exit after shutdown", verdict: .unresponsive)
         }
     }
 

@@ -29,7 +29,13 @@ public final class Host {
     var finishedLoads = 0
     var nextViewID = 1
     var stopping = false
+    /// Why the run was cut short by a failure of its own (a worker that cannot launch, a write that failed).
+    public private(set) var failure: String?
+    var launchFailuresInARow = 0
+    var everSaidHello = false
     var warnedPriorityDenied = false
+    var editor: Editor?
+    var typingTimer: EventLoop.TimerID?
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     var signalFD: Int32 = -1
     let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -43,6 +49,13 @@ public final class Host {
         Sys.ignoreSignal(SIGPIPE)
         loop = try EventLoop()
         launcher = try WorkerLauncher(executable: configuration.workerPath)
+        if configuration.typingIntervalNanoseconds > 0 {
+            let journal = try configuration.journalPath.map { path throws(SystemError) in try InputJournal(path: path) }
+            let load = Load(
+                index: -1, url: ContentProvider.editorURL, slot: -1, hidden: false, startedAt: Sys.monotonicNanoseconds(),
+                editor: true)
+            editor = Editor(load: load, journal: journal)
+        }
     }
 
     deinit {
@@ -61,14 +74,23 @@ public final class Host {
         ])
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
+        openEditor()
         if configuration.arrivalNanoseconds > 0 {
             arrive(at: Sys.monotonicNanoseconds())
         } else {
             for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
         }
+        if configuration.loads == 0 { finishEditor() }
         try loop.run(
-            until: { [unowned self] in workers.isEmpty && (stopping || finishedLoads == configuration.loads) },
-            afterBatch: log.flush)
+            until: { [unowned self] in
+                workers.isEmpty && (stopping || (finishedLoads == configuration.loads && editor?.concluded != false))
+            },
+            afterBatch: { [unowned self] in
+                syncJournal()
+                log.flush()
+                if let error = log.writeError { abort(because: "cannot write the event log: \(error)") }
+            })
+        if editor?.concluded == false { concludeEditor() }
         log.emit("run-end", [("interrupted", .bool(stopping))])
         log.flush()
         return summary
@@ -90,9 +112,30 @@ public final class Host {
         }
     }
 
-    /// Kills every worker; `run()` returns once they are reaped.
+    /// Ends the run: no new load, view or worker; every worker is told to shut down and killed if it has not
+    /// exited after the grace period, the editor's once it has reported its document. `run()` returns once all
+    /// are reaped. A second call kills them at once.
     public func stop() {
+        guard !stopping else {
+            for worker in workers.values { worker.signal(SIGKILL) }
+            return
+        }
         stopping = true
-        for worker in workers.values { worker.signal(SIGKILL) }
+        for view in views.values {
+            view.timers.forEach(loop.cancel)
+            loop.cancel(view.load.blankDeadline)
+        }
+        finishEditor()
+        for worker in workers.values where editor?.concluded == false ? worker !== editor?.worker : true {
+            shutDown(worker)
+        }
+    }
+
+    /// Stops the run for a failure that makes going on pointless or dishonest; `failure` says why.
+    func abort(because reason: String) {
+        guard failure == nil else { return }
+        failure = reason
+        log.emit("abort", [("reason", .string(reason))])
+        stop()
     }
 }

@@ -32,10 +32,15 @@ public struct Policy: Sendable, Equatable {
     public var recoveryCooldownNanoseconds = 0
     /// What a blank-watchdog hit (an empty title) does; nil: no watchdog.
     public var onBlank: Recovery?
-    /// Recoveries of one load before it is given up.
+    /// Recoveries of one load before it is given up, whatever the deaths were.
     public var maxRecoveries = 3
-    /// Delay before the n-th consecutive recovery of a load: base × 2^(n-1); 0: at once.
-    public var backoffNanoseconds = 0
+    /// The crash-loop limit: a load whose workers crash (anything but a kill from outside: a signal, an exit, a
+    /// failed launch, a protocol violation, a hang) more than `crashRestarts` times within `crashWindowNanoseconds`
+    /// is not restarted again; its view shows an internal error page. Restarts after the first in the window wait
+    /// `crashBackoffNanoseconds` × 2^(n-2), so the n-th restart waits longer than the one before.
+    public var crashRestarts = 3
+    public var crashWindowNanoseconds = 5_000_000_000
+    public var crashBackoffNanoseconds = 100_000_000
     /// Keep launched workers waiting for the next view, as Chromium keeps a spare renderer: one is launched when
     /// none is left, and reuse keeps up to this many.
     public var spareWorkers = 0
@@ -75,16 +80,17 @@ public struct Policy: Sendable, Equatable {
     /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts
     /// a pending view (the boosted band: foreground oom_score_adj, background nice, so it does not take CPU from
     /// the supervisor and the views already on screen), then band by visibility; rebuild a visible view at once on
-    /// any death, with a crash-loop limit and backoff, and a hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the killer); a spare
-    /// worker, reused from closed views, makes every new view start warm.
+    /// any death, and a hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the
+    /// killer). Kills from outside are recovered every time: each one is the OS's doing, not the page's; crashes
+    /// are bounded by the crash-loop limit. A spare worker, reused from closed views, makes every new view start
+    /// warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
         $0.launchBand = .boosted
         $0.recoverWhenVisible = true
         $0.onTermination = .rebuild
         $0.onBlank = .rebuild
-        $0.maxRecoveries = 5
-        $0.backoffNanoseconds = 25_000_000
+        $0.maxRecoveries = .max
         $0.spareWorkers = 2
         $0.reuseWorkers = true
     }

@@ -30,11 +30,22 @@ public struct RunConfiguration: Sendable {
     public var raceRate = 0.0
     /// Injected kill-after-render: the fraction of hidden loads whose rendered worker is killed while hidden.
     public var killRate = 0.0
-    /// How often a busy worker is pinged; one that misses a whole interval is killed as unresponsive.
+    /// How often a busy worker is pinged, and how long a new one has to say hello.
     public var pingIntervalNanoseconds = 1_000_000_000
+    /// How long a worker may owe an answer before it is killed as unresponsive: WebKit's foreground
+    /// responsiveness timer, 3 s.
+    public var hangTimeoutNanoseconds = 3_000_000_000
+    /// Failed launches in a row, with no hello between them, after which the run stops: the worker binary is
+    /// broken, and no view could ever render. Before the run's first hello, two are enough.
+    public var launchFailureLimit = 5
     /// How long a worker told to shut down may take before it is killed.
     public var shutdownGraceNanoseconds = 500_000_000
     public var bands = PriorityBands()
+    /// With a value above zero, an editor view is open for the whole run and one input is typed into it per
+    /// interval.
+    public var typingIntervalNanoseconds = 0
+    /// Where the editor's acknowledged inputs are saved; a journal left by an earlier run is restored first.
+    public var journalPath: String?
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
 

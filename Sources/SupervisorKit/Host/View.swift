@@ -5,17 +5,22 @@ final class Load {
     let slot: Int
     let hidden: Bool
     let startedAt: Int
+    /// The editor document's load: open for the whole run, never counted among the loads.
+    let editor: Bool
     /// When the user started looking: creation for a visible load, the moment it was shown for a hidden one.
     var shownAt: Int?
     var visibleAt: Int?
     var blank = false
     var recoveries = 0
+    /// When its workers crashed, for the crash-loop limit; only the policy's window is kept.
+    var crashes: [Int] = []
     var blankDeadline: EventLoop.TimerID?
     var killScheduled = false
     /// The view currently showing this load; rebuilding replaces it.
     weak var view: View?
 
-    init(index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int) {
+    init(index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int, editor: Bool = false) {
+        self.editor = editor
         self.index = index
         self.url = url
         self.slot = slot

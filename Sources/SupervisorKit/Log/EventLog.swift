@@ -32,8 +32,12 @@ public final class EventLog {
     private var pending = ""
     /// Called for every event, on the event loop's thread, in order.
     public var observers: [(Event) -> Void] = []
-    /// Called with every flush, for observers that buffer output of their own.
-    public var flushers: [() -> Void] = []
+    /// Called with every flush, for observers that buffer output of their own; each returns the error of a
+    /// write that failed.
+    public var flushers: [() -> SystemError?] = []
+    /// The first write that failed, here or in a flusher: from then on events are being lost, and the run must
+    /// stop and say so.
+    public private(set) var writeError: SystemError?
 
     /// A log that writes JSON Lines to `path`, or only informs observers when `path` is nil.
     public init(path: String? = nil) throws(SystemError) {
@@ -57,11 +61,17 @@ public final class EventLog {
     }
 
     public func flush() {
-        for flusher in flushers { flusher() }
+        for flusher in flushers {
+            if let error = flusher(), writeError == nil { writeError = error }
+        }
         guard let fd, !pending.isEmpty else { return }
-        var text = pending
+        let text = pending
         pending = ""
-        text.withUTF8 { try? Sys.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        do {
+            try Sys.write(text, to: fd)
+        } catch {
+            if writeError == nil { writeError = error }
+        }
     }
 }
 

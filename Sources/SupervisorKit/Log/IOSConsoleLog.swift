@@ -24,11 +24,18 @@ public final class IOSConsoleLog {
         Sys.close(fd)
     }
 
-    public func flush() {
-        guard !pending.isEmpty else { return }
-        var text = pending
+    /// Writes what is buffered; returns the error if the write failed.
+    @discardableResult
+    public func flush() -> SystemError? {
+        guard !pending.isEmpty else { return nil }
+        let text = pending
         pending = ""
-        text.withUTF8 { try? Sys.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        do {
+            try Sys.write(text, to: fd)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// An `EventLog` observer.

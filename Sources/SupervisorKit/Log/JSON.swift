@@ -12,6 +12,11 @@ public enum JSON: Sendable, Equatable {
 
     public static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.text == rhs.text }
 
+    /// The value if it is a whole number.
+    public var integer: Int? {
+        if case .int(let value) = self { value } else { nil }
+    }
+
     public var text: String {
         var out = ""
         write(to: &out)

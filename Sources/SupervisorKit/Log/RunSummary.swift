@@ -4,6 +4,8 @@ public final class RunSummary {
     public private(set) var loads = 0
     public private(set) var rendered = 0
     public private(set) var blank = 0
+    /// Loads that ended on an error page: a failed navigation, or a crash loop.
+    public private(set) var failed = 0
     public private(set) var spawns = 0
     /// Views given a worker that had served an earlier view.
     public private(set) var reuses = 0
@@ -28,6 +30,12 @@ public final class RunSummary {
     public private(set) var spawnToHelloMs: [Double] = []
     /// True when the run was cut short by SIGINT or SIGTERM.
     public private(set) var interrupted = false
+    /// The loads the run was asked for.
+    public private(set) var plannedLoads = 0
+    /// The editor's audit at the end of the run, when there was an editor.
+    public private(set) var editor: Event?
+    public var lostInputs: Int { editor?["lostInputs"]?.integer ?? 0 }
+    public var duplicateInputs: Int { editor?["duplicateInputs"]?.integer ?? 0 }
 
     public init(policy: String) {
         self.policy = policy
@@ -35,6 +43,10 @@ public final class RunSummary {
 
     public func record(_ event: Event) {
         switch event.name {
+        case "run-begin":
+            plannedLoads = event["loads"]?.integer ?? 0
+        case "editor":
+            editor = event
         case "run-end":
             interrupted = event["interrupted"] == .bool(true)
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
@@ -55,7 +67,7 @@ public final class RunSummary {
                 // Killed in the window between spawn and attach, whether or not the page had painted off screen:
                 // the user never saw it.
                 if event["signal"] == .int(9), event["attached"] == .bool(false), event["spare"] == .bool(false),
-                    event.view != nil
+                    event.view != nil, event["shutdown"] == nil
                 {
                     raceKills += 1
                 }
@@ -78,7 +90,7 @@ public final class RunSummary {
                 rendered += 1
                 timeToVisibleMs.append(ms)
             } else {
-                blank += 1
+                if event["outcome"] == .string("failed") { failed += 1 } else { blank += 1 }
                 // Never visible: a blank load is the slowest load there is, not a load left out.
                 timeToVisibleMs.append(.infinity)
             }
@@ -94,8 +106,8 @@ public final class RunSummary {
 
     public var json: JSON {
         .object([
-            ("policy", .string(policy)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
-            ("spawns", .int(spawns)), ("reuses", .int(reuses)), ("deaths", .int(deaths)),
+            ("policy", .string(policy)), ("interrupted", .bool(interrupted)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
+            ("failed", .int(failed)), ("spawns", .int(spawns)), ("reuses", .int(reuses)), ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
@@ -104,21 +116,35 @@ public final class RunSummary {
             ("peakWorkerRSSBytes", .int(peakWorkerRSSBytes)),
             ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
             ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
+            ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
+            ("inputs", editor.map { editor in
+                .object(["typed", "restored", "acknowledged", "saved", "replayed", "mismatches", "tornBytesDropped"].map {
+                    ($0, editor[$0] ?? .null)
+                })
+            } ?? .null),
         ])
     }
 
     public var text: String {
         let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let head = interrupted ? "interrupted after \(loads) of \(plannedLoads) loads" : "\(loads) loads"
+        let failures = failed > 0 ? ", \(failed) failed (error page)" : ""
+        let blankTime = blank > 0 ? "blank time: \(fmt(blankMs, digits: 1)) ms in all; " : ""
+        let inputs = editor.map { e in
+            "\ntyped input: \(e["typed"]?.integer ?? 0) typed (\(e["restored"]?.integer ?? 0) restored from the journal), "
+                + "\(e["saved"]?.integer ?? 0) saved, \(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, "
+                + "\(duplicateInputs) applied twice"
+        } ?? ""
         return """
-            policy \(policy): \(loads) loads, \(rendered) rendered, \(blank) blank
+            policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)
             workers: \(spawns) spawned, \(reuses) reused, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
             recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild
             races: \(raceKills) kills before attach, \(unobservedDeaths) unobserved deaths, \(rbsErrors) RBS assertion \
             errors, \(deadChannelSends) sends into dead channels
-            blank time: \(fmt(blankMs, digits: 1)) ms in all; foreground worker-seconds \(fmt(foregroundWorkerSeconds)); \
+            \(blankTime)foreground worker-seconds \(fmt(foregroundWorkerSeconds)); \
             peak worker RSS \(peakWorkerRSSBytes >> 20) MiB
             time to visible: \(Percentiles(timeToVisibleMs).text)
-            spawn to hello:  \(Percentiles(spawnToHelloMs).text)
+            spawn to hello:  \(Percentiles(spawnToHelloMs).text)\(inputs)
             """
     }
 }
@@ -141,8 +167,9 @@ public struct Percentiles {
         count = sorted.count
     }
 
+    /// Each percentile as a number, or null when there were no samples: no figure, rather than a made-up 0.
     public var json: JSON {
-        .object([("p50", .double(p50)), ("p95", .double(p95)), ("p99", .double(p99)), ("max", .double(max))])
+        .object([("p50", p50), ("p95", p95), ("p99", p99), ("max", max)].map { ($0.0, count == 0 ? .null : .double($0.1)) })
     }
 
     public var text: String {

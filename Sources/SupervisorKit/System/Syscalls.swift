@@ -119,6 +119,25 @@ public enum Sys {
         if let failure { throw failure }
     }
 
+    /// Writes all of `bytes` to a blocking descriptor.
+    static func write(_ bytes: [UInt8], to fd: Int32) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) { try writeAll(fd, raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Cuts the file open on `fd` to `length` bytes. The corresponding C function is `ftruncate`.
+    static func truncate(_ fd: Int32, to length: Int) throws(SystemError) {
+        _ = try retrying("ftruncate") { ftruncate(fd, off_t(length)) }
+    }
+
+    /// Waits until the file's data written so far is on the disk. The corresponding C function is `fdatasync`.
+    static func dataSync(_ fd: Int32) throws(SystemError) {
+        _ = try retrying("fdatasync") { fdatasync(fd) }
+    }
+
     /// The names in a directory, `.` and `..` left out. The corresponding C functions are `opendir` and `readdir`.
     public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
         guard let directory = opendir(path) else { throw SystemError("opendir(\(path))", errno: Glibc.errno) }

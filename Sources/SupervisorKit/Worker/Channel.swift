@@ -30,6 +30,7 @@ final class Channel {
     }
 
     var hasPendingOutput: Bool { sent < outgoing.count }
+    var pendingOutput: Int { outgoing.count - sent }
 
     /// Queues `message` and writes as much as the pipe takes. Throws EPIPE once the worker is gone.
     func send(_ message: Message) throws(SystemError) {

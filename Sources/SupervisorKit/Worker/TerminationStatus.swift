@@ -36,8 +36,15 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the worker's own content or binary ended it, as a crash loop counts deaths: everything but a kill
+    /// from outside (the OS, Jetsam, an operator's `kill -9`), which says nothing about the page.
+    public var isCrash: Bool {
+        if case .killed = self { false } else { true }
+    }
+
     /// Classifies what `waitid` reported. A death the supervisor caused on purpose (`verdict`) wins over the
-    /// SIGKILL it took to cause it; a death before hello is a failed launch whatever its status.
+    /// SIGKILL it took to cause it; a death before hello is a failed launch, unless a SIGKILL from outside caused
+    /// it: then the launch worked and the process was killed, as any other.
     static func classify(code: Int32, status: Int32, saidHello: Bool, verdict: TerminationStatus?) -> TerminationStatus {
         if let verdict { return verdict }
         let observed: TerminationStatus
@@ -48,7 +55,7 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         } else {
             observed = .killed(signal: status)
         }
-        return saidHello ? observed : .launchFailed(reason: "died before hello: \(observed)")
+        return saidHello || observed == .killed(signal: SIGKILL) ? observed : .launchFailed(reason: "died before hello: \(observed)")
     }
 
     private static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]

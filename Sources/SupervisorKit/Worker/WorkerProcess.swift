@@ -21,10 +21,20 @@ final class WorkerProcess {
     var residentBytes = 0
     /// The band last applied; nil until the first one is.
     var band: PriorityBand?
-    /// The one timer a worker can have pending: its liveness check while busy, or its grace after shutdown.
+    /// Its liveness check while busy, or its grace after shutdown.
     var timer: EventLoop.TimerID?
-    var awaitingPong = false
+    /// The responsiveness timer: armed while an answer is owed.
+    var hangTimer: EventLoop.TimerID?
     var lastPing: UInt64 = 0
+    var lastPong: UInt64 = 0
+    /// Answers the worker owes: a fetch for each load or reload sent, a result (finish or fail) for each fetch
+    /// answered, a title for each probe. Anything else it sends unasked counts toward a flood.
+    var owed = (fetches: 0, results: 0, titles: 0)
+    var unsolicited = 0
+    /// Why the scheme handler refused its last fetch.
+    var fetchError: String?
+    /// The supervisor told it to exit: a clean exit is then not a failed launch, even before hello.
+    var shutdownRequested = false
     /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
     var verdict: TerminationStatus?
     /// The view this worker renders for; nil once the view let it go.

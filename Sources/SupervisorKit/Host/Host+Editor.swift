@@ -1,0 +1,104 @@
+/// The editor document: a view open for the whole run that the user types into, whose inputs survive any
+/// worker's death (seed 001). See `Editor` for the bookkeeping and `InputJournal` for the disk.
+extension Host {
+    func openEditor() {
+        guard let editor else { return }
+        let load = editor.load
+        load.shownAt = Sys.monotonicNanoseconds()
+        log.emit("editor-open", [("restored", .int(editor.restored))])
+        openView(for: load)
+        typeNext()
+    }
+
+    /// Types one input per interval until the editor is finishing.
+    func typeNext() {
+        guard let editor, !editor.finishing else { return }
+        typingTimer = loop.schedule(afterNanoseconds: configuration.typingIntervalNanoseconds) { [weak self] in
+            guard let self, let editor = self.editor, !editor.finishing else { return }
+            editor.type()
+            deliverInputs()
+            typeNext()
+        }
+    }
+
+    /// The editor's worker rendered the editor page: it gets the saved document and the inputs still owed.
+    func editorShown(_ view: View) {
+        guard let editor, let worker = view.worker, editor.worker !== worker else { return }
+        for (seq, text) in editor.attach(worker) {
+            send(.input(seq: seq, text: String(decoding: text, as: UTF8.self)), to: worker)
+        }
+        finishEditorIfDone()
+    }
+
+    func deliverInputs() {
+        guard let editor, let worker = editor.worker, worker.channelOpen else { return }
+        for (seq, text) in editor.unsent() {
+            send(.input(seq: seq, text: String(decoding: text, as: UTF8.self)), to: worker)
+        }
+    }
+
+    func inputApplied(seq: UInt64, digest: UInt64, by worker: WorkerProcess) {
+        guard let editor, editor.worker === worker, editor.applied(seq: seq, digest: digest) else {
+            return unsolicited(.inputApplied(seq: seq, digest: digest), from: worker)
+        }
+        finishEditorIfDone()
+    }
+
+    /// The editor's worker died: whatever it was sent and did not acknowledge goes to the next one.
+    func editorWorkerDied(_ worker: WorkerProcess) {
+        guard let editor, editor.worker === worker else { return }
+        editor.detach()
+        if editor.finishing && stopping { concludeEditor() }
+    }
+
+    /// Called once per event-loop wake-up: the acknowledged inputs of this wake-up reach the disk together.
+    func syncJournal() {
+        guard let editor, let journal = editor.journal, journal.hasPending else { return }
+        do {
+            try journal.sync()
+            editor.synced()
+        } catch {
+            abort(because: "cannot write the input journal '\(journal.path)': \(error)")
+        }
+    }
+
+    /// Stops typing; once every input is acknowledged, the worker is asked for its document, and the run can end.
+    func finishEditor() {
+        guard let editor, !editor.finishing else { return }
+        editor.finishing = true
+        loop.cancel(typingTimer)
+        if editor.worker == nil && stopping { return concludeEditor() }
+        finishEditorIfDone()
+    }
+
+    func finishEditorIfDone() {
+        guard let editor, editor.finishing, editor.final == nil, editor.allAcknowledged, let worker = editor.worker,
+            worker.channelOpen
+        else { return }
+        send(.documentQuery, to: worker)
+    }
+
+    func documentReceived(_ text: String, from worker: WorkerProcess) {
+        guard let editor, editor.worker === worker, editor.finishing, editor.final == nil else {
+            return unsolicited(.document(text: text), from: worker)
+        }
+        editor.final = Array(text.utf8)
+        concludeEditor()
+    }
+
+    /// Audits the document against everything typed, then lets the editor's view and worker go.
+    func concludeEditor() {
+        guard let editor, !editor.concluded else { return }
+        editor.concluded = true
+        syncJournal()
+        let audit = editor.audit()
+        log.emit("editor", [
+            ("typed", .int(editor.typed)), ("restored", .int(editor.restored)), ("acknowledged", .int(Int(editor.acked))),
+            ("saved", .int(Int(editor.saved))), ("replayed", .int(editor.replayed)), ("lostInputs", .int(audit.lost)),
+            ("duplicateInputs", .int(audit.duplicate)), ("mismatches", .int(editor.mismatches)),
+            ("intact", .bool(audit.intact)), ("documentFrom", .string(editor.final == nil ? "journal" : "worker")),
+            ("tornBytesDropped", .int(editor.journal?.tornBytes ?? 0)),
+        ])
+        if let view = editor.load.view, !view.closed { closeView(view) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+
+/// A `supervisor` started in the background, its output going to files, for tests that signal it mid-run.
+final class BackgroundSupervisor {
+    let folder: TemporaryFolder
+    private let process = Process()
+
+    init(_ arguments: [String], folder: TemporaryFolder) throws {
+        self.folder = folder
+        process.executableURL = URL(fileURLWithPath: supervisorPath)
+        process.arguments = arguments
+        FileManager.default.createFile(atPath: folder.path + "/stdout", contents: nil)
+        FileManager.default.createFile(atPath: folder.path + "/stderr", contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: folder.path + "/stdout")
+        process.standardError = FileHandle(forWritingAtPath: folder.path + "/stderr")
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stdout: String { (try? String(contentsOfFile: folder.path + "/stdout", encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: folder.path + "/stderr", encoding: .utf8)) ?? "" }
+
+    /// Waits for the process to exit and returns its status.
+    func wait() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Its children that have not exited, by name: WebContent workers and Jetsam.
+    func liveChildren() -> [(pid: Int32, name: String)] {
+        processes().filter { $0.parent == pid && $0.state != "Z" }.map { ($0.pid, $0.name) }
+    }
+}
+
+/// Every process on the machine: pid, parent, name and state letter, from /proc/PID/stat.
+func processes() -> [(pid: Int32, parent: Int32, name: String, state: Character)] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+        return (pid, parent, String(stat[stat.index(after: open)..<close]), fields[0].first!)
+    }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held. For
+/// conditions only the file system or /proc can tell, which send no event.
+func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}
+
+/// After their supervisor was SIGKILLed: waits (bounded) until `pids` are dead, and reaps those that were
+/// re-parented to this process (a child subreaper since `startSupervisorShowingAPage`). Returns whether all died.
+@discardableResult
+func reapOrphans(_ pids: [Int32]) -> Bool {
+    let died = eventually(within: 5) { pids.allSatisfy(isDead) }
+    // Workers launched after `pids` were listed, re-parented here too.
+    let adopted = { processes().filter { $0.parent == getpid() && ["WebContent", "Jetsam"].contains($0.name) }.map(\.pid) }
+    let all = pids + adopted()
+    _ = eventually(within: 5) { all.allSatisfy(isDead) }
+    for pid in all { _ = waitpid(pid, nil, WNOHANG) }
+    return died
+}
+
+/// Whether `pid` is gone or a zombie: dead either way.
+func isDead(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")")
+    else { return true }
+    return stat[stat.index(close, offsetBy: 2)] == "Z"
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+import WireProtocol
+
+extension Processes {
+    /// A worker that talks garbage is cut off as `protocol-violation` (or `unresponsive`), and the view it served
+    /// is rebuilt on a sound worker: nothing else is affected.
+    @Suite struct BadWorkers {
+        /// A Python worker that misbehaves the first time it is launched in `folder` and execs the real worker
+        /// every later time.
+        func badWorker(_ behaviour: String, in folder: TemporaryFolder) throws -> String {
+            let script = """
+                #!/usr/bin/env python3
+                import os, struct, sys, time
+                try:
+                    os.mkdir("\(folder.path)/launched")
+                except FileExistsError:
+                    os.execv("\(workerPath)", ["WebContent"])
+                def frame(tag, payload=b""):
+                    return struct.pack("<IB", len(payload) + 1, tag) + payload
+                def text(s):
+                    return struct.pack("<I", len(s)) + s
+                hello = frame(1, struct.pack("<iH", os.getpid(), \(protocolVersion)))
+                out = lambda b: os.write(4, b)
+                \(behaviour)
+                time.sleep(30)
+                """
+            let path = folder.path + "/worker.py"
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+            return path
+        }
+
+        @Test(arguments: [
+            ("random bytes", "out(os.urandom(4096))", "protocol-violation"),
+            ("before hello", "out(frame(8, text(b'x')))", "protocol-violation"),
+            ("oversize length", "out(hello); out(struct.pack('<IB', 1 << 30, 8))", "protocol-violation"),
+            ("unknown type", "out(hello); out(frame(200))", "protocol-violation"),
+            ("invalid UTF-8", "out(hello); os.read(3, 65536); out(frame(5, text(b'app://\\xff\\xfe')))", "protocol-violation"),
+            ("trailing bytes", "out(hello); out(frame(14, b'12345678' + b'!'))", "protocol-violation"),
+            ("flood", "out(hello); [out(frame(14, struct.pack('<Q', 99))) for _ in range(5000)]", "protocol-violation"),
+            ("truncated frame", "out(hello); out(frame(5, text(b'app://local/index.html'))[:9])", "unresponsive"),
+            ("never reads", "out(hello)", "unresponsive"),
+        ])
+        func aWorkerSendingGarbageIsCutOffAndItsViewRebuilt(name: String, behaviour: String, status: String) throws {
+            let folder = try TemporaryFolder([:])
+            let worker = try badWorker(behaviour, in: folder)
+            let before = try openHostDescriptors()
+            let (summary, events) = try runHost({
+                $0.workerPath = worker
+                $0.loads = 2
+                $0.views = 2
+                $0.hangTimeoutNanoseconds = 300_000_000
+            }, content: ContentProvider())
+            let statuses = events.named("death").map { $0.string("status") ?? "" }
+            // The sound workers all end cleanly, when their views close.
+            #expect(statuses.sorted() == ([status] + Array(repeating: "normal", count: statuses.count - 1)).sorted(), "\(name)")
+            #expect(summary.rendered == 2 && summary.blank == 0)
+            #expect(try openHostDescriptors() == before)
+        }
+    }
+
+    @Suite struct UserErrors {
+        func temporaryLog(_ text: String) throws -> (TemporaryFolder, String) {
+            let folder = try TemporaryFolder(["run.jsonl": text])
+            return (folder, folder.path + "/run.jsonl")
+        }
+
+        @Test func aUsageErrorLeavesAnExistingLogAlone() throws {
+            let (folder, log) = try temporaryLog("precious\n")
+            for arguments in [["--log-format", "xml"], ["--loads", "-1"], ["--polcy", "guarded"]] {
+                let result = try runSupervisor(["run", "--log", log] + arguments)
+                #expect(result.status == 64)
+                #expect(try String(contentsOfFile: log, encoding: .utf8) == "precious\n")
+            }
+            _ = folder
+        }
+
+        @Test func anUnwritableSVGFailsBeforeTheComparisonRuns() throws {
+            let started = Date()
+            let result = try runSupervisor(["compare", "--loads", "100000", "--svg", "/nonexistent/x.svg"])
+            #expect(Date().timeIntervalSince(started) < 3)
+            #expect(result.status == 1)
+            #expect(result.stderr == "supervisor: error: cannot write '/nonexistent/x.svg': No such file or directory\n")
+        }
+
+        @Test(arguments: [
+            ("--log /dev/full", "supervisor: error: cannot write the event log: write: No space left on device"),
+            ("--json >/dev/full", "supervisor: error: cannot write to standard output: No space left on device"),
+        ])
+        func aFailedWriteStopsTheRunWithAMessage(redirect: String, message: String) throws {
+            let result = try runCommand("/bin/sh", ["-c", "'\(supervisorPath)' run --loads 200 --dwell 10 \(redirect)"])
+            #expect(result.status == 1)
+            #expect(result.stderr == message + "\n")
+        }
+
+        @Test func aPageLargerThanAFrameFailsByItsSizeNotAs404() throws {
+            let big = page("Big") + String(repeating: "x", count: 700_000)
+            let content = try TemporaryFolder(["big.html": big])
+            let (summary, events) = try runHost({ $0.loads = 1 }, content: try content.provider)
+            #expect(summary.failed == 1)
+            let error = try #require(events.named("load-end").first?.string("error"))
+            #expect(error.contains("big.html is \(big.utf8.count) bytes; a page must fit in one frame"), "\(error)")
+            #expect(!error.contains("404"))
+        }
+
+        @Test func anEmptyPageWithNoTitleIsABlank() throws {
+            let content = try TemporaryFolder(["empty.html": ""])
+            let (summary, _) = try runHost({ $0.loads = 1; $0.policy = .none }, content: try content.provider)
+            #expect(summary.blank == 1 && summary.rendered == 0)
+        }
+
+        @Test func conventions() throws {
+            #expect(try runSupervisor(["--version"]).stdout.hasPrefix("supervisor "))
+            let typo = try runSupervisor(["run", "--polcy", "guarded"])
+            #expect(typo.stderr == "supervisor: error: unknown option '--polcy'; did you mean '--policy'?\n")
+            #expect(typo.status == 64)
+            let empty = try runSupervisor(["run", "--loads", "0", "--json"])
+            #expect(empty.stdout.contains("\"timeToVisibleMs\":{\"p50\":null,\"p95\":null,\"p99\":null,\"max\":null}"))
+            let clean = try runSupervisor(["run", "--loads", "2"])
+            #expect(!clean.stdout.contains("blank time"))
+        }
+    }
+}
