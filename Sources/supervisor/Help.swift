@@ -70,7 +70,10 @@ enum Help {
 
         Each load happens in a fresh view with a fresh worker, as the field test app did: load, check, repeat.
         A new worker starts at background priority; its view attaches after a short delay, takes the foreground
-        assertion and only then wires its termination observer (for every policy but guarded).
+        assertion and only then wires its termination observer (for every policy but guarded). SIGINT or SIGTERM
+        shuts the workers down (SIGKILL after 500 ms; a second signal at once) and prints the summary, which
+        says after how many loads the run was interrupted. Exit status: 0, 64 for a usage error, 130 when
+        interrupted, 1 for anything else (a worker binary that cannot launch, a write that failed).
 
         USAGE: supervisor run [--policy <policy>] [<workload options>] [--log <file>] [--log-format ios] [--json]
 

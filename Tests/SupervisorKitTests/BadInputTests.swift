@@ -63,6 +63,25 @@ extension Processes {
         }
     }
 
+    @Suite struct Backlog {
+        /// A worker that asks for a page and never reads the answer is cut off once its backlog passes the cap,
+        /// long before its hang timeout.
+        @Test func aWorkerThatNeverReadsIsCutOffAtTheBacklogCap() throws {
+            let folder = try TemporaryFolder(["page.html": page("Page"), "big.bin": String(repeating: "x", count: 400_000)])
+            let worker = try BadWorkers().badWorker("out(hello); time.sleep(0.1); out(frame(5, text(b'app://local/big.bin')))", in: folder)
+            let (summary, events) = try runHost({
+                $0.workerPath = worker
+                $0.loads = 1
+                $0.maxUnreadBytes = 128 << 10
+                $0.hangTimeoutNanoseconds = 60_000_000_000
+            }, content: try folder.provider)
+            let kill = try #require(events.named("kill").first)
+            #expect(kill.string("reason")?.hasPrefix("does not read its input") == true)
+            #expect(events.named("death").first?.string("status") == "unresponsive")
+            #expect(summary.rendered == 1)
+        }
+    }
+
     @Suite struct UserErrors {
         func temporaryLog(_ text: String) throws -> (TemporaryFolder, String) {
             let folder = try TemporaryFolder(["run.jsonl": text])

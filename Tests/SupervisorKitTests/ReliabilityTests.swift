@@ -74,7 +74,8 @@ extension Processes {
         }
 
         /// SIGKILL the supervisor: the kernel kills its workers (PR_SET_PDEATHSIG) and Jetsam sees its parent
-        /// change; all are dead within 100 ms.
+        /// change; all are dead within 100 ms. One worker is stopped first: it cannot notice its channel's end of
+        /// file, only the kernel can end it.
         @Test func aKilledSupervisorTakesItsWorkersAndJetsamWithIt() throws {
             let folder = try TemporaryFolder([:])
             let supervisor = try BackgroundSupervisor(
@@ -85,6 +86,8 @@ extension Processes {
                 return children.filter { $0.name == "WebContent" }.count >= 5 && children.contains { $0.name == "Jetsam" }
             })
             let children = supervisor.liveChildren().map(\.pid)
+            let stopped = try #require(supervisor.liveChildren().first { $0.name == "WebContent" }?.pid)
+            kill(stopped, SIGSTOP)
             kill(supervisor.pid, SIGKILL)
             let killed = Date()
             #expect(eventually(within: 2) { children.allSatisfy(isDead) })

@@ -21,13 +21,10 @@ extension Host {
         default: break
         }
         // A worker that does not read its input must not make the supervisor hold its backlog forever.
-        if worker.channel.pendingOutput > Self.maxPendingOutput {
+        if worker.channel.pendingOutput > configuration.maxUnreadBytes {
             kill(worker, because: "does not read its input: \(worker.channel.pendingOutput) bytes queued", verdict: .unresponsive)
         }
     }
-
-    /// The most a worker may leave unread in its channel: a few of the largest pages.
-    static let maxPendingOutput = 8 << 20
 
     func closeChannel(of worker: WorkerProcess) {
         guard worker.channelOpen else { return }

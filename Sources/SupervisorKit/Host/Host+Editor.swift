@@ -63,11 +63,15 @@ extension Host {
     }
 
     /// Stops typing; once every input is acknowledged, the worker is asked for its document, and the run can end.
+    /// However the editor fares, it is audited within the hang timeout and the shutdown grace: the run's end is
+    /// bounded.
     func finishEditor() {
         guard let editor, !editor.finishing else { return }
         editor.finishing = true
         loop.cancel(typingTimer)
         if editor.worker == nil && stopping { return concludeEditor() }
+        let bound = configuration.hangTimeoutNanoseconds + configuration.shutdownGraceNanoseconds
+        loop.schedule(afterNanoseconds: bound) { [weak self] in self?.concludeEditor() }
         finishEditorIfDone()
     }
 

@@ -35,6 +35,9 @@ public struct RunConfiguration: Sendable {
     /// How long a worker may owe an answer before it is killed as unresponsive: WebKit's foreground
     /// responsiveness timer, 3 s.
     public var hangTimeoutNanoseconds = 3_000_000_000
+    /// The most a worker may leave unread in its channel (a few of the largest pages) before it is killed as
+    /// unresponsive.
+    public var maxUnreadBytes = 8 << 20
     /// Failed launches in a row, with no hello between them, after which the run stops: the worker binary is
     /// broken, and no view could ever render. Before the run's first hello, two are enough.
     public var launchFailureLimit = 5
