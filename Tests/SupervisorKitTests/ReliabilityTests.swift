@@ -66,7 +66,8 @@ extension Processes {
 
         @Test func aWorkerThatCannotStartStopsTheRunWithOneLine() throws {
             let started = Date()
-            let result = try runSupervisor(["run", "--worker", "/bin/false", "--loads", "1000"])
+            // Bounded from outside too: without the stop, this run would go on for hours.
+            let result = try runCommand("/usr/bin/timeout", ["-s", "KILL", "20", supervisorPath, "run", "--worker", "/bin/false", "--loads", "1000"])
             #expect(Date().timeIntervalSince(started) < 5)
             #expect(result.status == 1)
             #expect(result.stderr == "supervisor: error: worker '/bin/false' failed to launch 2 times in a row: died before hello: abnormal(1)\n")
