@@ -98,7 +98,7 @@ extension Host {
         let audit = editor.audit()
         log.emit("editor", [
             ("typed", .int(editor.typed)), ("restored", .int(editor.restored)), ("acknowledged", .int(Int(editor.acked))),
-            ("saved", .int(Int(editor.saved))), ("replayed", .int(editor.replayed)), ("lostInputs", .int(audit.lost)),
+            ("saved", editor.journal == nil ? .null : .int(Int(editor.saved))), ("replayed", .int(editor.replayed)), ("lostInputs", .int(audit.lost)),
             ("duplicateInputs", .int(audit.duplicate)), ("mismatches", .int(editor.mismatches)),
             ("intact", .bool(audit.intact)), ("documentFrom", .string(editor.final == nil ? "journal" : "worker")),
             ("tornBytesDropped", .int(editor.journal?.tornBytes ?? 0)),

@@ -126,9 +126,9 @@ public final class Host {
             loop.cancel(view.load.blankDeadline)
         }
         finishEditor()
-        for worker in workers.values where editor?.concluded == false ? worker !== editor?.worker : true {
-            shutDown(worker)
-        }
+        // The editor's worker goes once it has reported its document (see `concludeEditor`).
+        let reporting = editor?.concluded == false ? editor?.worker : nil
+        for worker in workers.values where worker !== reporting { shutDown(worker) }
     }
 
     /// Stops the run for a failure that makes going on pointless or dishonest; `failure` says why.

@@ -132,7 +132,8 @@ public final class RunSummary {
         let blankTime = blank > 0 ? "blank time: \(fmt(blankMs, digits: 1)) ms in all; " : ""
         let inputs = editor.map { e in
             "\ntyped input: \(e["typed"]?.integer ?? 0) typed (\(e["restored"]?.integer ?? 0) restored from the journal), "
-                + "\(e["saved"]?.integer ?? 0) saved, \(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, "
+                + (e["saved"]?.integer.map { "\($0) saved, " } ?? "")
+                + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, "
                 + "\(duplicateInputs) applied twice"
         } ?? ""
         return """
