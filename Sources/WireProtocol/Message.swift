@@ -5,6 +5,16 @@ public let protocolVersion: UInt16 = 3
 /// a peer that announces more is broken or hostile, and the frame is rejected before any of it is buffered.
 public let maxFrameSize = 1 << 20
 
+/// The digest `inputApplied` carries: FNV-1a 64 of the whole document typed so far, continued from `hash` so that
+/// the supervisor can extend it input by input.
+public func documentDigest(_ bytes: [UInt8], from hash: UInt64 = documentDigestBasis) -> UInt64 {
+    var hash = hash
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+}
+
+public let documentDigestBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
 /// Everything the supervisor and a WebContent worker say to each other.
 ///
 /// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,

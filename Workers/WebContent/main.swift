@@ -31,7 +31,7 @@ struct Worker {
         case .titleQuery(let id): channel.send(.title(id: id, title: title))
         case .input(let seq, let text):
             typed.append(contentsOf: text.utf8)
-            channel.send(.inputApplied(seq: seq, digest: fnv1a(typed)))
+            channel.send(.inputApplied(seq: seq, digest: documentDigest(typed)))
         case .documentQuery: channel.send(.document(text: String(decoding: typed, as: UTF8.self)))
         case .shutdown: wr_exit(0)
         case .load, .reload, .unload: deferred.append(message)
@@ -126,11 +126,6 @@ struct Worker {
     }
 }
 
-func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
-}
 
 // The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
 // already happened before this line ran, the parent is no longer the one that spawned us.

@@ -59,23 +59,17 @@ public final class ContentProvider {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return Self.error(404, "not found: \(path)") }
         // A page travels in one frame: a bigger one is refused by name and size, never mistaken for a missing one.
-        guard let body = Self.read(fd), body.count <= Self.maxPageSize else {
+        let body: [UInt8]
+        do {
+            body = try Sys.readAll(fd, limit: Self.maxPageSize)
+        } catch {
+            return Self.error(500, "cannot read \(path): \(error)")
+        }
+        guard body.count <= Self.maxPageSize else {
             return Self.error(413, "\(path) is \(max(Int(info.st_size), Self.maxPageSize + 1)) bytes; a page must fit in one frame, at most \(Self.maxPageSize) bytes")
         }
         cache[path] = body
         return Response(status: 200, mime: Self.mime(path), body: body)
-    }
-
-    private static func read(_ fd: Int32) -> [UInt8]? {
-        var body: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { (try? Sys.read(fd, into: $0)) ?? 0 }
-            if n <= 0 { break }
-            body += chunk[0..<n]
-            if body.count > maxPageSize { return nil }
-        }
-        return body
     }
 
     /// Leaves room in a frame for the reply's other fields.

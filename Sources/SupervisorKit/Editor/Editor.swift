@@ -1,3 +1,5 @@
+import WireProtocol
+
 /// The document the user types into (seed 001: typed input is never lost), as the host keeps it.
 ///
 /// Every input has a seq, counted from 1 across runs that share a journal. An input is kept until the worker
@@ -14,7 +16,7 @@ final class Editor {
     /// The highest seq the worker acknowledged; the saved document is inputs 1…acked.
     private(set) var acked: UInt64 = 0
     private(set) var ackedText: [UInt8] = []
-    private(set) var ackedDigest: UInt64 = fnv1aBasis
+    private(set) var ackedDigest: UInt64 = documentDigestBasis
     /// The highest seq synced to the journal's disk.
     private(set) var saved: UInt64 = 0
     /// The worker the inputs go to now, and the last seq sent to it.
@@ -97,7 +99,7 @@ final class Editor {
     private func acknowledge(_ text: [UInt8]) {
         acked += 1
         ackedText += text
-        ackedDigest = fnv1a(text, from: ackedDigest)
+        ackedDigest = documentDigest(text, from: ackedDigest)
     }
 
     /// Called after the journal's sync returned.
@@ -125,13 +127,4 @@ final class Editor {
 
     /// A restore larger than this goes in several frames.
     static let restoreChunk = 256 * 1024
-}
-
-let fnv1aBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-
-/// FNV-1a, continued from `hash`: the digest the worker reports for its document.
-func fnv1a(_ bytes: [UInt8], from hash: UInt64 = fnv1aBasis) -> UInt64 {
-    var hash = hash
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
 }

@@ -26,7 +26,7 @@ final class InputJournal {
         self.path = path
         fd = try Sys.open(path, O_RDWR | O_CREAT)
         do {
-            let bytes = try Self.readAll(fd)
+            let bytes = try Sys.readAll(fd)
             let end = recover(bytes)
             if end < bytes.count {
                 tornBytes = bytes.count - end
@@ -79,16 +79,6 @@ final class InputJournal {
         pending = []
         try Sys.write(bytes, to: fd)
         try Sys.dataSync(fd)
-    }
-
-    private static func readAll(_ fd: Int32) throws(SystemError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = try Sys.read(fd, into: &chunk, from: 0)
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-        }
     }
 
     private static func integer<T: FixedWidthInteger>(_ bytes: [UInt8], at offset: Int, as: T.Type) -> T {

@@ -12,13 +12,16 @@ extension Host {
             return closeChannel(of: worker)
         }
         switch message {
-        case .load, .reload: worker.owed.fetches += 1
-        case .titleQuery: worker.owed.titles += 1
-        default: break
-        }
-        switch message {
-        case .ping, .load, .reload, .titleQuery, .input, .documentQuery: expectAnswer(from: worker)
-        default: break
+        case .load, .reload:
+            worker.owed.fetches += 1
+            expectAnswer(from: worker)
+        case .titleQuery:
+            worker.owed.titles += 1
+            expectAnswer(from: worker)
+        case .ping, .input, .documentQuery:
+            expectAnswer(from: worker)
+        default:
+            break
         }
         // A worker that does not read its input must not make the supervisor hold its backlog forever.
         if worker.channel.pendingOutput > configuration.maxUnreadBytes {

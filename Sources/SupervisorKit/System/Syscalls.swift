@@ -109,6 +109,18 @@ public enum Sys {
         return result
     }
 
+    /// Reads a file from its current offset to its end, or to just past `limit` bytes, whichever comes first.
+    static func readAll(_ fd: Int32, limit: Int = .max) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let n = try read(fd, into: &chunk, from: 0)
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+
     /// Writes all of `text` to a blocking descriptor: a closed pipe or a full disk is an error, not a loss.
     public static func write(_ text: String, to fd: Int32) throws(SystemError) {
         var text = text
