@@ -15,7 +15,10 @@
  *   floor stream N          N 5-byte frames to a floor worker, one write each as the supervisor sends them,
  *                           then a ping: the time until its echo, under the supervisor's one-way throughput
  *
- * spawn, kill and roundtrip print each sample in nanoseconds, one per line; stream prints its one total.
+ *   floor restore N FILE    N times: read FILE whole and CRC-32 it (slicing-by-8): what restoring a session file
+ *                           costs before a single tab is made, under the supervisor's session restore
+ *
+ * spawn, kill, roundtrip and restore print each sample in nanoseconds, one per line; stream prints its one total.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -27,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -112,10 +116,51 @@ static void finish(struct child c) {
     close(c.pidfd);
 }
 
+static uint32_t crc_table[8][256];
+
+/* Reads `path` whole and returns its CRC-32, or exits. */
+static uint32_t read_and_checksum(const char *path) {
+    if (!crc_table[0][1]) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            crc_table[0][i] = c;
+        }
+        for (int t = 1; t < 8; t++)
+            for (int i = 0; i < 256; i++) crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat info;
+    if (fd < 0 || fstat(fd, &info) != 0) { perror(path); exit(1); }
+    unsigned char *bytes = malloc(info.st_size + 1);
+    ssize_t total = 0, n;
+    while ((n = read(fd, bytes + total, info.st_size + 1 - total)) > 0) total += n;
+    close(fd);
+    uint32_t crc = 0xffffffffu;
+    ssize_t i = 0;
+    for (; i + 8 <= total; i += 8) {
+        uint32_t a = crc ^ (bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 | (uint32_t)bytes[i + 3] << 24);
+        crc = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^ crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24]
+            ^ crc_table[3][bytes[i + 4]] ^ crc_table[2][bytes[i + 5]] ^ crc_table[1][bytes[i + 6]] ^ crc_table[0][bytes[i + 7]];
+    }
+    for (; i < total; i++) crc = crc_table[0][(crc ^ bytes[i]) & 0xff] ^ (crc >> 8);
+    free(bytes);
+    return ~crc;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "worker") == 0) return worker();
+    if (argc == 4 && strcmp(argv[1], "restore") == 0) {
+        volatile uint32_t sink = 0;
+        for (int i = 0, n = atoi(argv[2]); i < n; i++) {
+            long start = now_ns();
+            sink ^= read_and_checksum(argv[3]);
+            printf("%ld\n", now_ns() - start);
+        }
+        return 0;
+    }
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: floor worker | floor spawn|kill N [WORKER] | floor roundtrip|stream N\n");
+        fprintf(stderr, "usage: floor worker | floor spawn|kill N [WORKER] | floor roundtrip|stream N | floor restore N FILE\n");
         return 64;
     }
     int n = atoi(argv[2]);

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CShim.h"
 
+#include <malloc.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -24,6 +26,9 @@
 #endif
 #ifndef SYS_pidfd_send_signal
 #define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
 #endif
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -115,6 +120,20 @@ int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeo
     }
     return n;
 }
+
+int sv_openat2_beneath(int dirfd, const char *path) {
+    struct open_how how = {
+        .flags = O_PATH | O_CLOEXEC,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+}
+
+int sv_openat_path_nofollow(int dirfd, const char *name) {
+    return openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int sv_open_directory_path(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
 
 int sv_pin_to_one_cpu(void *saved) {
     cpu_set_t *mask = saved, one;
@@ -218,4 +237,9 @@ int sv_needles_any(const sv_needles *set, const void *bytes, size_t length) {
         if (set->is_anchor[p[i]] && sv_needle_at(set, p, length, i)) return 1;
     }
     return 0;
+}
+
+size_t sv_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 }

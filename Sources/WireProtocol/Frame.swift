@@ -9,15 +9,33 @@ extension Message {
         case .hello(let pid, let version):
             out.appendInteger(UInt32(bitPattern: pid))
             out.appendInteger(version)
-        case .load(let url), .fetch(let url), .didCommit(let url):
+        case .load(let url, let replace):
             out.appendString(url)
-        case .reload, .shutdown, .unload, .documentQuery:
+            out.append(replace ? 1 : 0)
+        case .fetch(let url, let kind):
+            out.appendString(url)
+            out.append(kind.rawValue)
+        case .didCommit(let url):
+            out.appendString(url)
+        case .reload, .shutdown, .unload, .documentQuery, .historyQuery:
             break
-        case .fetchReply(let status, let mime, let body):
+        case .fetchReply(let status, let mime, let length, let body):
             out.appendInteger(status)
             out.appendString(mime)
-            out.appendInteger(UInt32(body.count))
-            out.append(contentsOf: body)
+            out.appendInteger(length)
+            out.appendBytes(body)
+        case .fetchData(let body):
+            out.appendBytes(body)
+        case .goTo(let index):
+            out.appendInteger(index)
+        case .restoreHistory(let index, let urls), .history(let index, let urls):
+            out.appendInteger(index)
+            out.appendInteger(UInt32(urls.count))
+            for url in urls { out.appendString(url) }
+        case .navigationAction(let type, let mainFrame, let url):
+            out.append(type.rawValue)
+            out.append(mainFrame ? 1 : 0)
+            out.appendString(url)
         case .didFinish(let text), .didFailProvisional(let text), .didFail(let text), .document(let text):
             out.appendString(text)
         case .titleQuery(let id):
@@ -51,6 +69,11 @@ extension Message {
 extension [UInt8] {
     mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    mutating func appendBytes(_ bytes: [UInt8]) {
+        appendInteger(UInt32(bytes.count))
+        append(contentsOf: bytes)
     }
 
     mutating func appendString(_ string: String) {
@@ -115,12 +138,16 @@ extension Message {
         let message: Message
         switch tag {
         case 1: message = .hello(pid: Int32(bitPattern: try reader.integer()), version: try reader.integer())
-        case 2: message = .load(url: try reader.string())
+        case 2: message = .load(url: try reader.string(), replace: try reader.flag())
         case 3: message = .reload
         case 4: message = .shutdown
-        case 5: message = .fetch(url: try reader.string())
+        case 5:
+            let url = try reader.string()
+            guard let kind = ResourceKind(rawValue: try reader.integer()) else { throw .badValue(tag: tag) }
+            message = .fetch(url: url, kind: kind)
         case 6:
-            message = .fetchReply(status: try reader.integer(), mime: try reader.string(), body: try reader.bytes())
+            message = .fetchReply(
+                status: try reader.integer(), mime: try reader.string(), length: try reader.integer(), body: try reader.bytes())
         case 7: message = .didCommit(url: try reader.string())
         case 8: message = .didFinish(title: try reader.string())
         case 9: message = .didFailProvisional(error: try reader.string())
@@ -134,6 +161,14 @@ extension Message {
         case 17: message = .unload
         case 18: message = .documentQuery
         case 19: message = .document(text: try reader.string())
+        case 20: message = .fetchData(body: try reader.bytes())
+        case 21: message = .goTo(index: try reader.integer())
+        case 22: message = .restoreHistory(index: try reader.integer(), urls: try reader.strings())
+        case 23: message = .historyQuery
+        case 24: message = .history(index: try reader.integer(), urls: try reader.strings())
+        case 25:
+            guard let type = NavigationType(rawValue: try reader.integer()) else { throw .badValue(tag: tag) }
+            message = .navigationAction(type: type, mainFrame: try reader.flag(), url: try reader.string())
         default: throw .unknownTag(tag)
         }
         guard reader.remaining == 0 else { throw .trailingBytes(tag: tag, count: reader.remaining) }
@@ -164,6 +199,22 @@ private struct PayloadReader {
     mutating func bytes() throws(WireError) -> [UInt8] {
         let count: UInt32 = try integer()
         return Array(try take(Int(count)))
+    }
+
+    mutating func flag() throws(WireError) -> Bool {
+        let byte: UInt8 = try integer()
+        guard byte <= 1 else { throw .badValue(tag: tag) }
+        return byte == 1
+    }
+
+    /// A count, then that many strings; the count cannot promise more strings than the bytes left could hold.
+    mutating func strings() throws(WireError) -> [String] {
+        let count: UInt32 = try integer()
+        guard Int(count) <= remaining / 4 else { throw .truncated(tag: tag) }
+        var strings: [String] = []
+        strings.reserveCapacity(Int(count))
+        for _ in 0..<count { strings.append(try string()) }
+        return strings
     }
 
     mutating func string() throws(WireError) -> String {

@@ -1,5 +1,5 @@
 /// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
-public let protocolVersion: UInt16 = 3
+public let protocolVersion: UInt16 = 4
 
 /// The largest frame (type tag plus payload) either side accepts. A document bigger than this cannot be served;
 /// a peer that announces more is broken or hostile, and the frame is rejected before any of it is buffered.
@@ -18,14 +18,21 @@ public let documentDigestBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 /// Everything the supervisor and a WebContent worker say to each other.
 ///
 /// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,
-/// `unload`, `fetchReply`, `titleQuery`, `ping`, `input`, `documentQuery` and `shutdown`; everything else comes from the worker.
+/// `goTo`, `restoreHistory`, `historyQuery`, `unload`, `fetchReply`, `fetchData`, `titleQuery`, `ping`, `input`,
+/// `documentQuery` and `shutdown`; everything else comes from the worker.
 public enum Message: Sendable {
     case hello(pid: Int32, version: UInt16)
-    case load(url: String)
+    /// A main-frame navigation. When it commits, the worker's back/forward list gains an entry for it, or with
+    /// `replace` its current entry becomes it (`location.replace`).
+    case load(url: String, replace: Bool)
     case reload
     case shutdown
-    case fetch(url: String)
-    case fetchReply(status: UInt16, mime: String, body: [UInt8])
+    /// The page needs a resource: its document (the worker is navigating), or an image or sub-frame it refers to.
+    case fetch(url: String, kind: ResourceKind)
+    /// The answer to a fetch: `length` bytes in all, `body` the first of them; `fetchData` brings the rest, so a
+    /// document bigger than a frame travels in pieces.
+    case fetchReply(status: UInt16, mime: String, length: UInt32, body: [UInt8])
+    case fetchData(body: [UInt8])
     case didCommit(url: String)
     case didFinish(title: String)
     case didFailProvisional(error: String)
@@ -41,6 +48,15 @@ public enum Message: Sendable {
     /// Asks for the document typed into the page so far, answered with `document`.
     case documentQuery
     case document(text: String)
+    /// Back or forward: the worker's list moves to entry `index` and loads it.
+    case goTo(index: UInt32)
+    /// A new worker takes over a tab: its back/forward list becomes `urls`, and it loads entry `index`.
+    case restoreHistory(index: UInt32, urls: [String])
+    /// Asks for the worker's back/forward list, answered with `history`.
+    case historyQuery
+    case history(index: UInt32, urls: [String])
+    /// The page wants to navigate (a link activated, a form submitted, a redirect); the supervisor decides.
+    case navigationAction(type: NavigationType, mainFrame: Bool, url: String)
 
     /// The one-byte type tag that leads the frame.
     public var tag: UInt8 {
@@ -64,8 +80,31 @@ public enum Message: Sendable {
         case .unload: 17
         case .documentQuery: 18
         case .document: 19
+        case .fetchData: 20
+        case .goTo: 21
+        case .restoreHistory: 22
+        case .historyQuery: 23
+        case .history: 24
+        case .navigationAction: 25
         }
     }
+}
+
+/// What a fetch is for: the document a navigation loads, or a sub-resource of it that counts toward its render.
+public enum ResourceKind: UInt8, Sendable {
+    case document = 0
+    case image = 1
+    case subframe = 2
+}
+
+/// Why a navigation happens, as WebKit's `WKNavigationType` names it.
+public enum NavigationType: UInt8, Sendable, CaseIterable {
+    case linkActivated = 0
+    case formSubmitted = 1
+    case backForward = 2
+    case reload = 3
+    case formResubmitted = 4
+    case other = 5
 }
 
 // The worker (Embedded Swift, which compiles these sources too) never compares messages: equality of their strings
@@ -83,6 +122,7 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(tag: UInt8)
     case trailingBytes(tag: UInt8, count: Int)
     case invalidUTF8(tag: UInt8)
+    case badValue(tag: UInt8)
 
     public var description: String {
         switch self {
@@ -92,6 +132,7 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(let tag): "message \(tag) ends before its fields do"
         case .trailingBytes(let tag, let count): "message \(tag) has \(count) stray trailing bytes"
         case .invalidUTF8(let tag): "message \(tag) holds a string that is not UTF-8"
+        case .badValue(let tag): "message \(tag) holds a value out of its range"
         }
     }
 }

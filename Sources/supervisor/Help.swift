@@ -1,6 +1,6 @@
 /// Help texts, laid out the way swift-argument-parser lays them out.
 enum Help {
-    static let version = "0.10.0"
+    static let version = "0.11.0"
 
     static let root = """
         OVERVIEW: Run WebContent render workers the way a web engine's UI process runs its content processes, and
@@ -17,6 +17,7 @@ enum Help {
           compare                 Run every recovery policy against the same seeded workload and faults.
           bench                   Measure the supervisor's machinery beside a C floor.
           analyze                 Find kill-before-render incidents in our logs and in iOS device logs.
+          session                 Create, restore and show session files of many tabs.
 
           See 'supervisor help <subcommand>' for detailed help.
         """
@@ -75,11 +76,21 @@ enum Help {
         says after how many loads the run was interrupted. Exit status: 0, 64 for a usage error, 130 when
         interrupted, 1 for anything else (a worker binary that cannot launch, a write that failed).
 
-        USAGE: supervisor run [--policy <policy>] [<workload options>] [--log <file>] [--log-format ios] [--json]
+        USAGE: supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
+                              [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
 
         OPTIONS:
           --policy <policy>       The recovery policy. (default: rebuild)
         \(workloadOptions)
+          --session <file>        Browse tabs instead: restore the tabs saved in <file> (or make --tabs new
+                                  ones), show the visible one, perform --loads navigations (links, back,
+                                  forward, reload, tab switches, chosen by the seed), and save the tabs to
+                                  <file> as they change: atomically, at most every 50 ms, and at the end.
+                                  Only the shown tabs get a worker. A damaged file is restored as far as it
+                                  is intact, with a warning; a file that is not a session is an error.
+          --tabs <n>              Tabs in a new session. (default: 3)
+          --allow-host <hosts>    Hosts (comma-separated, repeatable) whose pages may load in a tab besides
+                                  the app's own ('local'); a link elsewhere opens externally.
           --log <file>            Write the event log to <file> as JSON Lines.
           --log-format ios        Also write the run as an iOS-style console log to <file>.ios.log.
           --json                  Print the summary as one JSON object.
@@ -106,13 +117,39 @@ enum Help {
         \(policies)
         """
 
+    static let session = """
+        OVERVIEW: Create, restore and show session files: every tab's back/forward list, current entry and
+        visibility, and the editor journal's position.
+
+        A session file is versioned and checksummed tab by tab: a truncated or corrupted file restores the tabs
+        that are intact and reports the rest. Restored tabs are unrealized (no worker, only their saved state)
+        until shown.
+
+        USAGE: supervisor session create <file> [--tabs <n>] [--seed <s>] [--content <dir>]
+               supervisor session restore <file> [--json] [--worker <path>] [--content <dir>]
+               supervisor session show <file> [--json]
+
+        SUBCOMMANDS:
+          create                  Write a session of --tabs tabs (default: 100), each with two to five entries
+                                  from the content's pages, the first one visible.
+          restore                 Restore every tab, realize and render the visible one (one worker, no spare),
+                                  and print {"tabs", "realized", "workersSpawned", "tabsReadyMs", "restoreMs"
+                                  (to the visible tab's worker launched), "renderedMs", "bytesPerUnrealizedTab"
+                                  (supervisor heap per tab), "damage"}. The file is not written.
+          show                    Print every tab: shown or not, its place in history and its current page.
+
+        OPTIONS:
+          -h, --help              Show help information.
+        """
+
     static let bench = """
         OVERVIEW: Measure the supervisor's machinery beside a C floor and beside Foundation.Process.
 
         Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild, with no
         attach delay), the channel's title-probe round trip and one-way throughput of small frames (supervisor and
         worker pinned to one CPU, as the floor is), and 256 live workers at once (supervisor RSS, CPU per event,
-        idle wake-ups per second), and analyze on a generated device log beside grep -c on the same file (its
+        idle wake-ups per second), a 10,000-tab
+        session restored (floor: reading and CRC-checking its file), and analyze on a generated device log beside grep -c on the same file (its
         time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c, built
         by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare, the launchers
         alone: ours, the floor's and Foundation.Process's, each starting a child without libc that does nothing

@@ -11,8 +11,8 @@ enum RunCommand {
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(
-            words, options: workloadOptions.union(["--policy", "--log", "--log-format"]), flags: ["--json"],
-            optionalValues: ["--jetsam"])
+            words, options: workloadOptions.union(["--policy", "--log", "--log-format", "--session", "--tabs", "--allow-host"]),
+            flags: ["--json"], optionalValues: ["--jetsam"])
         var configuration = try workload(arguments)
         let policyName = arguments.string("--policy") ?? "rebuild"
         guard let policy = Policy.named(policyName) else {
@@ -26,6 +26,13 @@ enum RunCommand {
         case (let format?, _): throw UsageError("unknown log format '\(format)'; choose jsonl or ios")
         }
         let content = try contentProvider(arguments)
+        configuration.tabs = try arguments.integer("--tabs", default: 3, range: 1...1_000_000)
+        configuration.navigation.allowedHosts.formUnion(arguments.strings("--allow-host").flatMap { $0.split(separator: ",").map(String.init) })
+        configuration.sessionPath = arguments.string("--session")
+        if arguments.string("--tabs") != nil && configuration.sessionPath == nil {
+            throw UsageError("'--tabs' is the size of a new session: it needs '--session <file>'")
+        }
+        let saved = try configuration.sessionPath.flatMap { path in try SessionCommand.readIfPresent(path) }
         // Every check is done: only now may an existing log be emptied.
         let log = try open(logPath) { () throws(SystemError) in try EventLog(path: logPath) }
         if let logPath, arguments.string("--log-format") == "ios" {
@@ -36,6 +43,14 @@ enum RunCommand {
         }
         let host = try open(configuration.journalPath) { () throws(SystemError) in
             try Host(configuration: configuration, content: content, log: log)
+        }
+        if let path = configuration.sessionPath {
+            if let (session, damage) = saved {
+                if let damage { printError("supervisor: warning: \(path): \(damage); restoring the rest") }
+                host.restore(session, from: path, damage: damage)
+            } else {
+                host.startSession(at: path, tabs: configuration.tabs)
+            }
         }
         try host.stopOnTerminationSignals()
         let progress = Progress(total: configuration.loads, label: "run")

@@ -36,6 +36,7 @@ let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32
     "compare": (Help.compare, CompareCommand.main),
     "bench": (Help.bench, BenchCommand.main),
     "analyze": (Help.analyze, AnalyzeCommand.main),
+    "session": (Help.session, SessionCommand.main),
 ]
 do {
     switch words.first {

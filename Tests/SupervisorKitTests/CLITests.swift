@@ -45,10 +45,11 @@ extension Processes {
                 "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
                 "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
-                "analyze 8 MB device log", "analyze peak RSS",
+                "session restore 10,000 tabs", "analyze 8 MB device log", "analyze peak RSS",
             ])
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(5).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.dropLast(6).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.last?["p50"] as? Double ?? 0 > 1)
             #expect(metrics.first { $0["name"] as? String == "scale 256: idle wake-ups" }?["p50"] as? Double == 0)

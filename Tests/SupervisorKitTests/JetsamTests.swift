@@ -24,9 +24,9 @@ extension Processes {
             // Every worker holds more than the 1 MB budget (an idle worker alone holds far less), so the killer
             // takes them all, one after another.
             for (driver, memory) in [(large, "32MB"), (small, "2MB"), (hidden, "2MB"), (foreground, "2MB")] {
-                try driver.send(.load(url: "app://local/page.html"))
+                try driver.send(.load(url: "app://local/page.html", replace: false))
                 _ = try driver.receive()
-                try driver.send(.fetchReply(status: 200, mime: "text/html", body: Array(page("Page", render: "memory=\(memory)").utf8)))
+                try driver.send(.wholeReply(status: 200, mime: "text/html", body: Array(page("Page", render: "memory=\(memory)").utf8)))
                 _ = try driver.receive()
                 #expect(try driver.receive() == .didFinish(title: "Page"))
             }
@@ -41,6 +41,9 @@ extension Processes {
                 var ready = pollfd(fd: driver.worker.pidfd, events: Int16(POLLIN), revents: 0)
                 return poll(&ready, 1, 5000) == 1
             }
+            // Jetsam logs each kill after sending it: the last line may follow the last death by a moment.
+            let logged = { ((try? String(contentsOfFile: folder.path + "/kills.jsonl", encoding: .utf8)) ?? "").split(separator: "\n").count }
+            _ = eventually(within: 5) { logged() == drivers.count }
             jetsam.stop()
             #expect(deaths == [true, true, true, true])
             let kills = try String(contentsOfFile: folder.path + "/kills.jsonl", encoding: .utf8)

@@ -3,11 +3,14 @@ import WireProtocol
 
 @Suite struct WireProtocolTests {
     static let samples: [Message] = [
-        .hello(pid: 4107, version: protocolVersion), .load(url: "app://local/ü.html"), .reload, .unload, .shutdown,
-        .fetch(url: "app://local/a"), .fetchReply(status: 200, mime: "text/html", body: [0, 1, 2, 255]),
+        .hello(pid: 4107, version: protocolVersion), .load(url: "app://local/ü.html", replace: false), .reload, .unload, .shutdown,
+        .fetch(url: "app://local/a", kind: .document), .fetchReply(status: 200, mime: "text/html", length: 6, body: [0, 1, 2, 255]),
+        .fetchData(body: [7, 8]), .fetch(url: "app-image://logo", kind: .image), .load(url: "app://local/b", replace: true),
         .didCommit(url: "app://local/a"), .didFinish(title: "Title ✓"), .didFailProvisional(error: "404"),
         .didFail(error: "gone"), .titleQuery(id: 7), .title(id: 7, title: ""), .ping(seq: .max), .pong(seq: 1),
         .input(seq: 3, text: "héllo"), .inputApplied(seq: 3, digest: 0xDEAD_BEEF_0000_0001),
+        .goTo(index: 2), .restoreHistory(index: 1, urls: ["app://local/a", "app://local/ü"]), .historyQuery,
+        .history(index: 0, urls: []), .navigationAction(type: .formResubmitted, mainFrame: false, url: "https://x.example/"),
     ]
 
     @Test(arguments: samples)

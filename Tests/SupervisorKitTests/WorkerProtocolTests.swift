@@ -59,9 +59,9 @@ extension Processes {
         @Test func loadsFetchesRendersAndAnswersProbesWhileBusyAndIdle() throws {
             let driver = try WorkerDriver()
             #expect(try driver.receive() == .hello(pid: driver.worker.pid, version: protocolVersion))
-            try driver.send(.load(url: "app://local/probe.html"))
-            #expect(try driver.receive() == .fetch(url: "app://local/probe.html"))
-            try driver.send(.fetchReply(status: 200, mime: "text/html", body: html))
+            try driver.send(.load(url: "app://local/probe.html", replace: false))
+            #expect(try driver.receive() == .fetch(url: "app://local/probe.html", kind: .document))
+            try driver.send(.wholeReply(status: 200, mime: "text/html", body: html))
             #expect(try driver.receive() == .didCommit(url: "app://local/probe.html"))
             // Mid-render (300 ms of CPU) the worker still answers, with no title yet.
             try driver.send(.titleQuery(id: 1))
@@ -72,7 +72,7 @@ extension Processes {
             try driver.send(.titleQuery(id: 2))
             #expect(try driver.receive() == .title(id: 2, title: "Probe ✓"))
             try driver.send(.reload)
-            #expect(try driver.receive() == .fetch(url: "app://local/probe.html"))
+            #expect(try driver.receive() == .fetch(url: "app://local/probe.html", kind: .document))
             try driver.send(.shutdown)
             let (code, status) = try driver.exit()
             #expect(code == CLD_EXITED && status == 0)
@@ -83,9 +83,9 @@ extension Processes {
         @Test func unloadGivesBackThePagesMemoryAndForgetsItsTitleAndInput() throws {
             let driver = try WorkerDriver()
             _ = try driver.receive()
-            try driver.send(.load(url: "app://local/big.html"))
+            try driver.send(.load(url: "app://local/big.html", replace: false))
             _ = try driver.receive()
-            try driver.send(.fetchReply(status: 200, mime: "text/html", body: Array(page("Big", render: "memory=64MB").utf8)))
+            try driver.send(.wholeReply(status: 200, mime: "text/html", body: Array(page("Big", render: "memory=64MB").utf8)))
             #expect(try driver.receive() == .didCommit(url: "app://local/big.html"))
             #expect(try driver.receive() == .didFinish(title: "Big"))
             try driver.send(.input(seq: 1, text: "secret"))
@@ -111,9 +111,9 @@ extension Processes {
             let body = Array(page("Page " + String(repeating: "text ", count: 2000), render: "cpu=0ms").utf8)
             func serve(_ loads: Int) throws {
                 for _ in 0..<loads {
-                    try driver.send(.load(url: "app://local/page.html"))
+                    try driver.send(.load(url: "app://local/page.html", replace: false))
                     _ = try driver.receive()
-                    try driver.send(.fetchReply(status: 200, mime: "text/html", body: body))
+                    try driver.send(.wholeReply(status: 200, mime: "text/html", body: body))
                     _ = try driver.receive()
                     _ = try driver.receive()
                     try driver.send(.input(seq: 1, text: "typed"))
@@ -149,9 +149,9 @@ extension Processes {
         @Test func aFailedFetchIsAProvisionalFailure() throws {
             let driver = try WorkerDriver()
             _ = try driver.receive()
-            try driver.send(.load(url: "app://local/missing.html"))
+            try driver.send(.load(url: "app://local/missing.html", replace: false))
             _ = try driver.receive()
-            try driver.send(.fetchReply(status: 404, mime: "text/plain", body: []))
+            try driver.send(.wholeReply(status: 404, mime: "text/plain", body: []))
             #expect(try driver.receive() == .didFailProvisional(error: "status 404 fetching app://local/missing.html"))
         }
 
@@ -177,5 +177,12 @@ extension Processes {
             for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return hash
         }
+    }
+}
+
+extension Message {
+    /// A fetch reply whose body fits in its one frame.
+    static func wholeReply(status: UInt16, mime: String, body: [UInt8]) -> Message {
+        .fetchReply(status: status, mime: mime, length: UInt32(body.count), body: body)
     }
 }

@@ -2,20 +2,31 @@
 ///
 /// Faults are declared by documents because web content is what crashes real content processes:
 /// `<meta name="x-fault" content="segv; when=rendered">`. Work is declared the same way:
-/// `<meta name="x-render" content="memory=64MB; cpu=20ms">`.
+/// `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>` and `<iframe src>`;
+/// what the page does once rendered (a link the user follows, a form, a redirect) is declared too:
+/// `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
 struct Document {
     enum Fault: Equatable {
-        case segv, abort, exit(Int32), hang, malformedFrame, oversizedFrame
+        /// `fail`: the navigation fails (`didFail`); the others kill or wedge the worker.
+        case segv, abort, exit(Int32), hang, malformedFrame, oversizedFrame, fail
     }
 
     enum Moment: Equatable {
-        case load, rendered
+        case load, committed, rendered
+    }
+
+    struct Navigation {
+        var type: NavigationType
+        var mainFrame: Bool
+        var url: String
     }
 
     var title = ""
     var memoryBytes = 0
     var cpuNanoseconds = 0
     var fault: (kind: Fault, when: Moment)?
+    var resources: [(url: String, kind: ResourceKind)] = []
+    var navigations: [Navigation] = []
 
     init(_ html: [UInt8]) {
         var lower = html
@@ -29,12 +40,44 @@ struct Document {
         while let meta = lower.find("<meta", from: cursor) {
             let end = lower.find(">", from: meta) ?? lower.count
             cursor = end
-            let name = Document.attribute("name", in: lower[meta..<end])
-            let content = Document.attribute("content", in: lower[meta..<end])
+            let name = Document.attributeRange("name", in: lower, meta..<end).map { Array(lower[$0]) }
+            let content = Document.attributeRange("content", in: lower, meta..<end).map { Array(lower[$0]) }
             guard let name, let content else { continue }
             if name.matches("x-render") { applyRender(content) }
             if name.matches("x-fault") { applyFault(content) }
+            if name.matches("x-navigate"), let range = Document.attributeRange("content", in: lower, meta..<end) {
+                applyNavigation(Array(html[range]))
+            }
         }
+        for (tag, kind) in [("<img", ResourceKind.image), ("<iframe", ResourceKind.subframe)] {
+            cursor = 0
+            while let open = lower.find(tag, from: cursor) {
+                let end = lower.find(">", from: open) ?? lower.count
+                cursor = end
+                if let range = Document.attributeRange("src", in: lower, open..<end) {
+                    resources.append((String(decoding: html[range], as: UTF8.self), kind))
+                }
+            }
+        }
+    }
+
+    /// At most this many navigations per page: more would be a flood the supervisor cuts off.
+    static let maxNavigations = 8
+
+    private mutating func applyNavigation(_ content: [UInt8]) {
+        var navigation = Navigation(type: .linkActivated, mainFrame: true, url: "")
+        for (key, value) in Document.settings(content) {
+            var lowered = key
+            for i in lowered.indices where lowered[i] >= 65 && lowered[i] <= 90 { lowered[i] += 32 }
+            if lowered.matches("url") { navigation.url = String(decoding: value, as: UTF8.self) }
+            if lowered.matches("frame") { navigation.mainFrame = !value.matches("sub") }
+            if lowered.matches("type") {
+                if value.matches("form") { navigation.type = .formSubmitted }
+                if value.matches("resubmit") { navigation.type = .formResubmitted }
+                if value.matches("redirect") || value.matches("other") { navigation.type = .other }
+            }
+        }
+        if !navigation.url.isEmpty, navigations.count < Document.maxNavigations { navigations.append(navigation) }
     }
 
     // Markup is read as bytes, never as Strings: comparing Strings by canonical equivalence would link the Unicode
@@ -58,9 +101,10 @@ struct Document {
             if key.matches("abort") { kind = .abort }
             if key.matches("exit") { kind = .exit(Int32(truncatingIfNeeded: Document.number(value[...]) ?? 1)) }
             if key.matches("hang") { kind = .hang }
+            if key.matches("fail") { kind = .fail }
             if key.matches("malformed-frame") { kind = .malformedFrame }
             if key.matches("oversized-frame") { kind = .oversizedFrame }
-            if key.matches("when") { when = value.matches("rendered") ? .rendered : .load }
+            if key.matches("when") { when = value.matches("rendered") ? .rendered : value.matches("committed") ? .committed : .load }
         }
         if let kind { fault = (kind, when) }
     }
@@ -99,15 +143,15 @@ struct Document {
         return negative ? -value : value
     }
 
-    private static func attribute(_ name: String, in tag: ArraySlice<UInt8>) -> [UInt8]? {
-        let tag = Array(tag)
-        guard let at = tag.find(name + "=", from: 0), at + name.utf8.count + 1 < tag.count else { return nil }
-        var start = at + name.utf8.count + 1
-        let quote = tag[start]
+    /// Where the value of attribute `name` lies in `bytes`, within the tag spanning `tag`.
+    private static func attributeRange(_ name: String, in bytes: [UInt8], _ tag: Range<Int>) -> Range<Int>? {
+        guard let at = bytes.find(name + "=", from: tag.lowerBound), at < tag.upperBound else { return nil }
+        let start = at + name.utf8.count + 1
+        guard start < tag.upperBound else { return nil }
+        let quote = bytes[start]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
-        start += 1
-        guard let end = tag[start...].firstIndex(of: quote) else { return nil }
-        return Array(tag[start..<end])
+        guard let end = bytes[(start + 1)..<tag.upperBound].firstIndex(of: quote) else { return nil }
+        return (start + 1)..<end
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {

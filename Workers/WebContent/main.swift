@@ -9,14 +9,27 @@ struct Worker {
     var typed: [UInt8] = []
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
     var deferred: [Message] = []
+    /// The tab's back/forward list as this worker knows it: given by the supervisor on restore, grown by commits.
+    var history: [String] = []
+    var current = -1
+
+    /// How a navigation changes the back/forward list when it commits.
+    enum Entry {
+        case push, replace, at(Int)
+    }
 
     mutating func run() -> Never {
         channel.send(.hello(pid: wr_getpid(), version: protocolVersion))
         while true {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
-            case .load(let next): navigate(to: next)
-            case .reload: if !url.isEmpty { navigate(to: url) }
+            case .load(let next, let replace): navigate(to: next, entry: replace ? .replace : .push)
+            case .reload: if current >= 0 { navigate(to: history[current], entry: .at(current)) }
+            case .goTo(let index): if Int(index) < history.count { navigate(to: history[Int(index)], entry: .at(Int(index))) }
+            case .restoreHistory(let index, let urls):
+                history = urls
+                current = min(Int(index), urls.count - 1)
+                if current >= 0 { navigate(to: history[current], entry: .at(current)) }
             case .unload: unload()
             case .shutdown: wr_exit(0)
             default: answer(message)
@@ -24,7 +37,7 @@ struct Worker {
         }
     }
 
-    /// Replies to what can be answered at any moment; loads and reloads wait for the current one to end.
+    /// Replies to what can be answered at any moment; navigations wait for the current one to end.
     mutating func answer(_ message: Message) {
         switch message {
         case .ping(let seq): channel.send(.pong(seq: seq))
@@ -33,36 +46,75 @@ struct Worker {
             typed.append(contentsOf: text.utf8)
             channel.send(.inputApplied(seq: seq, digest: documentDigest(typed)))
         case .documentQuery: channel.send(.document(text: String(decoding: typed, as: UTF8.self)))
+        case .historyQuery: channel.send(.history(index: UInt32(truncatingIfNeeded: current), urls: history))
         case .shutdown: wr_exit(0)
-        case .load, .reload, .unload: deferred.append(message)
+        case .load, .reload, .goTo, .restoreHistory, .unload: deferred.append(message)
         default: break
         }
     }
 
-    mutating func navigate(to target: String) {
+    mutating func navigate(to target: String, entry: Entry) {
         unload()
         url = target
-        channel.send(.fetch(url: target))
-        var reply: (status: UInt16, body: [UInt8])?
-        while reply == nil {
-            let message = channel.receive(wait: true)!
-            if case .fetchReply(let status, _, let body) = message {
-                reply = (status, body)
-            } else {
-                answer(message)
-            }
-        }
-        guard let reply, reply.status == 200 else {
-            channel.send(.didFailProvisional(error: "status \(reply?.status ?? 0) fetching \(target)"))
+        let reply = fetch(target, .document)
+        guard reply.status == 200 else {
+            channel.send(.didFailProvisional(error: "status \(reply.status) fetching \(target)"))
             return
         }
         let document = Document(reply.body)
-        if let fault = document.fault, fault.when == .load { commit(fault.kind) }
+        if let fault = document.fault, fault.when == .load {
+            guard fault.kind == .fail else { commit(fault.kind) }
+            channel.send(.didFailProvisional(error: "the page failed before it committed"))
+            return
+        }
+        switch entry {
+        case .push:
+            history.append(target)
+            if current + 1 < history.count - 1 { history.removeSubrange((current + 1)..<(history.count - 1)) }
+            current = history.count - 1
+        case .replace:
+            if current < 0 { current = 0; history = [target] } else { history[current] = target }
+        case .at(let index):
+            current = index
+        }
         channel.send(.didCommit(url: target))
+        if let fault = document.fault, fault.when == .committed {
+            guard fault.kind == .fail else { commit(fault.kind) }
+            channel.send(.didFail(error: "the page failed after it committed"))
+            return
+        }
+        // Sub-resources count toward the render: the page is finished only once each has answered, whatever it said.
+        for (source, kind) in document.resources { _ = fetch(source, kind) }
         render(document)
         title = document.title
         channel.send(.didFinish(title: title))
         if let fault = document.fault, fault.when == .rendered { commit(fault.kind) }
+        for action in document.navigations {
+            channel.send(.navigationAction(type: action.type, mainFrame: action.mainFrame, url: action.url))
+        }
+    }
+
+    /// Asks the supervisor for `target` and waits for all of its bytes, answering everything else meanwhile.
+    mutating func fetch(_ target: String, _ kind: ResourceKind) -> (status: UInt16, body: [UInt8]) {
+        channel.send(.fetch(url: target, kind: kind))
+        var status: UInt16?
+        var length = 0
+        var body: [UInt8] = []
+        while status == nil || body.count < length {
+            let message = channel.receive(wait: true)!
+            switch message {
+            case .fetchReply(let code, _, let total, let first) where status == nil:
+                status = code
+                length = Int(total)
+                body = first
+                body.reserveCapacity(length)
+            case .fetchData(let piece) where status != nil:
+                body.append(contentsOf: piece)
+            default:
+                answer(message)
+            }
+        }
+        return (status!, body)
     }
 
     /// Allocates and touches the memory the page asks for, then burns its CPU time, answering the channel between
@@ -113,7 +165,7 @@ struct Worker {
             wr_abort()
         case .exit(let code):
             wr_exit(code)
-        case .hang:
+        case .hang, .fail:
             break
         case .malformedFrame:
             channel.writeAll([1, 0, 0, 0, 0xEE])

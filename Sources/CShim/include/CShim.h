@@ -64,6 +64,19 @@ int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.
 int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeout_ms);
 
+/// Opens `path` beneath the directory `dirfd` as an O_PATH | O_CLOEXEC descriptor, resolved by the kernel with
+/// RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: a `..`, an absolute path or a symlink that would leave `dirfd` fails with
+/// EXDEV, a /proc-style link with ELOOP. O_PATH reads nothing, so a FIFO cannot block and a device is not touched.
+/// openat2(2), which glibc does not wrap; -1 with errno (ENOSYS before Linux 5.6).
+int sv_openat2_beneath(int dirfd, const char *path);
+/// openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC): one step of a walk that must see symlinks, not follow them.
+int sv_openat_path_nofollow(int dirfd, const char *name);
+/// open(path, O_PATH | O_DIRECTORY | O_CLOEXEC): a directory held for openat, never read through this descriptor.
+int sv_open_directory_path(const char *path);
+
+/// Bytes of heap the process has allocated and not freed (glibc's mallinfo2 uordblks + hblkhd).
+size_t sv_heap_in_use(void);
+
 /// Pins the calling thread (and the children it spawns from now on) to the first CPU it may run on, saving its
 /// current mask in `saved` (at least 128 bytes); sv_restore_affinity puts it back. Returns 0 or -1.
 int sv_pin_to_one_cpu(void *saved);

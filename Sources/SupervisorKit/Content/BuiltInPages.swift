@@ -1,9 +1,9 @@
 /// The default content: small pages shaped like an app's bundled web UI, each declaring a little render work.
 enum BuiltInPages {
     static let all: [(path: String, html: String)] = [
-        ("index.html", page("Home", memory: "2MB", cpu: "1ms", body: "<h1>Welcome</h1><p>Your library, offline.</p>")),
+        ("index.html", page("Home", memory: "2MB", cpu: "1ms", body: "<h1><img src=\"app-image://logo\" alt=\"\">Welcome</h1><p>Your library, offline.</p>")),
         ("article.html", page("Article", memory: "4MB", cpu: "2ms", body: "<article><h1>Release notes</h1><p>Faster start-up.</p></article>")),
-        ("gallery.html", page("Gallery", memory: "8MB", cpu: "2ms", body: "<ul><li>Photo 1</li><li>Photo 2</li><li>Photo 3</li></ul>")),
+        ("gallery.html", page("Gallery", memory: "8MB", cpu: "2ms", body: "<ul><li><img src=\"app-image://pixel\" alt=\"Photo 1\"></li><li>Photo 2</li><li>Photo 3</li></ul>")),
         ("settings.html", page("Settings", memory: "1MB", cpu: "1ms", body: "<form><input name=\"q\"><button>Save</button></form>")),
     ]
 

@@ -52,7 +52,7 @@ final class InputJournal {
                 seq == UInt64(recovered.count + 1)
             else { break }
             let text = Array(bytes[(offset + Self.headerSize)..<(offset + Self.headerSize + length)])
-            guard Self.crc32(bytes[offset..<(offset + 12)] + text) == checksum else { break }
+            guard crc32(text, from: crc32(bytes[offset..<(offset + 12)])) == checksum else { break }
             recovered.append((seq, text))
             offset += Self.headerSize + length
         }
@@ -63,7 +63,7 @@ final class InputJournal {
         var header: [UInt8] = []
         withUnsafeBytes(of: UInt32(text.count).littleEndian) { header += $0 }
         withUnsafeBytes(of: seq.littleEndian) { header += $0 }
-        let checksum = Self.crc32(header + text)
+        let checksum = crc32(text, from: crc32(header))
         pending += header
         withUnsafeBytes(of: checksum.littleEndian) { pending += $0 }
         pending += text
@@ -85,18 +85,5 @@ final class InputJournal {
         var value = T.zero
         for i in 0..<MemoryLayout<T>.size { value |= T(bytes[offset + i]) << (8 * i) }
         return value
-    }
-
-    /// CRC-32 (IEEE 802.3, reflected), as zlib computes it.
-    static func crc32<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return ~crc
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
     }
 }

@@ -5,7 +5,7 @@ struct FaultSchedule {
     let seed: UInt64
 
     enum Choice: UInt64 {
-        case page = 1, attachDelay, race, raceMoment, kill, hidden
+        case page = 1, attachDelay, race, raceMoment, kill, hidden, browse, tab
     }
 
     /// A uniform value in [0, 1).

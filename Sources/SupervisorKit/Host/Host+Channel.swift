@@ -12,9 +12,14 @@ extension Host {
             return closeChannel(of: worker)
         }
         switch message {
-        case .load, .reload:
+        case .load, .reload, .goTo, .restoreHistory:
             worker.owed.fetches += 1
             expectAnswer(from: worker)
+        case .historyQuery:
+            worker.owed.histories += 1
+            expectAnswer(from: worker)
+        case .fetchReply(_, _, _, let body), .fetchData(let body):
+            worker.replyBytes += body.count
         case .titleQuery:
             worker.owed.titles += 1
             expectAnswer(from: worker)
@@ -24,7 +29,7 @@ extension Host {
             break
         }
         // A worker that does not read its input must not make the supervisor hold its backlog forever.
-        if worker.channel.pendingOutput > configuration.maxUnreadBytes {
+        if worker.channel.pendingOutput - min(worker.channel.pendingOutput, worker.replyBytes) > configuration.maxUnreadBytes {
             kill(worker, because: "does not read its input: \(worker.channel.pendingOutput) bytes queued", verdict: .unresponsive)
         }
     }
@@ -79,32 +84,47 @@ extension Host {
         }
         let view = worker.view
         switch message {
-        case .fetch(let url):
-            guard worker.owed.fetches > 0 else { return unsolicited(message, from: worker) }
-            worker.owed.fetches -= 1
-            worker.owed.results += 1
-            let response = content.fetch(url)
-            send(.fetchReply(status: response.status, mime: response.mime, body: response.body), to: worker)
-            worker.fetchError = response.status == 200 ? nil : String(decoding: response.body, as: UTF8.self)
-            log.emit("fetch", view: view?.id, pid: worker.pid, [
-                ("url", .string(url)), ("status", .int(Int(response.status))), ("bytes", .int(response.body.count)),
-            ])
+        case .fetch(let url, let kind):
+            fetch(url, kind, for: worker)
         case .didCommit(let url):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
+            worker.replyBytes = 0
             log.emit("commit", view: view?.id, pid: worker.pid, [("url", .string(url))])
+            if let tab = view?.load.tab { tabCommitted(tab, url: url) }
         case .didFinish(let title):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
             worker.owed.results -= 1
+            worker.owed.resources = 0
             rendered(worker, title: title)
         case .didFailProvisional(let error), .didFail(let error):
             guard worker.owed.results > 0 || worker.owed.fetches > 0 else { return unsolicited(message, from: worker) }
             if worker.owed.results > 0 { worker.owed.results -= 1 } else { worker.owed.fetches -= 1 }
+            worker.owed.resources = 0
+            worker.replyBytes = 0
             loop.cancel(worker.timer)
-            let kind = if case .didFail = message { "committed" } else { "provisional" }
+            let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.
             let error = worker.fetchError.map { "\(error): \($0)" } ?? error
-            log.emit("fail", view: view?.id, pid: worker.pid, [("kind", .string(kind)), ("error", .string(error))])
-            if let view, !view.closed { endLoad(view, error: error) }
+            log.emit("fail", view: view?.id, pid: worker.pid, [
+                ("kind", .string(provisional ? "provisional" : "committed")), ("error", .string(error)),
+            ])
+            guard let view, !view.closed else { return }
+            if let tab = view.load.tab {
+                tabFailed(tab, by: worker, provisional: provisional, error: error)
+            } else {
+                endLoad(view, error: error)
+            }
+        case .navigationAction(let type, let mainFrame, let url):
+            guard worker.owed.navigations > 0, let tab = view?.load.tab else { return unsolicited(message, from: worker) }
+            worker.owed.navigations -= 1
+            navigationRequested(tab, type: type, mainFrame: mainFrame, url: url)
+        case .history(let index, let urls):
+            guard worker.owed.histories > 0 else { return unsolicited(message, from: worker) }
+            worker.owed.histories -= 1
+            log.emit("worker-history", view: view?.id, pid: worker.pid, [
+                ("index", .int(Int(index))), ("urls", .array(urls.map { .string($0) })),
+            ])
+            view?.load.tab?.notify(.workerHistory(index: Int(index), urls: urls))
         case .pong(let seq):
             guard seq > worker.lastPong, seq <= worker.lastPing else { return unsolicited(message, from: worker) }
             worker.lastPong = seq
@@ -118,10 +138,48 @@ extension Host {
             inputApplied(seq: seq, digest: digest, by: worker)
         case .document(let text):
             documentReceived(text, from: worker)
-        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .titleQuery, .ping, .input, .documentQuery:
+        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .fetchData, .titleQuery, .ping, .input, .documentQuery,
+            .goTo, .restoreHistory, .historyQuery:
             violation(by: worker, "worker sent supervisor-only message \(message.tag)")
         }
     }
+
+    /// Answers a fetch: a document for each navigation sent, then up to `maxResourcesPerPage` sub-resources of it.
+    /// A reply bigger than a frame goes in pieces.
+    func fetch(_ url: String, _ kind: ResourceKind, for worker: WorkerProcess) {
+        if kind == .document {
+            guard worker.owed.fetches > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
+            worker.owed.fetches -= 1
+            worker.owed.results += 1
+            worker.owed.resources = Self.maxResourcesPerPage
+        } else {
+            guard worker.owed.resources > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
+            worker.owed.resources -= 1
+        }
+        worker.replyBytes = 0
+        let response = serve(url, kind, for: worker.view?.load.tab)
+        let body = response.body
+        let first = min(body.count, Self.replyChunk)
+        send(.fetchReply(status: response.status, mime: response.mime, length: UInt32(body.count), body: Array(body[..<first])), to: worker)
+        var offset = first
+        while offset < body.count, worker.channelOpen {
+            let end = min(offset + Self.replyChunk, body.count)
+            send(.fetchData(body: Array(body[offset..<end])), to: worker)
+            offset = end
+        }
+        if kind == .document {
+            worker.lastDocument = (url, response.status)
+            worker.fetchError = response.status == 200 ? nil : String(decoding: body, as: UTF8.self)
+        }
+        log.emit("fetch", view: worker.view?.id, pid: worker.pid, [
+            ("url", .string(url)), ("kind", .string("\(kind)")), ("status", .int(Int(response.status))),
+            ("bytes", .int(body.count)),
+        ])
+    }
+
+    static let maxResourcesPerPage = 64
+    /// The most of a reply one frame carries.
+    static let replyChunk = 256 << 10
 
     func saidHello(_ worker: WorkerProcess) {
         let now = Sys.monotonicNanoseconds()
@@ -143,6 +201,7 @@ extension Host {
         log.emit("render", view: view.id, pid: worker.pid, [
             ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])
+        if let tab = view.load.tab { tabFinished(tab, by: worker, title: title) }
         setBand(band(for: worker), of: worker)
         // After the view is on screen: a launch must not delay the load it was meant to speed up.
         loop.soon { [weak self] in self?.replenishSpare() }

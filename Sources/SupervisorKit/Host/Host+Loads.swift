@@ -36,6 +36,8 @@ extension Host {
     func shown(_ load: Load) {
         let now = Sys.monotonicNanoseconds()
         load.shownAt = now
+        // A tab is never closed as blank: it stays open, and its navigations are counted one by one.
+        guard load.tab == nil else { return }
         load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
             guard let self, let load, load.visibleAt == nil, let view = load.view else { return }
             load.blank = true
@@ -59,6 +61,7 @@ extension Host {
             ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)), ("first", .bool(first)),
         ] + (load.editor ? [("editor", .bool(true))] : []))
         if load.editor { return editorShown(view) }
+        if load.tab != nil { return }
         guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
         view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }

@@ -79,7 +79,14 @@ extension Host {
     }
 
     func sendLoad(to worker: WorkerProcess, of view: View) {
-        send(.load(url: view.load.url), to: worker)
+        if let tab = view.load.tab {
+            // A tab's new worker is given its whole history natively, not a page that rebuilds it (seed 002).
+            tab.restoring = true
+            tab.pending = [.stay]
+            send(.restoreHistory(index: UInt32(max(tab.history.index, 0)), urls: tab.history.entries.map(\.url)), to: worker)
+        } else {
+            send(.load(url: view.load.url, replace: false), to: worker)
+        }
         watchLiveness(of: worker)
         log.emit("load", view: view.id, pid: worker.pid, [
             ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),

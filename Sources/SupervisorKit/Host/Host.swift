@@ -35,6 +35,12 @@ public final class Host {
     var everSaidHello = false
     var warnedPriorityDenied = false
     var editor: Editor?
+    /// The browser's tabs, in order, when the run browses a session.
+    public internal(set) var tabs: [Tab] = []
+    /// The key internal URLs must carry in this launch.
+    public let launchKey = LaunchKey()
+    var session: SessionStore?
+    var browsing = Browsing()
     var typingTimer: EventLoop.TimerID?
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     var signalFD: Int32 = -1
@@ -75,7 +81,9 @@ public final class Host {
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
         openEditor()
-        if configuration.arrivalNanoseconds > 0 {
+        if session != nil {
+            beginBrowsing()
+        } else if configuration.arrivalNanoseconds > 0 {
             arrive(at: Sys.monotonicNanoseconds())
         } else {
             for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
@@ -91,6 +99,7 @@ public final class Host {
                 if let error = log.writeError { abort(because: "cannot write the event log: \(error)") }
             })
         if editor?.concluded == false { concludeEditor() }
+        saveSession()
         log.emit("run-end", [("interrupted", .bool(stopping))])
         log.flush()
         return summary

@@ -49,6 +49,15 @@ public struct RunConfiguration: Sendable {
     public var typingIntervalNanoseconds = 0
     /// Where the editor's acknowledged inputs are saved; a journal left by an earlier run is restored first.
     public var journalPath: String?
+    /// With a path, the run browses tabs instead of loading pages into fresh views: the tabs saved there are
+    /// restored (or `tabs` new ones made), and `loads` is the number of navigations; the tabs are saved back as
+    /// they change.
+    public var sessionPath: String?
+    /// How many tabs a new session has.
+    public var tabs = 3
+    /// A changed session is written at most this often.
+    public var sessionSaveIntervalNanoseconds = 50_000_000
+    public var navigation = NavigationPolicy()
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
 

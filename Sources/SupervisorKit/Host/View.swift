@@ -1,12 +1,16 @@
 /// One load of one URL: what the user asked to see, however many views and workers it takes.
 final class Load {
     let index: Int
-    let url: String
+    /// The URL it shows; a tab's changes as the tab navigates.
+    var url: String
     let slot: Int
     let hidden: Bool
     let startedAt: Int
     /// The editor document's load: open for the whole run, never counted among the loads.
     let editor: Bool
+    /// The tab this load shows for as long as the tab is realized: open for the whole run, never counted among the
+    /// loads (its navigations are).
+    let tab: Tab?
     /// When the user started looking: creation for a visible load, the moment it was shown for a hidden one.
     var shownAt: Int?
     var visibleAt: Int?
@@ -19,8 +23,9 @@ final class Load {
     /// The view currently showing this load; rebuilding replaces it.
     weak var view: View?
 
-    init(index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int, editor: Bool = false) {
+    init(index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int, editor: Bool = false, tab: Tab? = nil) {
         self.editor = editor
+        self.tab = tab
         self.index = index
         self.url = url
         self.slot = slot

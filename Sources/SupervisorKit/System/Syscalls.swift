@@ -301,10 +301,15 @@ public enum Sys {
         _ = sv_ignore_signal(signal)
     }
 
+    /// Bytes the heap holds for live allocations: what a data structure really costs, freed memory excluded.
+    public static func heapInUse() -> Int {
+        Int(sv_heap_in_use())
+    }
+
     // MARK: - Clocks
 
     /// Nanoseconds on CLOCK_MONOTONIC: the clock every latency in the event log is measured on.
-    static func monotonicNanoseconds() -> Int {
+    public static func monotonicNanoseconds() -> Int {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return ts.tv_sec * 1_000_000_000 + ts.tv_nsec

@@ -27,12 +27,15 @@ final class WorkerProcess {
     var hangTimer: EventLoop.TimerID?
     var lastPing: UInt64 = 0
     var lastPong: UInt64 = 0
-    /// Answers the worker owes: a fetch for each load or reload sent, a result (finish or fail) for each fetch
-    /// answered, a title for each probe. Anything else it sends unasked counts toward a flood.
-    var owed = (fetches: 0, results: 0, titles: 0)
+    var owed = Owed()
     var unsolicited = 0
     /// Why the scheme handler refused its last fetch.
     var fetchError: String?
+    /// The last document it fetched, and how the scheme handler answered.
+    var lastDocument: (url: String, status: UInt16)?
+    /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
+    /// toward its unread backlog.
+    var replyBytes = 0
     /// The supervisor told it to exit: a clean exit is then not a failed launch, even before hello.
     var shutdownRequested = false
     /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
@@ -59,6 +62,20 @@ final class WorkerProcess {
     }
 
     var reaped: Bool { pidfd < 0 }
+
+    /// Answers the worker owes, and what it may still ask. Anything else it sends unasked counts toward a flood.
+    struct Owed {
+        /// A document fetch for each navigation sent.
+        var fetches = 0
+        /// A result (finish or fail) for each document answered.
+        var results = 0
+        var titles = 0
+        var histories = 0
+        /// Sub-resources the page being loaded may still fetch.
+        var resources = 0
+        /// Navigations the page last rendered may still ask for.
+        var navigations = 0
+    }
 
     /// Reaps the process once its pidfd is readable, then closes the pidfd.
     func reap(wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {

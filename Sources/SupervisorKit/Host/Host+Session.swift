@@ -1,0 +1,104 @@
+import WireProtocol
+
+/// Where a browsing run keeps its tabs, and when it last wrote them.
+final class SessionStore {
+    let path: String
+    /// False when the session is only being looked at (`session restore`): it is never written back.
+    let saving: Bool
+    var dirty = false
+    var lastSavedAt = 0
+    var saves = 0
+
+    init(path: String, saving: Bool = true) {
+        self.path = path
+        self.saving = saving
+    }
+}
+
+/// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
+/// when the run begins and written back (whole, atomically, at most once per save interval) as tabs change.
+extension Host {
+    /// Takes over the tabs of `session`, none of them realized: `run()` realizes the visible one. Error pages
+    /// saved by an earlier launch carry its key; they are given this launch's, since the file is the supervisor's
+    /// own and checksummed, and nothing else can put an internal URL into history.
+    public func restore(_ saved: Session, from path: String, damage: SessionDamage? = nil, saving: Bool = true) {
+        session = SessionStore(path: path, saving: saving)
+        tabs = saved.tabs.map { savedTab in
+            let tab = Tab(savedTab)
+            if savedTab.history.entries.contains(where: { $0.url.hasPrefix(InternalURL.origin) }) {
+                tab.history = BackForwardList(
+                    entries: savedTab.history.entries.map { HistoryEntry(url: rekeyed($0.url), title: $0.title) },
+                    index: savedTab.history.index)
+            }
+            return tab
+        }
+        var fields: [(String, JSON)] = [("tabs", .int(tabs.count)), ("journalRecords", saved.journal.map { .int(Int($0.records)) } ?? .null)]
+        if saving { fields.append(("digest", .string(Self.digest(saved.tabs.map(SessionFile.record(for:)))))) }
+        if let damage { fields.append(("damage", .string(damage.description))) }
+        log.emit("session-restored", fields)
+        if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
+            log.emit("journal-behind", [("saved", .int(Int(expected))), ("found", .int(journal.recovered.count))])
+        }
+    }
+
+    /// Starts a new session of `count` tabs, one per page of the rotation in turn, the first one visible.
+    public func startSession(at path: String, tabs count: Int) {
+        session = SessionStore(path: path)
+        tabs = (0..<count).map { i in
+            let url = content.pages[i % content.pages.count]
+            return Tab(id: UInt64(i + 1), history: BackForwardList(entries: [HistoryEntry(url: url, title: "")], index: 0), visible: i == 0)
+        }
+        log.emit("session-created", [("tabs", .int(count))])
+        sessionChanged()
+    }
+
+    private func rekeyed(_ url: String) -> String {
+        guard let parsed = WebURL(url), parsed.path == InternalURL.errorPagePath, let original = parsed.queryValue("url") else {
+            return url
+        }
+        return InternalURL.errorPage(for: original, code: parsed.queryValue("code").flatMap { Int($0) } ?? 0, key: launchKey)
+    }
+
+    /// Something a session file holds changed: it is written once the save interval since the last write is up.
+    func sessionChanged() {
+        guard let session, session.saving, !session.dirty else { return }
+        session.dirty = true
+        let due = max(session.lastSavedAt + configuration.sessionSaveIntervalNanoseconds, Sys.monotonicNanoseconds())
+        loop.schedule(at: due) { [weak self] in self?.saveSession() }
+    }
+
+    /// Writes every tab (re-encoding only those that changed) and the journal's position, atomically.
+    func saveSession() {
+        guard let session, session.dirty else { return }
+        session.dirty = false
+        let start = Sys.monotonicNanoseconds()
+        let records = tabs.map { tab in
+            if let record = tab.record { return record }
+            let record = SessionFile.record(for: tab.saved)
+            tab.record = record
+            return record
+        }
+        let journal = editor.flatMap { editor in
+            editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) }
+        }
+        let bytes = SessionFile.assemble(journal: journal, records: records)
+        do {
+            try SessionFile.write(bytes, to: session.path)
+        } catch {
+            return abort(because: "cannot write the session file '\(session.path)': \(error)")
+        }
+        let now = Sys.monotonicNanoseconds()
+        session.lastSavedAt = now
+        session.saves += 1
+        log.emit("session-saved", [
+            ("tabs", .int(tabs.count)), ("bytes", .int(bytes.count)), ("digest", .string(Self.digest(records))),
+            ("journalRecords", journal.map { .int(Int($0.records)) } ?? .null), ("writeMs", JSON.milliseconds(now - start)),
+        ])
+    }
+
+    /// One digest of the tabs' records: equal digests, equal tabs (histories, indexes, visibility).
+    static func digest(_ records: [[UInt8]]) -> String {
+        let value = records.reduce(documentDigestBasis) { documentDigest($1, from: $0) }
+        return String(value, radix: 16)
+    }
+}

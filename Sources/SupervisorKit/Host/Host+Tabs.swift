@@ -1,0 +1,180 @@
+import WireProtocol
+
+/// Tabs (seeds 002–004): realized on demand, navigated with browser semantics, every navigation decided by the
+/// navigation policy, and failures shown as internal error pages that stand in history for what failed.
+extension Host {
+    /// Gives `tab` a view and a worker, which receives the tab's history over the channel. One-way; observers are
+    /// told.
+    func realize(_ tab: Tab, because reason: String) {
+        guard !stopping, tab.markRealized() else { return }
+        let now = Sys.monotonicNanoseconds()
+        let load = Load(index: -1, url: tab.url ?? "", slot: -1, hidden: !tab.visible, startedAt: now, tab: tab)
+        tab.load = load
+        if tab.visible { load.shownAt = now }
+        log.emit("tab-realized", [
+            ("tab", .int(Int(tab.id))), ("reason", .string(reason)), ("entries", .int(tab.history.entries.count)),
+            ("index", .int(tab.history.index)),
+        ])
+        openView(for: load)
+    }
+
+    /// Brings `tab` to the front, realizing it if it was not; the tab shown before goes to the background.
+    public func show(_ tab: Tab) {
+        guard !stopping else { return }
+        for other in tabs where other.visible && other !== tab {
+            other.visible = false
+            guard let view = other.load?.view else { continue }
+            view.visible = false
+            if let worker = view.worker { setBand(band(for: worker), of: worker) }
+        }
+        tab.visible = true
+        sessionChanged()
+        if let load = tab.load { show(load) } else { realize(tab, because: "shown") }
+    }
+
+    /// Loads `url` in `tab` as a new entry, if the policy allows it.
+    public func navigate(_ tab: Tab, to url: String, type: NavigationType = .other) {
+        guard decide(tab, type, .main, url) == .allow else { return }
+        perform(on: tab, .push, .load(url: url, replace: false))
+    }
+
+    public func goBack(_ tab: Tab) { go(tab, by: -1) }
+    public func goForward(_ tab: Tab) { go(tab, by: 1) }
+
+    func go(_ tab: Tab, by offset: Int) {
+        let target = tab.history.index + offset
+        guard tab.history.entries.indices.contains(target),
+            decide(tab, .backForward, .main, tab.history.entries[target].url) == .allow
+        else { return }
+        perform(on: tab, .stay, .goTo(index: UInt32(target))) { _ = $0.history.go(to: offset) }
+    }
+
+    /// Reloads the current entry. An error page retries the URL it stands for, in its place: history does not grow.
+    public func reload(_ tab: Tab) {
+        guard let current = tab.url else { return }
+        if let original = errorPageTarget(current) {
+            guard decide(tab, .reload, .main, original) == .allow else { return }
+            return perform(on: tab, .replace, .load(url: original, replace: true))
+        }
+        guard decide(tab, .reload, .main, current) == .allow else { return }
+        perform(on: tab, .stay, .reload)
+    }
+
+    /// Asks the tab's worker for its back/forward list (a tab observer hears the answer). That needs the live
+    /// tab: an unrealized one is realized first.
+    public func queryWorkerHistory(_ tab: Tab) {
+        guard tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen else {
+            tab.queued.append { [unowned self] in queryWorkerHistory(tab) }
+            return realize(tab, because: "live state")
+        }
+        send(.historyQuery, to: worker)
+    }
+
+    /// Sends a navigation to the tab's worker, realizing the tab first if need be (the navigation then waits for
+    /// the restored page). `apply` changes the supervisor's list as the worker will change its own.
+    func perform(on tab: Tab, _ pending: Tab.Pending, _ message: Message, apply: ((Tab) -> Void)? = nil) {
+        guard tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen else {
+            tab.queued.append { [unowned self] in perform(on: tab, pending, message, apply: apply) }
+            return realize(tab, because: "navigation")
+        }
+        apply?(tab)
+        tab.pending.append(pending)
+        sendNavigation(message, to: worker)
+    }
+
+    func sendNavigation(_ message: Message, to worker: WorkerProcess) {
+        worker.rendered = false
+        send(message, to: worker)
+        watchLiveness(of: worker)
+    }
+
+    /// The decision on one navigation: the tab's own decider first, then the policy. Every decision is logged.
+    func decide(_ tab: Tab, _ type: NavigationType, _ frame: NavigationPolicy.Frame, _ url: String)
+        -> NavigationPolicy.Decision.Verdict
+    {
+        let decision = tab.decider?(type, frame, url).map { NavigationPolicy.Decision(verdict: $0, reason: "the tab's decider") }
+            ?? configuration.navigation.decide(type, frame: frame, url: url, key: launchKey)
+        log.emit("navigation-decision", [
+            ("tab", .int(Int(tab.id))), ("type", .string(NavigationPolicy.name(type))), ("frame", .string(frame.rawValue)),
+            ("url", .string(url)), ("decision", .string(decision.verdict.rawValue)), ("reason", .string(decision.reason)),
+        ])
+        tab.notify(.decided(type: type, frame: frame, url: url, verdict: decision.verdict))
+        return decision.verdict
+    }
+
+    /// The URL an error page of this launch stands for; nil for anything else.
+    func errorPageTarget(_ url: String) -> String? {
+        guard let parsed = WebURL(url), case .errorPage(let original, _)? = InternalURL.check(parsed, key: launchKey) else {
+            return nil
+        }
+        return original
+    }
+
+    func tabCommitted(_ tab: Tab, url: String) {
+        tab.committed(url)
+        tab.load?.url = url
+        sessionChanged()
+    }
+
+    func tabFinished(_ tab: Tab, by worker: WorkerProcess, title: String) {
+        tab.restoring = false
+        tab.history.setTitle(title)
+        worker.owed.navigations = Self.maxNavigationsPerPage
+        tab.notify(.finished(title: title))
+        sessionChanged()
+        if !tab.queued.isEmpty {
+            let queued = tab.queued
+            tab.queued = []
+            queued.forEach { $0() }
+        }
+        navigationEnded(tab, error: tab.url.flatMap(errorPageTarget).map { "error page for \($0)" })
+    }
+
+    /// A navigation failed, before its commit or after. Either way the tab shows an error page that takes the
+    /// failed URL's place in history: a new entry for a new navigation that never committed, the current entry
+    /// otherwise.
+    func tabFailed(_ tab: Tab, by worker: WorkerProcess, provisional: Bool, error: String) {
+        tab.notify(.failed(provisional: provisional, error: error))
+        let pending = provisional && !tab.pending.isEmpty ? tab.pending.removeFirst() : .replace
+        let failed = provisional ? worker.lastDocument?.url ?? tab.url ?? "" : tab.url ?? ""
+        guard errorPageTarget(failed) == nil, WebURL(failed)?.scheme != InternalURL.scheme else {
+            // An error page that cannot be shown: no error page for it, or this would never end.
+            return navigationEnded(tab, error: error)
+        }
+        let code = Int(worker.lastDocument?.status ?? 0)
+        let page = InternalURL.errorPage(for: failed, code: code, key: launchKey)
+        log.emit("error-page", view: tab.load?.view?.id, pid: worker.pid, [
+            ("tab", .int(Int(tab.id))), ("url", .string(failed)), ("code", .int(code)),
+            ("kind", .string(provisional ? "provisional" : "committed")),
+        ])
+        let replace = pending != .push
+        tab.pending.append(replace ? .replace : .push)
+        sendNavigation(.load(url: page, replace: replace), to: worker)
+    }
+
+    /// The page asked to go somewhere: a link, a form, a redirect, a sub-frame.
+    func navigationRequested(_ tab: Tab, type: NavigationType, mainFrame: Bool, url: String) {
+        let verdict = decide(tab, type, mainFrame ? .main : .sub, url)
+        if verdict == .openExternally { log.emit("open-externally", [("tab", .int(Int(tab.id))), ("url", .string(url))]) }
+        guard verdict == .allow, mainFrame else { return }
+        perform(on: tab, .push, .load(url: url, replace: false))
+    }
+
+    /// What the scheme handler answers for `url`: the supervisor's own pages, checked against the launch key,
+    /// sub-frames checked against the navigation policy, and the content provider for the rest.
+    func serve(_ url: String, _ kind: ResourceKind, for tab: Tab?) -> ContentProvider.Response {
+        if kind == .subframe, let tab, decide(tab, .other, .sub, url) != .allow {
+            return ContentProvider.Response(status: 403, mime: "text/plain", body: Array("refused by the navigation policy".utf8))
+        }
+        if let parsed = WebURL(url), let check = InternalURL.check(parsed, key: launchKey) {
+            if case .errorPage(let original, let code) = check {
+                return ContentProvider.Response(status: 200, mime: "text/html", body: InternalURL.errorPageDocument(url: original, code: code))
+            }
+            log.emit("internal-refused", [("url", .string(url)), ("reason", .string("\(check)"))])
+            return ContentProvider.Response(status: 403, mime: "text/plain", body: Array("forbidden: \(check)".utf8))
+        }
+        return content.fetch(url)
+    }
+
+    static let maxNavigationsPerPage = 8
+}

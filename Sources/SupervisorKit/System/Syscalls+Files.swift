@@ -1,0 +1,81 @@
+import CShim
+import Glibc
+
+/// Files beneath a directory: what the scheme handler needs to serve a content root without ever leaving it.
+extension Sys {
+    /// What `fstat` says about a file: its kind, which inode it is (so two descriptors can be seen to name the same
+    /// file), and its size (so a file can be refused before it is read).
+    struct FileStatus: Equatable {
+        /// `st_mode & S_IFMT`: `S_IFREG`, `S_IFDIR`, `S_IFIFO`, `S_IFCHR`, ...
+        let type: mode_t
+        let device: UInt64
+        let inode: UInt64
+        let size: Int
+
+        var isRegular: Bool { type == S_IFREG }
+    }
+
+    /// The status of the file open on `fd`, an O_PATH descriptor included. The corresponding C function is `fstat`.
+    static func status(_ fd: Int32) throws(SystemError) -> FileStatus {
+        var info = stat()
+        _ = try retrying("fstat") { fstat(fd, &info) }
+        return FileStatus(type: info.st_mode & S_IFMT, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size))
+    }
+
+    /// Holds the directory at `path` for `openBeneath`, without the right to read anything through it. The
+    /// corresponding C function is `open`, with O_PATH | O_DIRECTORY.
+    static func openDirectoryPath(_ path: String) throws(SystemError) -> Int32 {
+        try retrying("open(\(path), O_PATH)") { sv_open_directory_path(path) }
+    }
+
+    /// An O_PATH descriptor for `path` beneath the directory `root`, resolved by the kernel so that no `..`,
+    /// absolute path or symlink can lead it out (EXDEV), nor a /proc-style link (ELOOP). Nothing is opened for
+    /// reading, so reaching a FIFO cannot block and reaching a device cannot touch it. Where openat2 is missing
+    /// (ENOSYS, Linux before 5.6) this falls back to `walkBeneath`, which refuses every symlink. The corresponding C
+    /// function is `openat2`, with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS.
+    static func openBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
+        guard !path.contains(0) else { throw SystemError("openat2", errno: EINVAL) }
+        do throws(SystemError) {
+            return try retrying("openat2") { sv_openat2_beneath(root, cString(path)) }
+        } catch let error where error.errno == ENOSYS {
+            return try walkBeneath(root, path)
+        }
+    }
+
+    /// `openBeneath` for kernels before 5.6, which lack openat2: one O_PATH | O_NOFOLLOW `openat` per component,
+    /// refusing every symlink with ELOOP (even one that stays inside: only the kernel can follow one safely) and
+    /// every `..` or absolute path with EXDEV. The corresponding C function is `openat`.
+    static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
+        guard path.first != UInt8(ascii: "/") else { throw SystemError("openat", errno: EXDEV) }
+        var current = try retrying("openat") { sv_openat_path_nofollow(root, ".") }
+        for component in path.split(separator: UInt8(ascii: "/")) where !component.elementsEqual(".".utf8) {
+            let parent = current
+            defer { close(parent) }
+            guard !component.elementsEqual("..".utf8) else { throw SystemError("openat", errno: EXDEV) }
+            current = try retrying("openat") { sv_openat_path_nofollow(parent, cString(component)) }
+            let isLink: Bool
+            do throws(SystemError) { isLink = try status(current).type == S_IFLNK } catch {
+                close(current)
+                throw error
+            }
+            if isLink {
+                close(current)
+                throw SystemError("openat", errno: ELOOP)
+            }
+        }
+        return current
+    }
+
+    /// Opens for reading the file that the O_PATH descriptor `pathFD` names, through its /proc/self/fd link. That
+    /// link has to be followed, so O_NOFOLLOW cannot be used; O_NONBLOCK and O_NOCTTY make sure that, were it
+    /// anything but the regular file the caller saw, the open would neither wait nor take a terminal, and the caller
+    /// checks the inode again. The corresponding C function is `open`.
+    static func reopenForReading(_ pathFD: Int32) throws(SystemError) -> Int32 {
+        try open("/proc/self/fd/\(pathFD)", O_RDONLY | O_NONBLOCK | O_NOCTTY)
+    }
+
+    /// `bytes` NUL-terminated, for a C `const char *`.
+    private static func cString(_ bytes: some Collection<UInt8>) -> [CChar] {
+        bytes.map { CChar(bitPattern: $0) } + [0]
+    }
+}

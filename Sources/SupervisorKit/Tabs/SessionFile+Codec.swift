@@ -1,0 +1,214 @@
+extension SessionFile {
+    /// Bytes of the header before the journal path: magic, version, tab count, journal present, records, path
+    /// length.
+    static let fixedHeaderSize = 27
+    /// The smallest record: length, checksum, id, flags, index and entry count. A tab count is never trusted
+    /// beyond what the file's bytes could hold at this size.
+    static let minimumRecordSize = 25
+
+    // MARK: - Encoding
+
+    /// The whole file for `session`.
+    public static func encode(_ session: Session) -> [UInt8] {
+        assemble(journal: session.journal, records: session.tabs.map(record(for:)))
+    }
+
+    /// One tab's record, checksum included. A caller saving often keeps these and rebuilds only the changed
+    /// tabs' before `assemble`.
+    public static func record(for tab: SavedTab) -> [UInt8] {
+        let entries = tab.history.entries
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(
+            minimumRecordSize + entries.reduce(0) { $0 + 8 + $1.url.utf8.count + $1.title.utf8.count })
+        append(UInt32(0), to: &bytes)
+        append(UInt32(0), to: &bytes)
+        append(tab.id, to: &bytes)
+        bytes.append(tab.visible ? 1 : 0)
+        append(UInt32(max(tab.history.index, 0)), to: &bytes)
+        append(UInt32(entries.count), to: &bytes)
+        for entry in entries {
+            append(entry.url, to: &bytes)
+            append(entry.title, to: &bytes)
+        }
+        store(UInt32(bytes.count - 8), in: &bytes, at: 0)
+        store(crc32(bytes[8...], from: crc32(bytes[0..<4])), in: &bytes, at: 4)
+        return bytes
+    }
+
+    /// The file: a header counting `records`, then the records as they are.
+    public static func assemble(journal: JournalPosition?, records: [[UInt8]]) -> [UInt8] {
+        var bytes = magic
+        bytes.reserveCapacity(fixedHeaderSize + 4 + maxStringBytes + records.reduce(0) { $0 + $1.count })
+        append(version, to: &bytes)
+        append(UInt32(records.count), to: &bytes)
+        bytes.append(journal == nil ? 0 : 1)
+        append(journal?.records ?? 0, to: &bytes)
+        append(journal?.path ?? "", to: &bytes)
+        append(crc32(bytes), to: &bytes)
+        for record in records { bytes += record }
+        return bytes
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self) }
+    }
+
+    /// Appends the length and the UTF-8 of `string`, cut to `maxStringBytes` before the character that crosses it.
+    private static func append(_ string: String, to bytes: inout [UInt8]) {
+        let utf8 = string.utf8
+        guard utf8.count > maxStringBytes else {
+            append(UInt32(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        var end = utf8.index(utf8.startIndex, offsetBy: maxStringBytes)
+        while UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        append(UInt32(utf8.distance(from: utf8.startIndex, to: end)), to: &bytes)
+        bytes.append(contentsOf: utf8[..<end])
+    }
+
+    // MARK: - Decoding
+
+    /// Every tab the file still holds, and what was lost, if anything. Never traps and never allocates much more
+    /// than the file's size, whatever the bytes.
+    ///
+    /// A header that fails (magic, version, bounds, checksum) restores nothing: its tab count and journal cannot
+    /// be trusted. A record that fails its checksum or a bound is skipped, and the next one is found by its
+    /// length. A file that ends early, or a record whose length runs past the file's end, ends the tabs there.
+    public static func decode(_ bytes: [UInt8]) -> (session: Session, damage: SessionDamage?) {
+        let header: Header
+        switch decodeHeader(bytes) {
+        case .read(let decoded): header = decoded
+        case .refused(let damage): return (Session(), damage)
+        }
+        var tabs: [SavedTab] = []
+        tabs.reserveCapacity(min(header.tabCount, (bytes.count - header.end) / minimumRecordSize))
+        var skipped = 0
+        var firstSkipped: Int?
+        var truncatedAt: Int?
+        var offset = header.end
+        for _ in 0..<header.tabCount {
+            var reader = ByteReader(bytes, from: offset)
+            guard let length = reader.integer(UInt32.self), let checksum = reader.integer(UInt32.self),
+                Int(length) <= reader.remaining
+            else {
+                truncatedAt = offset
+                break
+            }
+            let end = reader.offset + Int(length)
+            if crc32(bytes[reader.offset..<end], from: crc32(bytes[offset..<(offset + 4)])) == checksum,
+                let tab = decodeTab(ByteReader(bytes, from: reader.offset, to: end))
+            {
+                tabs.append(tab)
+            } else {
+                skipped += 1
+                if firstSkipped == nil { firstSkipped = offset }
+            }
+            offset = end
+        }
+        let damage = SessionDamage(
+            restoredTabs: tabs.count, lostTabs: header.tabCount - tabs.count, skippedTabs: skipped,
+            firstSkippedAt: firstSkipped, truncatedAt: truncatedAt,
+            trailingBytes: truncatedAt == nil ? bytes.count - offset : 0, trailingAt: offset)
+        return (Session(tabs: tabs, journal: header.journal), damage)
+    }
+
+    /// What a header that checked out says: how many records follow it, and where they start.
+    private struct Header {
+        var tabCount: Int
+        var journal: JournalPosition?
+        var end: Int
+    }
+
+    private enum HeaderOutcome {
+        case read(Header)
+        case refused(SessionDamage)
+    }
+
+    private static func decodeHeader(_ bytes: [UInt8]) -> HeaderOutcome {
+        func refuse(_ refusal: SessionDamage.Refusal, at offset: Int) -> HeaderOutcome {
+            .refused(SessionDamage(refusal: refusal, at: offset))
+        }
+        guard bytes.prefix(magic.count).elementsEqual(magic.prefix(bytes.count)) else {
+            return refuse(.notASessionFile, at: 0)
+        }
+        guard bytes.count >= magic.count else { return refuse(.truncatedHeader, at: bytes.count) }
+        var reader = ByteReader(bytes, from: magic.count)
+        guard let version = reader.integer(UInt16.self) else { return refuse(.truncatedHeader, at: bytes.count) }
+        guard version == Self.version else { return refuse(.unsupportedVersion(version), at: magic.count) }
+        guard let tabCount = reader.integer(UInt32.self), let present = reader.integer(UInt8.self),
+            let records = reader.integer(UInt64.self), let pathLength = reader.integer(UInt32.self)
+        else { return refuse(.truncatedHeader, at: bytes.count) }
+        guard pathLength <= maxStringBytes else { return refuse(.corruptHeader, at: reader.offset - 4) }
+        let pathStart = reader.offset
+        guard let path = reader.string(length: Int(pathLength)), let checksum = reader.integer(UInt32.self) else {
+            return refuse(.truncatedHeader, at: bytes.count)
+        }
+        guard crc32(bytes[0..<(pathStart + Int(pathLength))]) == checksum, present <= 1 else {
+            return refuse(.corruptHeader, at: 0)
+        }
+        let journal = present == 1 ? JournalPosition(path: path, records: records) : nil
+        return .read(Header(tabCount: Int(tabCount), journal: journal, end: reader.offset))
+    }
+
+    /// A record's payload, whose checksum passed; nil when it breaks a bound or does not end where its length
+    /// says.
+    private static func decodeTab(_ payload: ByteReader) -> SavedTab? {
+        var reader = payload
+        guard let id = reader.integer(UInt64.self), let flags = reader.integer(UInt8.self),
+            let index = reader.integer(UInt32.self), let count = reader.integer(UInt32.self),
+            count <= BackForwardList.capacity
+        else { return nil }
+        var entries: [HistoryEntry] = []
+        entries.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let url = reader.boundedString(), let title = reader.boundedString() else { return nil }
+            entries.append(HistoryEntry(url: url, title: title))
+        }
+        guard reader.remaining == 0 else { return nil }
+        return SavedTab(id: id, history: BackForwardList(entries: entries, index: Int(index)), visible: flags & 1 == 1)
+    }
+}
+
+/// Reads little-endian fields from `bytes[offset..<end]`; a field that would cross `end` is nil and reads nothing.
+private struct ByteReader {
+    let bytes: [UInt8]
+    private(set) var offset: Int
+    let end: Int
+
+    init(_ bytes: [UInt8], from offset: Int, to end: Int? = nil) {
+        let end = end ?? bytes.count
+        precondition(0 <= offset && offset <= end && end <= bytes.count)
+        self.bytes = bytes
+        self.offset = offset
+        self.end = end
+    }
+
+    var remaining: Int { end - offset }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { return nil }
+        let value = bytes.withUnsafeBytes { [offset] in $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        offset += size
+        return T(littleEndian: value)
+    }
+
+    /// `length` bytes as a string; bytes that are not UTF-8 become U+FFFD.
+    mutating func string(length: Int) -> String? {
+        guard length <= remaining else { return nil }
+        let string = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
+        offset += length
+        return string
+    }
+
+    /// A u32 length, then that many bytes as a string, at most `SessionFile.maxStringBytes` of them.
+    mutating func boundedString() -> String? {
+        guard let length = integer(UInt32.self), length <= SessionFile.maxStringBytes else { return nil }
+        return string(length: Int(length))
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+
+/// A tab as the session file keeps it: its history and whether it was on screen.
+public struct SavedTab: Equatable, Sendable {
+    /// The host's name for the tab, kept so that a restored tab is the same tab to whoever held its id.
+    public var id: UInt64
+    public var history: BackForwardList
+    public var visible: Bool
+
+    public init(id: UInt64, history: BackForwardList, visible: Bool) {
+        self.id = id
+        self.history = history
+        self.visible = visible
+    }
+}
+
+/// How far the editor's input journal had been saved: the journal is replayed to exactly this many records.
+public struct JournalPosition: Equatable, Sendable {
+    public var path: String
+    /// Records synced when the session was saved; a journal found shorter lost inputs the session counted.
+    public var records: UInt64
+
+    public init(path: String, records: UInt64) {
+        self.path = path
+        self.records = records
+    }
+}
+
+/// Everything a restarted supervisor restores: every tab, in order, and the journal's position.
+public struct Session: Equatable, Sendable {
+    public var tabs: [SavedTab]
+    public var journal: JournalPosition?
+
+    public init(tabs: [SavedTab] = [], journal: JournalPosition? = nil) {
+        self.tabs = tabs
+        self.journal = journal
+    }
+}
+
+/// The session on disk: a checksummed header, then one checksummed record per tab.
+///
+/// ```
+/// header  magic (8) · u16 version · u32 tab count · u8 journal present · u64 journal records
+///         · u32 path length · path · u32 CRC-32 of every header byte before it
+/// record  u32 payload length · u32 CRC-32 of the length and the payload · payload
+/// payload u64 id · u8 flags (bit 0: visible) · u32 index · u32 entry count
+///         · per entry: u32 URL length · URL · u32 title length · title
+/// ```
+///
+/// Integers are little-endian. Each tab has its own record and checksum so that a save can reuse the bytes of the
+/// tabs that did not change (`record(for:)`, `assemble`), and so that damage costs the tabs it touched, not the
+/// session: decoding keeps every record that checks out and reports the rest as `SessionDamage`. A file is only
+/// ever replaced whole (`write`), so damage means a failing disk or a foreign hand, never a torn save.
+public enum SessionFile {
+    /// The first eight bytes. As in PNG's signature, the high byte catches a 7-bit channel and the newline a
+    /// line-ending translation.
+    static let magic: [UInt8] = [0x89] + Array("SVSESS".utf8) + [0x0A]
+    public static let version: UInt16 = 1
+    /// The longest URL, title or journal path kept, in UTF-8 bytes. `encode` cuts longer ones at a character
+    /// boundary (a tab whose huge `data:` URL is saved cut is better than a tab lost), so that every file it
+    /// writes decodes, and `decode` refuses longer ones as damage.
+    public static let maxStringBytes = 64 * 1024
+
+    // MARK: - Files
+
+    /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves the old file or the new one,
+    /// never a mix: the bytes go to `path.tmp`, reach the disk, and are renamed over `path`; then the directory is
+    /// synced, so the rename itself survives a power loss. On failure `path.tmp` is removed and `path` is as it
+    /// was, unless only the directory sync failed. The corresponding C functions are `open`, `write`,
+    /// `fdatasync`, `rename` and `fsync`.
+    public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let temporary = path + ".tmp"
+        do throws(SystemError) {
+            let fd = try Sys.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+            defer { Sys.close(fd) }
+            try Sys.write(bytes, to: fd)
+            try Sys.dataSync(fd)
+        } catch {
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+        do throws(SystemError) {
+            _ = try retrying("rename(\(temporary), \(path))") { Glibc.rename(temporary, path) }
+        } catch {
+            _ = Glibc.unlink(temporary)
+            throw error
+        }
+        let directory = directory(of: path)
+        let fd = try Sys.open(directory, O_RDONLY | O_DIRECTORY)
+        defer { Sys.close(fd) }
+        _ = try retrying("fsync(\(directory))") { Glibc.fsync(fd) }
+    }
+
+    /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
+    /// which a first start tells apart from a file it cannot read.
+    public static func read(_ path: String) throws(SystemError) -> (session: Session, damage: SessionDamage?) {
+        let fd = try Sys.open(path, O_RDONLY)
+        defer { Sys.close(fd) }
+        return decode(try Sys.readAll(fd))
+    }
+
+    /// The directory holding `path`, to sync after a rename in it.
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,32 @@
+import Glibc
+import SupervisorKit
+
+/// The session-restore row of `bench`: a 10,000-tab session file made usable (read, checked, decoded, every tab
+/// made unrealized in a host), beside the floor of reading and checksumming the same file.
+enum SessionBench {
+    static let tabs = 10_000
+
+    /// Writes the benchmark's session file in `scratch`; the caller removes it.
+    static func writeFile(in scratch: String) throws -> String {
+        let path = scratch + "/supervisor-bench-\(getpid()).session"
+        do {
+            try SessionFile.write(SessionFile.encode(Session.generated(tabs: tabs, pages: ContentProvider().pages, seed: 1)), to: path)
+        } catch {
+            throw RuntimeError("cannot write '\(path)': \(error)")
+        }
+        return path
+    }
+
+    /// Milliseconds from nothing to every tab of `path` restored, `count` times, each into a new host.
+    static func restore(_ path: String, count: Int, workerPath: String) throws -> [Double] {
+        try (0..<count).map { _ in
+            let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: try EventLog())
+            let start = Sys.monotonicNanoseconds()
+            let (session, damage) = try SessionFile.read(path)
+            host.restore(session, from: path, damage: damage, saving: false)
+            let elapsed = Sys.monotonicNanoseconds() - start
+            guard host.tabs.count == tabs else { throw RuntimeError("restored \(host.tabs.count) of \(tabs) tabs from '\(path)'") }
+            return Double(elapsed) / 1e6
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Glibc
+import Testing
+import WireProtocol
+
+@testable import SupervisorKit
+
+/// A host browsing `tabs` with nothing chosen for it: `script` sees every tab event, on the event loop, and drives
+/// the tabs through the host until it calls `endBrowsing()`. A run longer than 30 s is ended from outside.
+func runTabs(
+    _ tabs: [SavedTab], content: ContentProvider, configure: (inout RunConfiguration) -> Void = { _ in },
+    script: @escaping (SupervisorKit.Host, Tab, TabEvent) -> Void
+) throws -> (host: SupervisorKit.Host, events: [Event]) {
+    var configuration = RunConfiguration(workerPath: workerPath)
+    configuration.policy = .guarded
+    configuration.policy.spareWorkers = 0
+    configuration.loads = 0
+    configure(&configuration)
+    let log = try EventLog()
+    nonisolated(unsafe) var events: [Event] = []
+    log.observers.append { events.append($0) }
+    let host = try Host(configuration: configuration, content: content, log: log)
+    host.restore(Session(tabs: tabs), from: "/nonexistent/session", saving: false)
+    host.browsing.scripted = true
+    for tab in host.tabs { tab.observe { [unowned host, unowned tab] event in script(host, tab, event) } }
+    host.loop.schedule(afterNanoseconds: 30_000_000_000) { [unowned host] in host.endBrowsing() }
+    _ = try host.run()
+    return (host, events)
+}
+
+func savedTab(_ id: UInt64, _ urls: [String], index: Int? = nil, visible: Bool = false) -> SavedTab {
+    SavedTab(
+        id: id, history: BackForwardList(entries: urls.map { HistoryEntry(url: $0, title: "") }, index: index ?? urls.count - 1),
+        visible: visible)
+}
+
+let local = ContentProvider.origin
+
+extension Processes {
+    @Suite struct Tabs {
+        @Test func restoredTabsStayUnrealizedUntilShown() throws {
+            let saved = Session.generated(tabs: 50, pages: ContentProvider().pages, seed: 3).tabs
+            nonisolated(unsafe) var realizedEvents: [UInt64] = []
+            nonisolated(unsafe) var gettersBefore: (String?, Bool, Bool)?
+            let (host, events) = try runTabs(saved, content: ContentProvider()) { host, tab, event in
+                switch (tab.id, event) {
+                case (_, .realized): realizedEvents.append(tab.id)
+                case (1, .finished):
+                    let second = host.tabs[1]
+                    gettersBefore = (second.url, second.realized, second.canGoBack)
+                    host.show(second)
+                case (2, .finished): host.endBrowsing()
+                default: break
+                }
+            }
+            let second = saved[1]
+            #expect(gettersBefore?.0 == second.history.current?.url)
+            #expect(gettersBefore?.1 == false)
+            #expect(gettersBefore?.2 == second.history.canGoBack)
+            #expect(realizedEvents == [1, 2])
+            #expect(events.named("spawn").count == 2)
+            #expect(host.tabs.filter(\.realized).map(\.id) == [1, 2])
+            #expect(host.tabs[1].visible && !host.tabs[0].visible)
+        }
+
+        @Test func backForwardListHasBrowserSemanticsOnBothSides() throws {
+            let pages = ["a", "b", "c", "d"].map { ($0 + ".html", page($0.uppercased())) }
+            nonisolated(unsafe) var step = 0
+            nonisolated(unsafe) var reported: (Int, [String])?
+            let (host, _) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages)) {
+                host, tab, event in
+                switch event {
+                case .finished:
+                    step += 1
+                    switch step {
+                    case 1: host.navigate(tab, to: local + "b.html")
+                    case 2: host.navigate(tab, to: local + "c.html")
+                    case 3: host.goBack(tab)
+                    case 4: host.goBack(tab)
+                    case 5: host.navigate(tab, to: local + "d.html")
+                    default: host.queryWorkerHistory(tab)
+                    }
+                case .workerHistory(let index, let urls):
+                    reported = (index, urls)
+                    host.endBrowsing()
+                default: break
+                }
+            }
+            let tab = host.tabs[0]
+            #expect(tab.history.entries.map(\.url) == [local + "a.html", local + "d.html"])
+            #expect(tab.history.index == 1)
+            #expect(tab.title == "D")
+            #expect(reported?.0 == 1)
+            #expect(reported?.1 == [local + "a.html", local + "d.html"])
+        }
+
+        @Test func aNewWorkerIsGivenTheTabsHistory() throws {
+            let urls = ["a", "b", "c"].map { local + $0 + ".html" }
+            let pages = ["a", "b", "c"].map { ($0 + ".html", page($0.uppercased())) }
+            nonisolated(unsafe) var killed: Int32?
+            nonisolated(unsafe) var reported: (Int, [String])?
+            let (host, events) = try runTabs([savedTab(1, urls, index: 1, visible: true)], content: ContentProvider(pages: pages)) {
+                host, tab, event in
+                switch event {
+                case .finished where killed == nil:
+                    killed = tab.load?.view?.worker?.pid
+                    kill(killed!, SIGKILL)
+                case .finished:
+                    host.queryWorkerHistory(tab)
+                case .workerHistory(let index, let urls):
+                    reported = (index, urls)
+                    host.endBrowsing()
+                default: break
+                }
+            }
+            #expect(events.named("death").contains { $0.pid == killed })
+            #expect(events.named("fetch").filter { $0.string("kind") == "document" }.map { $0.string("url") } == [urls[1], urls[1]])
+            #expect(reported?.0 == 1)
+            #expect(reported?.1 == urls)
+            #expect(host.tabs[0].history.entries.map(\.url) == urls)
+        }
+    }
+}
+
+extension Processes.Tabs {
+    @Test func failuresBecomeErrorPagesThatStandInHistory() throws {
+        let folder = try TemporaryFolder([
+            "a.html": page("A"), "late.html": page("Late", fault: "fail; when=committed"),
+        ])
+        nonisolated(unsafe) var step = 0
+        nonisolated(unsafe) var lists: [[String]] = []
+        let (host, events) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: try folder.provider) {
+            host, tab, event in
+            guard case .finished = event else { return }
+            step += 1
+            lists.append(tab.history.entries.map(\.url))
+            switch step {
+            case 1: host.navigate(tab, to: local + "missing.html")
+            case 2: host.reload(tab)
+            case 3:
+                FileManager.default.createFile(atPath: folder.path + "/missing.html", contents: Data(page("Found").utf8))
+                host.reload(tab)
+            case 4: host.navigate(tab, to: local + "late.html")
+            default: host.endBrowsing()
+            }
+        }
+        let key = host.launchKey
+        let missingError = InternalURL.errorPage(for: local + "missing.html", code: 404, key: key)
+        // A provisional failure: history unchanged, then the error page stands in for the URL that failed.
+        #expect(lists[1] == [local + "a.html", missingError])
+        // Reloading the error page retries the original in place: history does not grow.
+        #expect(lists[2] == [local + "a.html", missingError])
+        #expect(lists[3] == [local + "a.html", local + "missing.html"])
+        #expect(host.tabs[0].title == "Cannot open page")
+        // A failure after commit: the committed entry becomes the error page.
+        #expect(lists[4] == [local + "a.html", local + "missing.html", InternalURL.errorPage(for: local + "late.html", code: 200, key: key)])
+        let kinds = events.named("fail").compactMap { $0.string("kind") }
+        #expect(kinds == ["provisional", "provisional", "committed"])
+        #expect(events.named("error-page").count == 3)
+    }
+
+    @Test func navigationsAreDecidedByHostFrameAndTypeAndInternalURLsNeedTheKey() throws {
+        nonisolated(unsafe) var key = ""
+        let navigations = [
+            "type=link; url=https://elsewhere.example/", "type=redirect; url=https://elsewhere.example/r",
+            "type=link; url=internal://local/errorpage?url=x&code=1", "type=form; url=internal://local/errorpage?url=x&code=1&uuidkey=00000000-0000-4000-8000-000000000000",
+            "type=link; frame=sub; url=https://ads.example/", "type=link; url=https://friend.example/",
+        ].map { "<meta name=\"x-navigate\" content=\"\($0)\">" }.joined()
+        let pages = [
+            ("a.html", "<title>A</title>" + navigations + "<iframe src=\"https://frames.example/x\"><iframe src=\"internal://local/errorpage?url=y\">"),
+        ]
+        nonisolated(unsafe) var finishes = 0
+        let (host, events) = try runTabs(
+            [savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages),
+            configure: { $0.navigation.allowedHosts.insert("friend.example") }
+        ) { host, tab, event in
+            key = host.launchKey.value
+            if case .finished = event { finishes += 1 }
+            if case .failed = event, finishes == 1 { host.loop.soon { host.endBrowsing() } }
+        }
+        let decisions = events.named("navigation-decision").map { ($0.string("url") ?? "", $0.string("frame") ?? "", $0.string("decision") ?? "", $0.string("reason") ?? "") }
+        func decision(_ url: String, frame: String = "main") -> (String, String)? {
+            decisions.first { $0.0 == url && $0.1 == frame }.map { ($0.2, $0.3) }
+        }
+        #expect(decision("https://elsewhere.example/")?.0 == "open-externally")
+        #expect(decision("https://elsewhere.example/r")?.0 == "open-externally")
+        #expect(decision("internal://local/errorpage?url=x&code=1")?.1 == "internal URL without a key")
+        #expect(decision("internal://local/errorpage?url=x&code=1&uuidkey=00000000-0000-4000-8000-000000000000")?.1 == "internal URL with a wrong key")
+        #expect(decision("https://ads.example/", frame: "sub")?.0 == "allow")
+        #expect(decision("https://frames.example/x", frame: "sub")?.0 == "allow")
+        #expect(decision("internal://local/errorpage?url=y", frame: "sub")?.0 == "cancel")
+        #expect(decision("https://friend.example/")?.0 == "allow")
+        #expect(events.named("open-externally").count == 2)
+        // Only the allowed main-frame link was loaded; the refused ones never reached history.
+        #expect(host.tabs[0].history.entries.map(\.url).allSatisfy { !$0.contains("elsewhere") && !$0.hasPrefix("internal:") || $0.contains(key) })
+        #expect(events.named("fetch").contains { $0.string("url") == "https://friend.example/" })
+    }
+}
+
+extension Processes.Tabs {
+    /// Documents bigger than a frame arrive in pieces, and a page is finished only once its images have come,
+    /// all over the channel.
+    @Test func documentsAndSubresourcesComeOverTheChannel() throws {
+        let filler = String(repeating: "<p>filler</p>", count: 3 << 20 / 13)
+        let folder = try TemporaryFolder([
+            "big.html": "<title>Big</title><img src=\"app-image://photo\">" + filler,
+        ])
+        try FileManager.default.createDirectory(atPath: folder.path + "/images", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder.path + "/images/photo", contents: Data(repeating: 7, count: 70_000))
+        let (summary, events) = try runHost({ $0.loads = 1 }, content: try folder.provider)
+        #expect(summary.rendered == 1)
+        let fetches = events.named("fetch")
+        #expect(fetches.first?.int("bytes") ?? 0 > maxFrameSize)
+        #expect(fetches.map { $0.string("url") } == [ContentProvider.origin + "big.html", "app-image://photo"])
+        #expect(fetches.last?.int("status") == 200)
+        // The image was answered before the page said it had finished.
+        let imageAt = try #require(events.firstIndex { $0.name == "fetch" && $0.string("url") == "app-image://photo" })
+        let renderAt = try #require(events.firstIndex { $0.name == "render" })
+        #expect(imageAt < renderAt)
+    }
+}
