@@ -45,10 +45,11 @@ enum RunCommand {
             try Host(configuration: configuration, content: content, log: log)
         }
         if let path = configuration.sessionPath {
-            if let (session, damage) = saved {
+            if let (session, damage) = saved, !session.tabs.isEmpty {
                 if let damage { printError("supervisor: warning: \(path): \(damage); restoring the rest") }
                 host.restore(session, from: path, damage: damage)
             } else {
+                if let damage = saved?.1 { printError("supervisor: warning: \(path): \(damage); starting a new session") }
                 host.startSession(at: path, tabs: configuration.tabs)
             }
         }

@@ -42,10 +42,9 @@ extension Processes {
             #expect(onDisk.session.tabs.count == 6)
 
             let secondLog = folder.path + "/second.jsonl"
-            let second = try runCommand(
-                "/usr/bin/timeout",
-                ["60", supervisorPath, "run", "--policy", "guarded", "--session", session, "--loads", "2", "--typing", "200",
-                 "--journal", journal, "--log", secondLog])
+            let second = try runSupervisorBounded(
+                ["run", "--policy", "guarded", "--session", session, "--loads", "2", "--typing", "200", "--journal", journal,
+                 "--log", secondLog])
             #expect(second.status == 0, "\(second.stderr)")
             let events = logEvents(secondLog)
             let restored = try #require(events.first { $0["event"] as? String == "session-restored" })

@@ -113,6 +113,12 @@ func descriptors(of pid: Int32) throws -> [Int] {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted()
 }
 
+/// Runs the built `supervisor` binary, killed after `seconds` (status 124) if it has not exited by then: a
+/// regression that hangs fails its test instead of stalling the suite.
+func runSupervisorBounded(_ arguments: [String], seconds: Int = 30) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runCommand("/usr/bin/timeout", ["-s", "KILL", String(seconds), supervisorPath] + arguments)
+}
+
 /// Runs the built `supervisor` binary to completion.
 func runSupervisor(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     try runCommand(supervisorPath, arguments, input: input)

@@ -42,14 +42,20 @@ extension Processes {
             let saved = Session.generated(tabs: 50, pages: ContentProvider().pages, seed: 3).tabs
             nonisolated(unsafe) var realizedEvents: [UInt64] = []
             nonisolated(unsafe) var gettersBefore: (String?, Bool, Bool)?
+            nonisolated(unsafe) var decided = false
             let (host, events) = try runTabs(saved, content: ContentProvider()) { host, tab, event in
                 switch (tab.id, event) {
                 case (_, .realized): realizedEvents.append(tab.id)
                 case (1, .finished):
                     let second = host.tabs[1]
                     gettersBefore = (second.url, second.realized, second.canGoBack)
+                    // A decider registered before the tab has a worker decides its navigations once it has one.
+                    second.decider = { _, _, url in url.hasSuffix("blocked.html") ? .cancel : nil }
                     host.show(second)
-                case (2, .finished): host.endBrowsing()
+                case (2, .finished) where !decided:
+                    decided = true
+                    host.navigate(tab, to: ContentProvider.origin + "blocked.html")
+                    host.loop.soon { host.endBrowsing() }
                 default: break
                 }
             }
@@ -61,6 +67,9 @@ extension Processes {
             #expect(events.named("spawn").count == 2)
             #expect(host.tabs.filter(\.realized).map(\.id) == [1, 2])
             #expect(host.tabs[1].visible && !host.tabs[0].visible)
+            let refusal = events.named("navigation-decision").first { $0.string("url")?.hasSuffix("blocked.html") == true }
+            #expect(refusal?.string("decision") == "cancel" && refusal?.string("reason") == "the tab's decider")
+            #expect(!events.named("fetch").contains { $0.string("url")?.hasSuffix("blocked.html") == true })
         }
 
         @Test func backForwardListHasBrowserSemanticsOnBothSides() throws {

@@ -78,6 +78,9 @@ extension Host {
             finishEditor()
             return concludeEditor()
         }
+        // A tab stays open whatever happened to its worker: the navigation under way failed, and the next one
+        // starts a new worker.
+        if let tab = load.tab { return navigationEnded(tab, error: error ?? "blank") }
         let now = Sys.monotonicNanoseconds()
         let outcome = error != nil ? "failed" : load.blank || load.visibleAt == nil ? "blank" : "rendered"
         var fields: [(String, JSON)] = [

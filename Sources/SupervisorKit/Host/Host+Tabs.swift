@@ -75,6 +75,8 @@ extension Host {
     func perform(on tab: Tab, _ pending: Tab.Pending, _ message: Message, apply: ((Tab) -> Void)? = nil) {
         guard tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen else {
             tab.queued.append { [unowned self] in perform(on: tab, pending, message, apply: apply) }
+            // A tab whose worker was given up on (a crash loop) gets a new one when asked to navigate.
+            if let view = tab.load?.view, view.worker == nil, !view.recoverWhenShown { startWorker(for: view) }
             return realize(tab, because: "navigation")
         }
         apply?(tab)
@@ -122,10 +124,13 @@ extension Host {
         worker.owed.navigations = Self.maxNavigationsPerPage
         tab.notify(.finished(title: title))
         sessionChanged()
+        // The page a new worker restored is back: what was asked meanwhile goes now, and the navigation under way
+        // ends with the last of those, not with the restore.
         if !tab.queued.isEmpty {
             let queued = tab.queued
             tab.queued = []
             queued.forEach { $0() }
+            if !tab.pending.isEmpty { return }
         }
         navigationEnded(tab, error: tab.url.flatMap(errorPageTarget).map { "error page for \($0)" })
     }

@@ -91,7 +91,8 @@ public final class Host {
         if configuration.loads == 0 { finishEditor() }
         try loop.run(
             until: { [unowned self] in
-                workers.isEmpty && (stopping || (finishedLoads == configuration.loads && editor?.concluded != false))
+                workers.isEmpty
+                    && (stopping || ((finishedLoads == configuration.loads || browsing.ended) && editor?.concluded != false))
             },
             afterBatch: { [unowned self] in
                 syncJournal()

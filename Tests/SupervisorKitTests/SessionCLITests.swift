@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    @Suite struct SessionCLI {
+        /// A cut file restores the tabs before the cut and says so, in one warning; the run then saves an intact
+        /// session of what it restored.
+        @Test func aTruncatedSessionRestoresItsIntactTabsAndReportsTheRest() throws {
+            let folder = try TemporaryFolder([:])
+            let file = folder.path + "/tabs.session"
+            #expect(try runSupervisorBounded(["session", "create", file, "--tabs", "50"]).status == 0)
+            let whole = try #require(FileManager.default.contents(atPath: file))
+            try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
+            let restore = try runSupervisorBounded(["session", "restore", file, "--json"])
+            #expect(restore.status == 0, "\(restore.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(restore.stdout.utf8)) as? [String: Any])
+            let restored = try #require(report["tabs"] as? Int)
+            #expect(restored > 0 && restored < 50)
+            #expect((report["damage"] as? String)?.contains("of 50 tabs") == true)
+            #expect(report["realized"] as? Int == 1 && report["workersSpawned"] as? Int == 1)
+
+            let run = try runSupervisorBounded(["run", "--session", file, "--loads", "2"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let warnings = run.stderr.split(separator: "\n")
+            #expect(warnings.count == 1 && warnings[0].contains("restoring the rest"), "\(run.stderr)")
+            let saved = try SessionFile.read(file)
+            #expect(saved.damage == nil)
+            #expect(saved.session.tabs.count == restored)
+        }
+
+        /// A file that is not a session is never restored from, nor saved over.
+        @Test func aFileThatIsNotASessionIsRefusedAndLeftAlone() throws {
+            let folder = try TemporaryFolder(["notes.txt": "not a session"])
+            let file = folder.path + "/notes.txt"
+            let run = try runSupervisorBounded(["run", "--session", file, "--loads", "1"])
+            #expect(run.status == 1)
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("not a session file"), "\(run.stderr)")
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a session")
+            #expect(try runSupervisorBounded(["run", "--tabs", "3"]).status == 64)
+            #expect(try runSupervisorBounded(["session", "restore"]).status == 64)
+        }
+    }
+}
