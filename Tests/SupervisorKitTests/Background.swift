@@ -10,8 +10,8 @@ final class BackgroundSupervisor {
         self.folder = folder
         process.executableURL = URL(fileURLWithPath: supervisorPath)
         process.arguments = arguments
-        FileManager.default.createFile(atPath: folder.path + "/stdout", contents: nil)
-        FileManager.default.createFile(atPath: folder.path + "/stderr", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.path + "/stdout", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder.path + "/stderr", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: folder.path + "/stdout")
         process.standardError = FileHandle(forWritingAtPath: folder.path + "/stderr")
         try process.run()

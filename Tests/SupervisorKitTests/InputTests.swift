@@ -29,7 +29,7 @@ import Testing
         var bytes = records(["w1 ", "w2 ", "w3 "])
         let good = records(["w1 ", "w2 "]).count
         if cut > 0 { bytes.removeLast(cut) } else { bytes[bytes.count - 2] ^= 0x20 }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let journal = try InputJournal(path: path)
         #expect(journal.recovered.map { String(decoding: $0.text, as: UTF8.self) } == ["w1 ", "w2 "])
         #expect(journal.tornBytes == bytes.count - good)

@@ -39,7 +39,7 @@ let local = ContentProvider.origin
 extension Processes {
     @Suite struct Tabs {
         @Test func restoredTabsStayUnrealizedUntilShown() throws {
-            let saved = Session.generated(tabs: 50, pages: ContentProvider().pages, seed: 3).tabs
+            let saved = Session.generated(tabs: 10_000, pages: ContentProvider().pages, seed: 3).tabs
             nonisolated(unsafe) var realizedEvents: [UInt64] = []
             nonisolated(unsafe) var gettersBefore: (String?, Bool, Bool)?
             nonisolated(unsafe) var decided = false
@@ -147,7 +147,7 @@ extension Processes.Tabs {
             case 1: host.navigate(tab, to: local + "missing.html")
             case 2: host.reload(tab)
             case 3:
-                FileManager.default.createFile(atPath: folder.path + "/missing.html", contents: Data(page("Found").utf8))
+                _ = FileManager.default.createFile(atPath: folder.path + "/missing.html", contents: Data(page("Found").utf8))
                 host.reload(tab)
             case 4: host.navigate(tab, to: local + "late.html")
             default: host.endBrowsing()
@@ -215,7 +215,7 @@ extension Processes.Tabs {
             "big.html": "<title>Big</title><img src=\"app-image://photo\">" + filler,
         ])
         try FileManager.default.createDirectory(atPath: folder.path + "/images", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder.path + "/images/photo", contents: Data(repeating: 7, count: 70_000))
+        _ = FileManager.default.createFile(atPath: folder.path + "/images/photo", contents: Data(repeating: 7, count: 70_000))
         let (summary, events) = try runHost({ $0.loads = 1 }, content: try folder.provider)
         #expect(summary.rendered == 1)
         let fetches = events.named("fetch")
