@@ -50,11 +50,11 @@ extension SessionFile {
     }
 
     private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        for i in 0..<MemoryLayout<T>.size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
 
     private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
-        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self) }
+        for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
     }
 
     /// Appends the length and the UTF-8 of `string`, cut to `maxStringBytes` before the character that crosses it.
@@ -193,9 +193,10 @@ private struct ByteReader {
     mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { return nil }
-        let value = bytes.withUnsafeBytes { [offset] in $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        var value = T.zero
+        for i in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + i]) << (8 * i) }
         offset += size
-        return T(littleEndian: value)
+        return value
     }
 
     /// `length` bytes as a string; bytes that are not UTF-8 become U+FFFD.
