@@ -228,3 +228,28 @@ extension Processes.Tabs {
         #expect(imageAt < renderAt)
     }
 }
+
+extension Processes.Tabs {
+    /// Going back to a page that now fails puts the error page in that entry, on both sides alike.
+    @Test func aFailedBackNavigationLeavesTheErrorPageInItsEntryOnBothSides() throws {
+        let folder = try TemporaryFolder(["b.html": page("B")])
+        nonisolated(unsafe) var step = 0
+        nonisolated(unsafe) var reported: (Int, [String])?
+        let urls = [local + "gone.html", local + "b.html"]
+        let (host, _) = try runTabs([savedTab(1, urls, visible: true)], content: try folder.provider) { host, tab, event in
+            switch event {
+            case .finished:
+                step += 1
+                if step == 1 { host.goBack(tab) } else { host.queryWorkerHistory(tab) }
+            case .workerHistory(let index, let urls):
+                reported = (index, urls)
+                host.endBrowsing()
+            default: break
+            }
+        }
+        let tab = host.tabs[0]
+        let expected = [InternalURL.errorPage(for: urls[0], code: 404, key: host.launchKey), urls[1]]
+        #expect(tab.history.entries.map(\.url) == expected && tab.history.index == 0)
+        #expect(reported?.0 == 0 && reported?.1 == expected)
+    }
+}

@@ -13,9 +13,11 @@ struct Worker {
     var history: [String] = []
     var current = -1
 
-    /// How a navigation changes the back/forward list when it commits.
+    /// How a navigation changes the back/forward list when it commits. Back, forward, reload and a restore have
+    /// already moved to their entry when they start, as the supervisor's list has: a failure then replaces that
+    /// entry on both sides.
     enum Entry {
-        case push, replace, at(Int)
+        case push, replace, stay
     }
 
     mutating func run() -> Never {
@@ -24,12 +26,15 @@ struct Worker {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
             case .load(let next, let replace): navigate(to: next, entry: replace ? .replace : .push)
-            case .reload: if current >= 0 { navigate(to: history[current], entry: .at(current)) }
-            case .goTo(let index): if Int(index) < history.count { navigate(to: history[Int(index)], entry: .at(Int(index))) }
+            case .reload: if current >= 0 { navigate(to: history[current], entry: .stay) }
+            case .goTo(let index):
+                guard Int(index) < history.count else { break }
+                current = Int(index)
+                navigate(to: history[current], entry: .stay)
             case .restoreHistory(let index, let urls):
                 history = urls
                 current = min(Int(index), urls.count - 1)
-                if current >= 0 { navigate(to: history[current], entry: .at(current)) }
+                if current >= 0 { navigate(to: history[current], entry: .stay) }
             case .unload: unload()
             case .shutdown: wr_exit(0)
             default: answer(message)
@@ -74,8 +79,8 @@ struct Worker {
             current = history.count - 1
         case .replace:
             if current < 0 { current = 0; history = [target] } else { history[current] = target }
-        case .at(let index):
-            current = index
+        case .stay:
+            break
         }
         channel.send(.didCommit(url: target))
         if let fault = document.fault, fault.when == .committed {

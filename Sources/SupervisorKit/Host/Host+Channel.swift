@@ -144,43 +144,6 @@ extension Host {
         }
     }
 
-    /// Answers a fetch: a document for each navigation sent, then up to `maxResourcesPerPage` sub-resources of it.
-    /// A reply bigger than a frame goes in pieces.
-    func fetch(_ url: String, _ kind: ResourceKind, for worker: WorkerProcess) {
-        if kind == .document {
-            guard worker.owed.fetches > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
-            worker.owed.fetches -= 1
-            worker.owed.results += 1
-            worker.owed.resources = Self.maxResourcesPerPage
-        } else {
-            guard worker.owed.resources > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
-            worker.owed.resources -= 1
-        }
-        worker.replyBytes = 0
-        let response = serve(url, kind, for: worker.view?.load.tab)
-        let body = response.body
-        let first = min(body.count, Self.replyChunk)
-        send(.fetchReply(status: response.status, mime: response.mime, length: UInt32(body.count), body: Array(body[..<first])), to: worker)
-        var offset = first
-        while offset < body.count, worker.channelOpen {
-            let end = min(offset + Self.replyChunk, body.count)
-            send(.fetchData(body: Array(body[offset..<end])), to: worker)
-            offset = end
-        }
-        if kind == .document {
-            worker.lastDocument = (url, response.status)
-            worker.fetchError = response.status == 200 ? nil : String(decoding: body, as: UTF8.self)
-        }
-        log.emit("fetch", view: worker.view?.id, pid: worker.pid, [
-            ("url", .string(url)), ("kind", .string("\(kind)")), ("status", .int(Int(response.status))),
-            ("bytes", .int(body.count)),
-        ])
-    }
-
-    static let maxResourcesPerPage = 64
-    /// The most of a reply one frame carries.
-    static let replyChunk = 256 << 10
-
     func saidHello(_ worker: WorkerProcess) {
         let now = Sys.monotonicNanoseconds()
         worker.helloAt = now
