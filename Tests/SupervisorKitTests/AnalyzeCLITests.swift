@@ -34,7 +34,9 @@ extension Processes {
                 let rows = try #require(json["truth"] as? [[String: Any]])
                 let row = try #require(rows.first { $0["kind"] as? String == "killed-before-render" })
                 #expect(row["truth"] as? Int == truth.count && row["matched"] as? Int == truth.count)
-                #expect(row["precision"] as? Double == 1 && row["recall"] as? Double == 1)
+                // Seen once in CI (precision below 1, seed unknown) and not reproduced in 70 runs under load: the
+                // message keeps what the next occurrence needs.
+                #expect(row["precision"] as? Double == 1 && row["recall"] as? Double == 1, "seed \(seed): \(row); \(compared.stdout.prefix(2000))")
                 #expect(compared.status == 0)
             }
             #expect(raced >= 5, "too few races to show anything")
