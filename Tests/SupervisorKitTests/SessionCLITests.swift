@@ -22,8 +22,12 @@ extension Processes {
             #expect((report["damage"] as? String)?.contains("of 50 tabs") == true)
             #expect(report["realized"] as? Int == 1 && report["workersSpawned"] as? Int == 1)
 
-            let run = try runSupervisorBounded(["run", "--session", file, "--loads", "2"])
+            let run = try runSupervisorBounded(["run", "--session", file, "--loads", "2", "--json"])
             #expect(run.status == 0, "\(run.stderr)")
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let session = try #require(summary["session"] as? [String: Any])
+            #expect(session["tabs"] as? Int == restored && session["saves"] as? Int ?? 0 >= 1)
+            #expect(session["realized"] as? Int ?? 0 >= 1)
             let warnings = run.stderr.split(separator: "\n")
             #expect(warnings.count == 1 && warnings[0].contains("restoring the rest"), "\(run.stderr)")
             let saved = try SessionFile.read(file)

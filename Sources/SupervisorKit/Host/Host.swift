@@ -77,7 +77,7 @@ public final class Host {
             ("views", .int(configuration.views)), ("hidden", .int(configuration.hidden)),
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))),
             ("raceRate", .double(configuration.raceRate)), ("killRate", .double(configuration.killRate)),
-        ])
+        ] + (session == nil ? [] : [("tabs", .int(tabs.count))]))
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
         openEditor()

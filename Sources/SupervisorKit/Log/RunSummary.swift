@@ -35,6 +35,9 @@ public final class RunSummary {
     /// The editor's audit at the end of the run, when there was an editor.
     public private(set) var editor: Event?
     public var lostInputs: Int { editor?["lostInputs"]?.integer ?? 0 }
+    /// For a run that browsed a session: its tabs, how many got a worker, how often they were saved, what the
+    /// navigation policy decided and how many error pages stood in for failed navigations.
+    public private(set) var session: (tabs: Int, realized: Int, saves: Int, decisions: [String: Int], errorPages: Int)?
     public var duplicateInputs: Int { editor?["duplicateInputs"]?.integer ?? 0 }
 
     public init(policy: String) {
@@ -45,8 +48,17 @@ public final class RunSummary {
         switch event.name {
         case "run-begin":
             plannedLoads = event["loads"]?.integer ?? 0
+            if let tabs = event["tabs"]?.integer { session = (tabs, 0, 0, [:], 0) }
         case "editor":
             editor = event
+        case "tab-realized":
+            session?.realized += 1
+        case "session-saved":
+            session?.saves += 1
+        case "navigation-decision":
+            if case .string(let decision)? = event["decision"] { session?.decisions[decision, default: 0] += 1 }
+        case "error-page":
+            session?.errorPages += 1
         case "run-end":
             interrupted = event["interrupted"] == .bool(true)
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
@@ -117,6 +129,13 @@ public final class RunSummary {
             ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
             ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
             ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
+            ("session", session.map { session in
+                .object([
+                    ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
+                    ("decisions", .object(session.decisions.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                    ("errorPages", .int(session.errorPages)),
+                ])
+            } ?? .null),
             ("inputs", editor.map { editor in
                 .object(["typed", "restored", "acknowledged", "saved", "replayed", "mismatches", "tornBytesDropped"].map {
                     ($0, editor[$0] ?? .null)
@@ -136,6 +155,11 @@ public final class RunSummary {
                 + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, "
                 + "\(duplicateInputs) applied twice"
         } ?? ""
+        let tabs = session.map { s in
+            "\ntabs: \(s.tabs), \(s.realized) realized, saved \(s.saves) times; navigations: "
+                + "\(s.decisions["allow", default: 0]) allowed, \(s.decisions["cancel", default: 0]) refused, "
+                + "\(s.decisions["open-externally", default: 0]) opened externally; \(s.errorPages) error pages"
+        } ?? ""
         return """
             policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)
             workers: \(spawns) spawned, \(reuses) reused, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
@@ -145,7 +169,7 @@ public final class RunSummary {
             \(blankTime)foreground worker-seconds \(fmt(foregroundWorkerSeconds)); \
             peak worker RSS \(peakWorkerRSSBytes >> 20) MiB
             time to visible: \(Percentiles(timeToVisibleMs).text)
-            spawn to hello:  \(Percentiles(spawnToHelloMs).text)\(inputs)
+            spawn to hello:  \(Percentiles(spawnToHelloMs).text)\(inputs)\(tabs)
             """
     }
 }
