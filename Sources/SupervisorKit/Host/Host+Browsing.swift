@@ -23,19 +23,22 @@ extension Host {
         show(tab)
     }
 
-    /// A tab's page finished (an error page with `error`): the navigation under way ends if it was this tab's.
-    func navigationEnded(_ tab: Tab, error: String?) {
+    /// A tab's page finished (an error page with `error`), or nothing did in time (`blank`): the navigation under
+    /// way ends if it was this tab's.
+    func navigationEnded(_ tab: Tab, error: String?, blank: Bool = false) {
         guard !browsing.ended, !browsing.scripted, !stopping else { return }
         if let current = browsing.current {
             guard current.tab === tab else { return }
             browsing.current = nil
             loop.cancel(current.deadline)
             let ms = JSON.milliseconds(Sys.monotonicNanoseconds() - current.startedAt)
+            let outcome = blank ? "blank" : error == nil ? "rendered" : "failed"
             var fields: [(String, JSON)] = [
-                ("load", .int(current.index)), ("tab", .int(Int(tab.id))), ("outcome", .string(error == nil ? "rendered" : "failed")),
+                ("load", .int(current.index)), ("tab", .int(Int(tab.id))), ("outcome", .string(outcome)),
                 ("recoveries", .int(0)), ("hidden", .bool(false)), ("blankMs", ms),
             ]
-            if let error { fields.append(("error", .string(error))) } else { fields.append(("timeToVisibleMs", ms)) }
+            if let error { fields.append(("error", .string(error))) }
+            if outcome == "rendered" { fields.append(("timeToVisibleMs", ms)) }
             log.emit("load-end", view: tab.load?.view?.id, fields)
             finishedLoads += 1
         } else if browsing.started {
@@ -61,11 +64,13 @@ extension Host {
         log.emit("load-begin", [("load", .int(index)), ("tab", .int(Int(target.id))), ("action", .string(action.rawValue))])
         let deadline = loop.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
             guard let self, let target else { return }
-            navigationEnded(target, error: "blank: nothing finished within the blank timeout")
+            navigationEnded(target, error: nil, blank: true)
         }
         browsing.current = (target, index, Sys.monotonicNanoseconds(), deadline)
         switch action {
-        case .link: navigate(tab, to: content.pages[schedule.index(.page, load: index, count: content.pages.count)], type: .linkActivated)
+        case .link:
+            let page = content.pages[schedule.index(.page, load: index, count: content.pages.count)]
+            navigate(tab, to: page, type: .linkActivated)
         case .back: goBack(tab)
         case .forward: goForward(tab)
         case .reload: reload(tab)
@@ -76,7 +81,9 @@ extension Host {
             if wasRealized { navigationEnded(target, error: nil) }
         }
         // A navigation the policy refused never starts; the user stays where they were.
-        if browsing.current?.tab === target, target.pending.isEmpty, target.queued.isEmpty, !target.restoring, action != .switchTab {
+        if browsing.current?.tab === target, action != .switchTab, target.pending.isEmpty, target.queued.isEmpty,
+            !target.restoring
+        {
             navigationEnded(target, error: nil)
         }
     }

@@ -80,7 +80,7 @@ extension Host {
         }
         // A tab stays open whatever happened to its worker: the navigation under way failed, and the next one
         // starts a new worker.
-        if let tab = load.tab { return navigationEnded(tab, error: error ?? "blank") }
+        if let tab = load.tab { return navigationEnded(tab, error: error, blank: error == nil) }
         let now = Sys.monotonicNanoseconds()
         let outcome = error != nil ? "failed" : load.blank || load.visibleAt == nil ? "blank" : "rendered"
         var fields: [(String, JSON)] = [
