@@ -123,5 +123,8 @@ func reapOrphan(_ pidfd: Int32) throws {
     try #require(poll(&ready, 1, 5000) == 1)
     var code: Int32 = 0
     var status: Int32 = 0
-    try #require(sv_waitid_pidfd(pidfd, &code, &status, 1) == 0 && code != 0)
+    // The pidfd turns readable as the worker exits, which can be a moment before the kernel has re-parented it
+    // here from its dying supervisor: until then it is not our child to reap (ECHILD).
+    let reaped = eventually(within: 2) { sv_waitid_pidfd(pidfd, &code, &status, 1) == 0 }
+    try #require(reaped && code != 0)
 }
