@@ -45,7 +45,7 @@ enum RunCommand {
             try Host(configuration: configuration, content: content, log: log)
         }
         if let path = configuration.sessionPath {
-            if let (session, damage) = saved, !session.tabs.isEmpty {
+            if let (session, damage) = saved, !session.records.isEmpty {
                 if let damage { printError("supervisor: warning: \(path): \(damage); restoring the rest") }
                 host.restore(session, from: path, damage: damage)
             } else {

@@ -22,7 +22,7 @@ enum SessionBench {
         try (0..<count).map { _ in
             let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: try EventLog())
             let start = Sys.monotonicNanoseconds()
-            let (session, damage) = try SessionFile.read(path)
+            let (session, damage) = try SessionFile.readRecords(path)
             host.restore(session, from: path, damage: damage, saving: false)
             let elapsed = Sys.monotonicNanoseconds() - start
             guard host.tabs.count == tabs else { throw RuntimeError("restored \(host.tabs.count) of \(tabs) tabs from '\(path)'") }

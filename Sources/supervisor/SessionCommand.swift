@@ -84,8 +84,9 @@ enum SessionCommand {
             throw RuntimeError("cannot open '\(path)': \(String(cString: strerror(ENOENT)))")
         }
         if let damage { printError("supervisor: warning: \(path): \(damage)") }
+        let tabs = session.records.map(\.saved)
         if arguments.flag("--json") {
-            let tabs = session.tabs.map { tab in
+            let list = tabs.map { tab in
                 JSON.object([
                     ("id", .int(Int(tab.id))), ("visible", .bool(tab.visible)), ("index", .int(tab.history.index)),
                     ("urls", .array(tab.history.entries.map { .string($0.url) })),
@@ -93,10 +94,10 @@ enum SessionCommand {
                 ])
             }
             let journal = session.journal.map { JSON.object([("path", .string($0.path)), ("records", .int(Int($0.records)))]) }
-            try writeStandardOutput(JSON.object([("tabs", .array(tabs)), ("journal", journal ?? .null)]).text + "\n")
+            try writeStandardOutput(JSON.object([("tabs", .array(list)), ("journal", journal ?? .null)]).text + "\n")
         } else {
             var out = "TAB       SHOWN  ENTRY  CURRENT PAGE\n"
-            for tab in session.tabs {
+            for tab in tabs {
                 let place = "\(tab.history.index + 1)/\(tab.history.entries.count)"
                 let url = tab.history.current?.url ?? "-"
                 out += pad(String(tab.id), 10) + pad(tab.visible ? "yes" : "", 7) + pad(place, 7) + String(url.prefix(76)) + "\n"
@@ -112,10 +113,10 @@ enum SessionCommand {
 
     /// The session saved at `path`, with what was damaged; nil if there is no file. A file that is not a
     /// session at all is an error: restoring nothing and then saving over it would destroy it.
-    static func readIfPresent(_ path: String) throws -> (Session, SessionDamage?)? {
-        let read: (session: Session, damage: SessionDamage?)
+    static func readIfPresent(_ path: String) throws -> (SessionRecords, SessionDamage?)? {
+        let read: (records: SessionRecords, damage: SessionDamage?)
         do {
-            read = try SessionFile.read(path)
+            read = try SessionFile.readRecords(path)
         } catch {
             if error.errno == ENOENT { return nil }
             throw RuntimeError("cannot read session file '\(path)': \(String(cString: strerror(error.errno)))")
@@ -123,6 +124,6 @@ enum SessionCommand {
         if let damage = read.damage, damage.refusal != nil {
             throw RuntimeError("'\(path)': \(damage); move it away to start a new session")
         }
-        return (read.session, read.damage)
+        return (read.records, read.damage)
     }
 }

@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func encodingIsAssemblingTheTabsRecords() {
-        let records = Self.sample.tabs.map(SessionFile.record(for:))
+        let records = Self.sample.tabs.map { SessionFile.record(for: $0)[...] }
         #expect(SessionFile.assemble(journal: Self.sample.journal, records: records) == SessionFile.encode(Self.sample))
     }
 
@@ -239,7 +239,7 @@ import Testing
     @Test func aRecordThatPassesItsChecksumButNotItsBoundsIsSkipped() {
         let entry = le(UInt32(1)) + [0x61] + le(UInt32(0))
         let payload = le(UInt64(5)) + [1] + le(UInt32(0)) + le(UInt32(1)) + entry
-        let file = SessionFile.assemble(journal: nil, records: [record(payload + [0]), record(payload)])
+        let file = SessionFile.assemble(journal: nil, records: [record(payload + [0])[...], record(payload)[...]])
         let (session, damage) = SessionFile.decode(file)
         #expect(session.tabs.map(\.id) == [5])
         #expect(damage?.skippedTabs == 1 && damage?.offset == SessionFile.assemble(journal: nil, records: []).count)
@@ -248,7 +248,7 @@ import Testing
     @Test func invalidUTF8InAGoodRecordIsReplacedNotFatal() {
         let payload = le(UInt64(5)) + [0] + le(UInt32(9)) + le(UInt32(1)) + le(UInt32(3)) + [0x61, 0xC3, 0x28]
             + le(UInt32(2)) + [0xFF, 0xFE]
-        let (session, damage) = SessionFile.decode(SessionFile.assemble(journal: nil, records: [record(payload)]))
+        let (session, damage) = SessionFile.decode(SessionFile.assemble(journal: nil, records: [record(payload)[...]]))
         #expect(damage == nil)
         #expect(session.tabs.first?.history.current == HistoryEntry(url: "a\u{FFFD}(", title: "\u{FFFD}\u{FFFD}"))
         #expect(session.tabs.first?.history.index == 0 && session.tabs.first?.visible == false)

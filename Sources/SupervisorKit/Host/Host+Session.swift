@@ -18,22 +18,23 @@ final class SessionStore {
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
 /// when the run begins and written back (whole, atomically, at most once per save interval) as tabs change.
 extension Host {
-    /// Takes over the tabs of `session`, none of them realized: `run()` realizes the visible one. Error pages
-    /// saved by an earlier launch carry its key; they are given this launch's, since the file is the supervisor's
-    /// own and checksummed, and nothing else can put an internal URL into history.
-    public func restore(_ saved: Session, from path: String, damage: SessionDamage? = nil, saving: Bool = true) {
+    /// Takes over the tabs of `saved`, none of them realized (`run()` realizes the visible one) and none decoded
+    /// until read. Error pages saved by an earlier launch carry its key; they are given this launch's, since the
+    /// file is the supervisor's own and checksummed, and nothing else can put an internal URL into history.
+    public func restore(_ saved: SessionRecords, from path: String, damage: SessionDamage? = nil, saving: Bool = true) {
         session = SessionStore(path: path, saving: saving)
-        tabs = saved.tabs.map { savedTab in
-            let tab = Tab(savedTab)
-            if savedTab.history.entries.contains(where: { $0.url.hasPrefix(InternalURL.origin) }) {
+        let internalOrigin = Array(InternalURL.origin.utf8)
+        tabs = saved.records.map { record in
+            let tab = Tab(record)
+            if Sys.firstIndex(of: internalOrigin, in: record.bytes.span) != nil {
                 tab.history = BackForwardList(
-                    entries: savedTab.history.entries.map { HistoryEntry(url: rekeyed($0.url), title: $0.title) },
-                    index: savedTab.history.index)
+                    entries: tab.history.entries.map { HistoryEntry(url: rekeyed($0.url), title: $0.title) },
+                    index: tab.history.index)
             }
             return tab
         }
         var fields: [(String, JSON)] = [("tabs", .int(tabs.count)), ("journalRecords", saved.journal.map { .int(Int($0.records)) } ?? .null)]
-        if saving { fields.append(("digest", .string(Self.digest(saved.tabs.map(SessionFile.record(for:)))))) }
+        if saving { fields.append(("digest", .string(Self.digest(saved.records.map(\.bytes))))) }
         if let damage { fields.append(("damage", .string(damage.description))) }
         log.emit("session-restored", fields)
         if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
@@ -74,7 +75,7 @@ extension Host {
         let start = Sys.monotonicNanoseconds()
         let records = tabs.map { tab in
             if let record = tab.record { return record }
-            let record = SessionFile.record(for: tab.saved)
+            let record = SessionFile.record(for: tab.saved)[...]
             tab.record = record
             return record
         }
@@ -97,8 +98,8 @@ extension Host {
     }
 
     /// One digest of the tabs' records: equal digests, equal tabs (histories, indexes, visibility).
-    static func digest(_ records: [[UInt8]]) -> String {
-        let value = records.reduce(documentDigestBasis) { documentDigest($1, from: $0) }
+    static func digest(_ records: [ArraySlice<UInt8>]) -> String {
+        let value = records.reduce(documentDigestBasis) { documentDigest(Array($1), from: $0) }
         return String(value, radix: 16)
     }
 }

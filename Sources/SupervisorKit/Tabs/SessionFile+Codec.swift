@@ -10,7 +10,7 @@ extension SessionFile {
 
     /// The whole file for `session`.
     public static func encode(_ session: Session) -> [UInt8] {
-        assemble(journal: session.journal, records: session.tabs.map(record(for:)))
+        assemble(journal: session.journal, records: session.tabs.map { record(for: $0)[...] })
     }
 
     /// One tab's record, checksum included. A caller saving often keeps these and rebuilds only the changed
@@ -36,7 +36,7 @@ extension SessionFile {
     }
 
     /// The file: a header counting `records`, then the records as they are.
-    public static func assemble(journal: JournalPosition?, records: [[UInt8]]) -> [UInt8] {
+    public static func assemble(journal: JournalPosition?, records: [ArraySlice<UInt8>]) -> [UInt8] {
         var bytes = magic
         bytes.reserveCapacity(fixedHeaderSize + 4 + maxStringBytes + records.reduce(0) { $0 + $1.count })
         append(version, to: &bytes)
@@ -80,19 +80,27 @@ extension SessionFile {
     /// be trusted. A record that fails its checksum or a bound is skipped, and the next one is found by its
     /// length. A file that ends early, or a record whose length runs past the file's end, ends the tabs there.
     public static func decode(_ bytes: [UInt8]) -> (session: Session, damage: SessionDamage?) {
+        let (records, damage) = decodeRecords(bytes)
+        return (Session(tabs: records.records.map(\.saved), journal: records.journal), damage)
+    }
+
+    /// Like `decode`, but each tab is only checked (its checksum, and every length and bound walked), not
+    /// decoded: a restored tab's strings are built when something first reads its history, so restoring 10,000
+    /// tabs builds none of the 40,000 strings nobody looks at.
+    public static func decodeRecords(_ bytes: [UInt8]) -> (records: SessionRecords, damage: SessionDamage?) {
         let header: Header
         switch decodeHeader(bytes) {
         case .read(let decoded): header = decoded
-        case .refused(let damage): return (Session(), damage)
+        case .refused(let damage): return (SessionRecords(records: [], journal: nil), damage)
         }
-        var tabs: [SavedTab] = []
-        tabs.reserveCapacity(min(header.tabCount, (bytes.count - header.end) / minimumRecordSize))
+        var records: [SessionRecord] = []
+        records.reserveCapacity(min(header.tabCount, (bytes.count - header.end) / minimumRecordSize))
         var skipped = 0
         var firstSkipped: Int?
         var truncatedAt: Int?
         var offset = header.end
         for _ in 0..<header.tabCount {
-            var reader = ByteReader(bytes, from: offset)
+            var reader = ByteReader(bytes[...], from: offset)
             guard let length = reader.integer(UInt32.self), let checksum = reader.integer(UInt32.self),
                 Int(length) <= reader.remaining
             else {
@@ -101,9 +109,9 @@ extension SessionFile {
             }
             let end = reader.offset + Int(length)
             if crc32(bytes[reader.offset..<end], from: crc32(bytes[offset..<(offset + 4)])) == checksum,
-                let tab = decodeTab(ByteReader(bytes, from: reader.offset, to: end))
+                let record = checkTab(bytes[offset..<end])
             {
-                tabs.append(tab)
+                records.append(record)
             } else {
                 skipped += 1
                 if firstSkipped == nil { firstSkipped = offset }
@@ -111,10 +119,10 @@ extension SessionFile {
             offset = end
         }
         let damage = SessionDamage(
-            restoredTabs: tabs.count, lostTabs: header.tabCount - tabs.count, skippedTabs: skipped,
+            restoredTabs: records.count, lostTabs: header.tabCount - records.count, skippedTabs: skipped,
             firstSkippedAt: firstSkipped, truncatedAt: truncatedAt,
             trailingBytes: truncatedAt == nil ? bytes.count - offset : 0, trailingAt: offset)
-        return (Session(tabs: tabs, journal: header.journal), damage)
+        return (SessionRecords(records: records, journal: header.journal), damage)
     }
 
     /// What a header that checked out says: how many records follow it, and where they start.
@@ -137,7 +145,7 @@ extension SessionFile {
             return refuse(.notASessionFile, at: 0)
         }
         guard bytes.count >= magic.count else { return refuse(.truncatedHeader, at: bytes.count) }
-        var reader = ByteReader(bytes, from: magic.count)
+        var reader = ByteReader(bytes[...], from: magic.count)
         guard let version = reader.integer(UInt16.self) else { return refuse(.truncatedHeader, at: bytes.count) }
         guard version == Self.version else { return refuse(.unsupportedVersion(version), at: magic.count) }
         guard let tabCount = reader.integer(UInt32.self), let present = reader.integer(UInt8.self),
@@ -155,34 +163,44 @@ extension SessionFile {
         return .read(Header(tabCount: Int(tabCount), journal: journal, end: reader.offset))
     }
 
-    /// A record's payload, whose checksum passed; nil when it breaks a bound or does not end where its length
-    /// says.
-    private static func decodeTab(_ payload: ByteReader) -> SavedTab? {
-        var reader = payload
+    /// A record whose checksum passed, walked without building a string; nil when it breaks a bound or does not
+    /// end where its length says.
+    private static func checkTab(_ record: ArraySlice<UInt8>) -> SessionRecord? {
+        var reader = ByteReader(record, from: record.startIndex + 8)
         guard let id = reader.integer(UInt64.self), let flags = reader.integer(UInt8.self),
-            let index = reader.integer(UInt32.self), let count = reader.integer(UInt32.self),
-            count <= BackForwardList.capacity
+            reader.integer(UInt32.self) != nil, let count = reader.integer(UInt32.self), count <= BackForwardList.capacity
         else { return nil }
+        for _ in 0..<(2 * count) {
+            guard reader.skipBoundedString() else { return nil }
+        }
+        guard reader.remaining == 0 else { return nil }
+        return SessionRecord(id: id, visible: flags & 1 == 1, bytes: record)
+    }
+
+    /// The history a checked record holds.
+    static func history(of record: ArraySlice<UInt8>) -> BackForwardList {
+        var reader = ByteReader(record, from: record.startIndex + 8 + 9)
+        let index = reader.integer(UInt32.self) ?? 0
+        let count = reader.integer(UInt32.self) ?? 0
         var entries: [HistoryEntry] = []
         entries.reserveCapacity(Int(count))
         for _ in 0..<count {
-            guard let url = reader.boundedString(), let title = reader.boundedString() else { return nil }
+            guard let url = reader.boundedString(), let title = reader.boundedString() else { break }
             entries.append(HistoryEntry(url: url, title: title))
         }
-        guard reader.remaining == 0 else { return nil }
-        return SavedTab(id: id, history: BackForwardList(entries: entries, index: Int(index)), visible: flags & 1 == 1)
+        return BackForwardList(entries: entries, index: Int(index))
     }
 }
 
 /// Reads little-endian fields from `bytes[offset..<end]`; a field that would cross `end` is nil and reads nothing.
 private struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     private(set) var offset: Int
     let end: Int
 
-    init(_ bytes: [UInt8], from offset: Int, to end: Int? = nil) {
-        let end = end ?? bytes.count
-        precondition(0 <= offset && offset <= end && end <= bytes.count)
+    init(_ bytes: ArraySlice<UInt8>, from offset: Int, to end: Int? = nil) {
+        let end = end ?? bytes.endIndex
+        precondition(bytes.startIndex <= offset && offset <= end && end <= bytes.endIndex)
         self.bytes = bytes
         self.offset = offset
         self.end = end
@@ -211,5 +229,14 @@ private struct ByteReader {
     mutating func boundedString() -> String? {
         guard let length = integer(UInt32.self), length <= SessionFile.maxStringBytes else { return nil }
         return string(length: Int(length))
+    }
+
+    /// Passes over what `boundedString` would read, without building it; false where it would be nil.
+    mutating func skipBoundedString() -> Bool {
+        guard let length = integer(UInt32.self), length <= SessionFile.maxStringBytes, Int(length) <= remaining else {
+            return false
+        }
+        offset += Int(length)
+        return true
     }
 }

@@ -37,6 +37,24 @@ public struct Session: Equatable, Sendable {
     }
 }
 
+/// One tab as the session file holds it, checked but not decoded: its id and visibility are read, its history is
+/// built only when asked for.
+public struct SessionRecord: Sendable {
+    public let id: UInt64
+    public let visible: Bool
+    /// The whole record, length and checksum included: what a save writes back while the tab is unchanged.
+    let bytes: ArraySlice<UInt8>
+
+    public var history: BackForwardList { SessionFile.history(of: bytes) }
+    public var saved: SavedTab { SavedTab(id: id, history: history, visible: visible) }
+}
+
+/// A session file's tabs, checked, and its journal position.
+public struct SessionRecords: Sendable {
+    public let records: [SessionRecord]
+    public let journal: JournalPosition?
+}
+
 /// The session on disk: a checksummed header, then one checksummed record per tab.
 ///
 /// ```
@@ -97,6 +115,13 @@ public enum SessionFile {
         let fd = try Sys.open(path, O_RDONLY)
         defer { Sys.close(fd) }
         return decode(try Sys.readAll(fd))
+    }
+
+    /// Reads the session at `path` with `decodeRecords`: every tab checked, none decoded.
+    public static func readRecords(_ path: String) throws(SystemError) -> (records: SessionRecords, damage: SessionDamage?) {
+        let fd = try Sys.open(path, O_RDONLY)
+        defer { Sys.close(fd) }
+        return decodeRecords(try Sys.readAll(fd))
     }
 
     /// The directory holding `path`, to sync after a rename in it.

@@ -10,11 +10,23 @@ import WireProtocol
 public final class Tab {
     public let id: UInt64
     /// The list the supervisor holds for the tab: WebKit's UI-process `WebBackForwardList`. A worker gets a copy
-    /// when it takes the tab over, and both apply the same commits.
+    /// when it takes the tab over, and both apply the same commits. A restored tab decodes it from its saved
+    /// record the first time it is read.
     public internal(set) var history: BackForwardList {
-        didSet { record = nil }
+        get {
+            if let decoded { return decoded }
+            let history = record.map(SessionFile.history(of:)) ?? BackForwardList()
+            decoded = history
+            return history
+        }
+        set {
+            decoded = newValue
+            record = nil
+        }
     }
+    private var decoded: BackForwardList?
     public internal(set) var visible: Bool {
+        willSet { if newValue != visible { _ = history } }
         didSet { if visible != oldValue { record = nil } }
     }
     public private(set) var realized = false
@@ -29,8 +41,8 @@ public final class Tab {
     var restoring = false
     /// The load showing the tab, once realized.
     var load: Load?
-    /// The tab's session record as last saved; nil once something in it changed.
-    var record: [UInt8]?
+    /// The tab's session record as last saved (or restored); nil once something in it changed.
+    var record: ArraySlice<UInt8>?
 
     enum Pending {
         /// A new entry (a load, a link): the forward entries go.
@@ -43,12 +55,15 @@ public final class Tab {
 
     public init(id: UInt64, history: BackForwardList, visible: Bool) {
         self.id = id
-        self.history = history
+        decoded = history
         self.visible = visible
     }
 
-    public convenience init(_ saved: SavedTab) {
-        self.init(id: saved.id, history: saved.history, visible: saved.visible)
+    /// A restored tab: only its record is kept until its history is read.
+    public init(_ saved: SessionRecord) {
+        id = saved.id
+        visible = saved.visible
+        record = saved.bytes
     }
 
     public var saved: SavedTab { SavedTab(id: id, history: history, visible: visible) }
