@@ -47,4 +47,17 @@ import Testing
         tab.history.setTitle("changed")
         #expect(tab.title == "changed")
     }
+
+    /// An error page saved by an earlier launch carries that launch's key; restored, it carries this one's, so
+    /// that reloading it still retries the page it stands for.
+    @Test func errorPagesOfAnEarlierLaunchAreGivenThisOnesKey() throws {
+        let failed = "app://local/x.html"
+        let page = InternalURL.errorPage(for: failed, code: 404, key: LaunchKey())
+        let history = BackForwardList(entries: [HistoryEntry(url: "app://local/a.html"), HistoryEntry(url: page)], index: 1)
+        let saved = Session(tabs: [SavedTab(id: 1, history: history, visible: true)])
+        let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
+        host.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, from: "/nonexistent", saving: false)
+        #expect(host.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: host.launchKey))
+        #expect(host.errorPageTarget(host.tabs[0].url ?? "") == failed)
+    }
 }
