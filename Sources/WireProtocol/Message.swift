@@ -7,7 +7,7 @@ public let maxFrameSize = 1 << 20
 
 /// The digest `inputApplied` carries: FNV-1a 64 of the whole document typed so far, continued from `hash` so that
 /// the supervisor can extend it input by input.
-public func documentDigest(_ bytes: [UInt8], from hash: UInt64 = documentDigestBasis) -> UInt64 {
+public func documentDigest(_ bytes: some Sequence<UInt8>, from hash: UInt64 = documentDigestBasis) -> UInt64 {
     var hash = hash
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return hash

@@ -49,7 +49,7 @@ final class RestoreMeasurement {
             ("renderedMs", ms(renderedAt).map(JSON.double) ?? .null), ("bytesPerUnrealizedTab", .int(perTab)),
             ("damage", damage.map { .string($0.description) } ?? .null),
         ])
-        let format = { (value: Double?) in value.map { String(Int($0 * 100)).paddedMilliseconds } ?? "never" }
+        let format = { (value: Double?) in value.map { "\(($0 * 100).rounded() / 100) ms" } ?? "never" }
         var text = "restored \(tabs.count) tabs, \(realized) realized, \(spawns) worker(s) spawned\n"
         text += "  tabs usable after      \(format(ms(ready)))\n"
         text += "  visible tab's worker   \(format(ms(spawnedAt)))\n"
@@ -57,13 +57,5 @@ final class RestoreMeasurement {
         text += "  heap per unrealized tab \(perTab) bytes"
         if let damage { text += "\n  damage: \(damage)" }
         return Result(json: json, text: text)
-    }
-}
-
-private extension String {
-    /// Hundredths of a millisecond, as `12.34 ms`.
-    var paddedMilliseconds: String {
-        let digits = count < 3 ? String(repeating: "0", count: 3 - count) + self : self
-        return "\(digits.dropLast(2)).\(digits.suffix(2)) ms"
     }
 }

@@ -62,9 +62,7 @@ enum SessionCommand {
         }
         let measure = RestoreMeasurement(log: log)
         let damage = try measure.restoring { () throws -> SessionDamage? in
-            guard let (session, damage) = try readIfPresent(path) else {
-                throw RuntimeError("cannot open '\(path)': \(String(cString: strerror(ENOENT)))")
-            }
+            guard let (session, damage) = try readIfPresent(path) else { throw missing(path) }
             host.restore(session, from: path, damage: damage, saving: false)
             return damage
         }
@@ -80,9 +78,7 @@ enum SessionCommand {
     static func show(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(words, options: [], flags: ["--json"], positionals: true)
         let path = try file(arguments, "show")
-        guard let (session, damage) = try readIfPresent(path) else {
-            throw RuntimeError("cannot open '\(path)': \(String(cString: strerror(ENOENT)))")
-        }
+        guard let (session, damage) = try readIfPresent(path) else { throw missing(path) }
         if let damage { printError("supervisor: warning: \(path): \(damage)") }
         let tabs = session.records.map(\.saved)
         if arguments.flag("--json") {
@@ -109,6 +105,11 @@ enum SessionCommand {
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// The error for a session file that is not there, where one must be.
+    private static func missing(_ path: String) -> RuntimeError {
+        RuntimeError("cannot open '\(path)': \(String(cString: strerror(ENOENT)))")
     }
 
     /// The session saved at `path`, with what was damaged; nil if there is no file. A file that is not a

@@ -29,8 +29,7 @@ struct Document {
     var navigations: [Navigation] = []
 
     init(_ html: [UInt8]) {
-        var lower = html
-        for i in lower.indices where lower[i] >= 65 && lower[i] <= 90 { lower[i] += 32 }
+        let lower = html.asciiLowercased()
         if let open = lower.find("<title", from: 0), let gt = lower.find(">", from: open),
             let close = lower.find("</title", from: gt + 1)
         {
@@ -67,8 +66,7 @@ struct Document {
     private mutating func applyNavigation(_ content: [UInt8]) {
         var navigation = Navigation(type: .linkActivated, mainFrame: true, url: "")
         for (key, value) in Document.settings(content) {
-            var lowered = key
-            for i in lowered.indices where lowered[i] >= 65 && lowered[i] <= 90 { lowered[i] += 32 }
+            let lowered = key.asciiLowercased()
             if lowered.matches("url") { navigation.url = String(decoding: value, as: UTF8.self) }
             if lowered.matches("frame") { navigation.mainFrame = !value.matches("sub") }
             if lowered.matches("type") {
@@ -164,6 +162,11 @@ struct Document {
 }
 
 extension [UInt8] {
+    /// These bytes with ASCII capitals made small, and every other byte as it was.
+    func asciiLowercased() -> [UInt8] {
+        map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+    }
+
     /// Whether these bytes are `text`'s UTF-8.
     func matches(_ text: StaticString) -> Bool {
         count == text.utf8CodeUnitCount && elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: count))

@@ -104,7 +104,7 @@ extension Host {
             loop.cancel(worker.timer)
             let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.
-            let error = worker.fetchError.map { "\(error): \($0)" } ?? error
+            let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
             log.emit("fail", view: view?.id, pid: worker.pid, [
                 ("kind", .string(provisional ? "provisional" : "committed")), ("error", .string(error)),
             ])

@@ -27,8 +27,7 @@ extension Host {
             offset = end
         }
         if kind == .document {
-            worker.lastDocument = (url, response.status)
-            worker.fetchError = response.status == 200 ? nil : String(decoding: body, as: UTF8.self)
+            worker.lastDocument = (url, response.status, response.status == 200 ? nil : String(decoding: body, as: UTF8.self))
         }
         log.emit("fetch", view: worker.view?.id, pid: worker.pid, [
             ("url", .string(url)), ("kind", .string("\(kind)")), ("status", .int(Int(response.status))),

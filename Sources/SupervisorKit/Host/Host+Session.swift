@@ -99,7 +99,7 @@ extension Host {
 
     /// One digest of the tabs' records: equal digests, equal tabs (histories, indexes, visibility).
     static func digest(_ records: [ArraySlice<UInt8>]) -> String {
-        let value = records.reduce(documentDigestBasis) { documentDigest(Array($1), from: $0) }
+        let value = records.reduce(documentDigestBasis) { documentDigest($1, from: $0) }
         return String(value, radix: 16)
     }
 }

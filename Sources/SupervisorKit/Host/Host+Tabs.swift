@@ -63,22 +63,26 @@ extension Host {
     /// Asks the tab's worker for its back/forward list (a tab observer hears the answer). That needs the live
     /// tab: an unrealized one is realized first.
     public func queryWorkerHistory(_ tab: Tab) {
-        guard tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen else {
-            tab.queued.append { [unowned self] in queryWorkerHistory(tab) }
-            return realize(tab, because: "live state")
-        }
+        guard let worker = liveWorker(of: tab, because: "live state", then: { [unowned self] in queryWorkerHistory(tab) })
+        else { return }
         send(.historyQuery, to: worker)
+    }
+
+    /// The worker serving `tab` once its history is back; until then nil, and `retry` waits for it, the tab being
+    /// realized first if need be. A tab whose worker was given up on (a crash loop) gets a new one.
+    func liveWorker(of tab: Tab, because reason: String, then retry: @escaping () -> Void) -> WorkerProcess? {
+        if tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen { return worker }
+        tab.queued.append(retry)
+        if let view = tab.load?.view, view.worker == nil, !view.recoverWhenShown { startWorker(for: view) }
+        realize(tab, because: reason)
+        return nil
     }
 
     /// Sends a navigation to the tab's worker, realizing the tab first if need be (the navigation then waits for
     /// the restored page). `apply` changes the supervisor's list as the worker will change its own.
     func perform(on tab: Tab, _ pending: Tab.Pending, _ message: Message, apply: ((Tab) -> Void)? = nil) {
-        guard tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen else {
-            tab.queued.append { [unowned self] in perform(on: tab, pending, message, apply: apply) }
-            // A tab whose worker was given up on (a crash loop) gets a new one when asked to navigate.
-            if let view = tab.load?.view, view.worker == nil, !view.recoverWhenShown { startWorker(for: view) }
-            return realize(tab, because: "navigation")
-        }
+        let retry = { [unowned self] in perform(on: tab, pending, message, apply: apply) }
+        guard let worker = liveWorker(of: tab, because: "navigation", then: retry) else { return }
         apply?(tab)
         tab.pending.append(pending)
         sendNavigation(message, to: worker)
@@ -114,7 +118,6 @@ extension Host {
 
     func tabCommitted(_ tab: Tab, url: String) {
         tab.committed(url)
-        tab.load?.url = url
         sessionChanged()
     }
 

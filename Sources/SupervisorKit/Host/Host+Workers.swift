@@ -83,7 +83,6 @@ extension Host {
             // A tab's new worker is given its whole history natively, not a page that rebuilds it (seed 002).
             tab.restoring = true
             tab.pending = [.stay]
-            view.load.url = tab.url ?? view.load.url
             send(.restoreHistory(index: UInt32(max(tab.history.index, 0)), urls: tab.history.entries.map(\.url)), to: worker)
         } else {
             send(.load(url: view.load.url, replace: false), to: worker)

@@ -1,8 +1,9 @@
 /// One load of one URL: what the user asked to see, however many views and workers it takes.
 final class Load {
     let index: Int
-    /// The URL it shows; a tab's changes as the tab navigates.
-    var url: String
+    private let initialURL: String
+    /// The URL it shows: a tab's current entry, as the tab navigates.
+    var url: String { tab?.url ?? initialURL }
     let slot: Int
     let hidden: Bool
     let startedAt: Int
@@ -27,7 +28,7 @@ final class Load {
         self.editor = editor
         self.tab = tab
         self.index = index
-        self.url = url
+        initialURL = url
         self.slot = slot
         self.hidden = hidden
         self.startedAt = startedAt

@@ -26,8 +26,12 @@ public final class Tab {
     }
     private var decoded: BackForwardList?
     public internal(set) var visible: Bool {
-        willSet { if newValue != visible { _ = history } }
-        didSet { if visible != oldValue { record = nil } }
+        // The record goes, and a restored tab's history is decoded from it first.
+        didSet {
+            guard visible != oldValue else { return }
+            _ = history
+            record = nil
+        }
     }
     public private(set) var realized = false
     /// Decides this tab's navigations before the host's policy does; nil leaves the decision to the policy.

@@ -29,10 +29,8 @@ final class WorkerProcess {
     var lastPong: UInt64 = 0
     var owed = Owed()
     var unsolicited = 0
-    /// Why the scheme handler refused its last fetch.
-    var fetchError: String?
-    /// The last document it fetched, and how the scheme handler answered.
-    var lastDocument: (url: String, status: UInt16)?
+    /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
+    var lastDocument: (url: String, status: UInt16, refusal: String?)?
     /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
     /// toward its unread backlog.
     var replyBytes = 0
