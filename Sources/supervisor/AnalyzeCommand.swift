@@ -32,11 +32,15 @@ enum AnalyzeCommand {
             truthPaths.append(path + ".jetsam.jsonl")
         }
         let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
-        let svg = try arguments.string("--svg").map { try OutputFile($0) }
-        // Ctrl-C stops an analysis at once: nothing here needs the signalfd that run and compare block signals for.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        pthread_sigmask(SIG_SETMASK, &signals, nil)
+        let svgPath = try arguments.path("--svg")
+        if let svgPath {
+            var roles = FileRoles()
+            for input in inputs.files + (truthInputs?.files ?? []) where input.file != nil {
+                try roles.reads(input.name, as: "a log to analyze")
+            }
+            try roles.writes(svgPath, as: "the chart")
+        }
+        let svg = try svgPath.map { try OutputFile($0) }
         _ = sv_ignore_signal(SIGPIPE)
 
         let started = monotonicNow()
@@ -52,6 +56,7 @@ enum AnalyzeCommand {
         }
         if let svg {
             try svg.write(SwimLanes(report: report, title: inputs.title).svg)
+            try svg.commit()
         }
         var output: String
         if arguments.flag("--json") {
@@ -104,7 +109,6 @@ enum AnalyzeCommand {
         let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story))
         for input in inputs.files {
             let base = progress.done
-            defer { if input.fd != 0 { close(input.fd) } }
             do {
                 try analyzer.read(input.fd, name: input.name) { progress.show(base + $0) }
             } catch {
@@ -117,43 +121,52 @@ enum AnalyzeCommand {
 }
 
 /// The logs to read, opened before any work starts: files, the regular files under directories (sorted, hidden
-/// ones skipped), and `-` for standard input.
+/// ones skipped), and `-` for standard input. A FIFO, socket or device named as a log is an error; one found in a
+/// directory is passed over with a warning, since it cannot be read without waiting on whoever holds its other end.
 struct LogInputs {
     struct Input {
         let name: String
-        let fd: Int32
-        let bytes: Int
+        /// nil for standard input.
+        let file: InputFile?
+        var fd: Int32 { file?.fd ?? 0 }
+        var bytes: Int { file?.status.size ?? 0 }
     }
 
     private(set) var files: [Input] = []
+    private var passedOver: [String] = []
     var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
     var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
 
     init(_ paths: [String]) throws {
-        for path in paths { try add(path) }
+        for path in paths { try add(path, inDirectory: false) }
+        if !passedOver.isEmpty {
+            let shown = passedOver.prefix(3).joined(separator: ", ") + (passedOver.count > 3 ? ", ..." : "")
+            printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
+                + "\(passedOver.count == 1 ? "is" : "are") not regular: \(shown)")
+        }
         if files.isEmpty { throw RuntimeError("no files to analyze in \(paths.map { "'\($0)'" }.joined(separator: ", "))") }
     }
 
-    private mutating func add(_ path: String) throws {
+    private mutating func add(_ path: String, inDirectory: Bool) throws {
         if path == "-" {
-            files.append(Input(name: "<stdin>", fd: 0, bytes: 0))
+            files.append(Input(name: "<stdin>", file: nil))
             return
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw RuntimeError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        if info.st_mode & S_IFMT == S_IFDIR {
+        let named = try UserPath(path, for: "read")
+        guard let status = named.status else { throw FileError(path, "read", SystemError("stat", errno: ENOENT)) }
+        if status.isDirectory {
             let names: [String]
             do {
                 names = try Sys.directoryEntries(path).filter { !$0.hasPrefix(".") }
             } catch {
                 throw RuntimeError("cannot read directory '\(path)': \(String(cString: strerror(error.errno)))")
             }
-            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name) }
-            return
+            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name, inDirectory: true) }
+        } else if !status.isRegular && inDirectory {
+            passedOver.append("\(path) (\(status.kindName))")
+        } else {
+            files.append(Input(name: path, file: try InputFile(path)))
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RuntimeError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        files.append(Input(name: path, fd: fd, bytes: Int(info.st_size)))
     }
 }
 

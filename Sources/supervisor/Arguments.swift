@@ -21,6 +21,12 @@ struct Arguments {
     ) throws(UsageError) {
         var rest = words[...]
         while let word = rest.popFirst() {
+            if word == "--" {
+                // Everything after it is an argument, even a name that begins with a dash.
+                guard allowsPositionals || rest.isEmpty else { throw UsageError("unexpected argument '\(rest.first!)'") }
+                positionals += rest
+                break
+            }
             guard word.hasPrefix("--") else {
                 guard allowsPositionals, word == "-" || !word.hasPrefix("-") else {
                     throw UsageError("unexpected argument '\(word)'")
@@ -79,11 +85,32 @@ struct Arguments {
     /// Every value given for a repeatable option, in order.
     func strings(_ name: String) -> [String] { values[name] ?? [] }
 
+    /// The option's value as a file name; an empty one is a usage error, not the current directory or nothing.
+    func path(_ name: String) throws(UsageError) -> String? {
+        guard let value = string(name) else { return nil }
+        guard !value.isEmpty else { throw UsageError("'\(name)' needs a file name, not an empty one") }
+        return value
+    }
+
     func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = string(name) else { return fallback }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+
+    /// A number of milliseconds from `range`, as nanoseconds: finite, and small enough that no deadline computed
+    /// from it can overflow.
+    func milliseconds(_ name: String, _ text: String, range: ClosedRange<Double>) throws(UsageError) -> Int {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError("'\(name)' takes milliseconds from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)), not '\(text)'")
+        }
+        return Int((value * 1e6).rounded())
+    }
+
+    /// `5`, `0.1`, `3600000`: a bound as a person writes it.
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -5,11 +5,11 @@ import SupervisorKit
 enum CompareCommand {
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(
-            words, options: RunCommand.workloadOptions.union(["--policies", "--svg"]), flags: ["--json"],
-            optionalValues: ["--jetsam"])
-        var configuration = try RunCommand.workload(arguments)
-        if arguments.string("--views") == nil { configuration.views = 8 }
-        if arguments.string("--arrival") == nil { configuration.arrivalNanoseconds = 5_000_000 }
+            words, options: RunCommand.workloadOptions.union(["--policies", "--svg"]),
+            flags: RunCommand.workloadFlags.union(["--json"]), optionalValues: ["--jetsam"])
+        var workload = try RunCommand.workload(arguments)
+        if arguments.string("--views") == nil { workload.settings.views = 8 }
+        if arguments.string("--arrival") == nil { workload.settings.arrivalNanoseconds = 5_000_000 }
         let names = (arguments.string("--policies") ?? Policy.all.map(\.name).joined(separator: ",")).split(separator: ",")
         let policies = try names.map { name in
             guard let policy = Policy.named(String(name)) else {
@@ -17,13 +17,26 @@ enum CompareCommand {
             }
             return policy
         }
+        let svgPath = try arguments.path("--svg")
+        var roles = try RunCommand.workloadFiles(arguments, workload)
+        if let svgPath { try roles.writes(svgPath, as: "the chart") }
         let content = try RunCommand.contentProvider(arguments)
-        // Checked before the comparison runs, not after minutes of work.
-        let svg = try arguments.string("--svg").map { try OutputFile($0) }
+        for policy in policies {
+            var settings = workload.settings
+            settings.policy = policy
+            try RunCommand.checkDescriptorBudget(settings)
+        }
+        // Opened before the comparison runs, not after minutes of work; placed only once it is done.
+        let svg = try svgPath.map { try OutputFile($0) }
+        let jetsamLog = try workload.jetsamLog.map { try OutputFile($0) }
+        workload.settings.jetsam?.logFD = jetsamLog?.fd
+        var configuration = workload.settings
+        TerminationSignals.block()
+        defer { TerminationSignals.unblock() }
         var summaries: [RunSummary] = []
         for (i, policy) in policies.enumerated() {
             configuration.policy = policy
-            let log = try EventLog()
+            let log = EventLog()
             let progress = Progress(total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)")
             log.observers.append(progress.record)
             let host = try Host(configuration: configuration, content: content, log: log)
@@ -34,11 +47,13 @@ enum CompareCommand {
             summaries.append(summary)
             if summary.interrupted { break }
         }
+        try jetsamLog?.commit()
         let seed = JSON.int(Int(truncatingIfNeeded: configuration.seed))
         try writeStandardOutput(
             (arguments.flag("--json")
                 ? JSON.object([("seed", seed), ("runs", .array(summaries.map(\.json)))]).text : table(summaries)) + "\n")
         try svg?.write(Chart(summaries: summaries, title: chartTitle(configuration)).svg)
+        try svg?.commit()
         return summaries.contains(where: \.interrupted) ? 130 : 0
     }
 

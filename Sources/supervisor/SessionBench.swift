@@ -23,7 +23,7 @@ enum SessionBench {
             let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: try EventLog())
             let start = Sys.monotonicNanoseconds()
             let (session, damage) = try SessionFile.readRecords(path)
-            host.restore(session, from: path, damage: damage, saving: false)
+            host.restore(session, damage: damage, into: SessionStore(readOnly: path))
             let elapsed = Sys.monotonicNanoseconds() - start
             guard host.tabs.count == tabs else { throw RuntimeError("restored \(host.tabs.count) of \(tabs) tabs from '\(path)'") }
             return Double(elapsed) / 1e6

@@ -32,11 +32,7 @@ enum SessionCommand {
         let seed = try arguments.integer("--seed", default: 1, range: 0...Int.max)
         let pages = try RunCommand.contentProvider(arguments).pages
         let session = Session.generated(tabs: count, pages: pages, seed: UInt64(seed))
-        do {
-            try SessionFile.write(SessionFile.encode(session), to: path)
-        } catch {
-            throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(error.errno)))")
-        }
+        try SessionFile.write(SessionFile.encode(session), to: path)
         print("wrote \(count) tabs to \(path)")
         return 0
     }
@@ -46,26 +42,24 @@ enum SessionCommand {
     static func restore(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(words, options: ["--worker", "--content"], flags: ["--json"], positionals: true)
         let path = try file(arguments, "restore")
-        var configuration = RunConfiguration(workerPath: arguments.string("--worker") ?? RunCommand.defaultWorkerPath())
-        guard access(configuration.workerPath, X_OK) == 0 else {
-            throw RuntimeError("worker executable not found at '\(configuration.workerPath)' (build it with 'swift build' or pass --worker)")
-        }
+        var configuration = RunConfiguration(workerPath: try arguments.path("--worker") ?? RunCommand.defaultWorkerPath())
+        try RunCommand.requireExecutable(configuration.workerPath, "worker", hint: "build it with 'swift build' or pass --worker")
         // One worker, the visible tab's: no spare is launched beside it.
         configuration.policy = Policy.guarded
         configuration.policy.spareWorkers = 0
         configuration.loads = 0
         configuration.sessionPath = path
         let content = try RunCommand.contentProvider(arguments)
-        let log = try EventLog()
-        let host = try RunCommand.open(configuration.workerPath) { () throws(SystemError) in
-            try Host(configuration: configuration, content: content, log: log)
-        }
+        let log = EventLog()
+        let host = try Host(configuration: configuration, content: content, log: log)
         let measure = RestoreMeasurement(log: log)
         let damage = try measure.restoring { () throws -> SessionDamage? in
-            guard let (session, damage) = try readIfPresent(path) else { throw missing(path) }
-            host.restore(session, from: path, damage: damage, saving: false)
+            let (session, damage) = try read(path)
+            host.restore(session, damage: damage, into: SessionStore(readOnly: path))
             return damage
         }
+        TerminationSignals.block()
+        defer { TerminationSignals.unblock() }
         try host.stopOnTerminationSignals()
         let summary = try host.run()
         if let failure = host.failure { throw RuntimeError(failure) }
@@ -78,7 +72,7 @@ enum SessionCommand {
     static func show(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(words, options: [], flags: ["--json"], positionals: true)
         let path = try file(arguments, "show")
-        guard let (session, damage) = try readIfPresent(path) else { throw missing(path) }
+        let (session, damage) = try read(path)
         if let damage { printError("supervisor: warning: \(path): \(damage)") }
         let tabs = session.records.map(\.saved)
         if arguments.flag("--json") {
@@ -107,24 +101,12 @@ enum SessionCommand {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
 
-    /// The error for a session file that is not there, where one must be.
-    private static func missing(_ path: String) -> RuntimeError {
-        RuntimeError("cannot open '\(path)': \(String(cString: strerror(ENOENT)))")
-    }
-
-    /// The session saved at `path`, with what was damaged; nil if there is no file. A file that is not a
-    /// session at all is an error: restoring nothing and then saving over it would destroy it.
-    static func readIfPresent(_ path: String) throws -> (SessionRecords, SessionDamage?)? {
-        let read: (records: SessionRecords, damage: SessionDamage?)
-        do {
-            read = try SessionFile.readRecords(path)
-        } catch {
-            if error.errno == ENOENT { return nil }
-            throw RuntimeError("cannot read session file '\(path)': \(String(cString: strerror(error.errno)))")
-        }
-        if let damage = read.damage, damage.refusal != nil {
+    /// The session saved at `path`, with what was damaged. A file that is not a session at all is an error.
+    static func read(_ path: String) throws -> (SessionRecords, SessionDamage?) {
+        let (records, damage) = try SessionFile.readRecords(path)
+        if let damage, damage.refusal != nil {
             throw RuntimeError("'\(path)': \(damage); move it away to start a new session")
         }
-        return (read.records, read.damage)
+        return (records, damage)
     }
 }

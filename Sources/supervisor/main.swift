@@ -14,22 +14,12 @@ func ensureStandardDescriptors() {
     }
 }
 
-/// SIGINT and SIGTERM are taken through a signalfd by the event loop, so they are blocked before any thread exists.
-func blockTerminationSignals() {
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
-}
-
 func fail(_ message: String, status: Int32) -> Never {
     printError("supervisor: error: \(message)")
     exit(status)
 }
 
 ensureStandardDescriptors()
-blockTerminationSignals()
 let words = CommandLine.arguments.dropFirst()
 let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32)] = [
     "run": (Help.run, RunCommand.main),

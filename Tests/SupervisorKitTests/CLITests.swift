@@ -144,7 +144,7 @@ extension Processes {
         @Test(arguments: [
             (["run", "--worker", "/nonexistent/WebContent"], "worker executable not found at '/nonexistent/WebContent'"),
             (["run", "--content", "/nonexistent"], "cannot read content directory '/nonexistent'"),
-            (["run", "--log", "/nonexistent/events.jsonl"], "cannot open '/nonexistent/events.jsonl': No such file or directory"),
+            (["run", "--log", "/nonexistent/events.jsonl"], "cannot write '/nonexistent/events.jsonl': No such file or directory"),
         ])
         func badInputIsOneLineAndNonZero(arguments: [String], message: String) throws {
             let result = try runSupervisor(arguments)

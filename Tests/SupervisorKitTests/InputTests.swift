@@ -6,37 +6,142 @@ import Testing
 
 /// Seed 001: typed input is never lost, and never applied twice, whatever dies.
 @Suite struct InputJournalFile {
-    func records(_ texts: [String]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for (i, text) in texts.enumerated() {
-            var header: [UInt8] = []
-            withUnsafeBytes(of: UInt32(text.utf8.count).littleEndian) { header += $0 }
-            withUnsafeBytes(of: UInt64(i + 1).littleEndian) { header += $0 }
-            let crc = crc32(header + Array(text.utf8))
-            bytes += header
-            withUnsafeBytes(of: crc.littleEndian) { bytes += $0 }
-            bytes += Array(text.utf8)
+    /// A journal as `sync` writes it: the header, then each group of records followed by its `synced` mark.
+    static func journal(_ groups: [[String]]) -> [UInt8] {
+        var bytes = InputJournal.magic + [1, 0, 0, 0]
+        bytes += withUnsafeBytes(of: crc32(bytes).littleEndian, Array.init)
+        var seq: UInt64 = 0
+        for group in groups {
+            for text in group {
+                seq += 1
+                InputJournal.appendRecord(seq: seq, text: Array(text.utf8), to: &bytes)
+            }
+            InputJournal.appendSyncedMark(seq: seq, to: &bytes)
         }
         return bytes
     }
 
-    /// A record cut short, or whole but with a flipped byte, is the torn tail: dropped from the file, never
-    /// replayed, and the records before it are kept.
+    static func words(_ range: ClosedRange<Int>) -> [String] { range.map { "w\($0) " } }
+
+    func texts(_ journal: InputJournal) -> [String] { journal.recovered.map { String(decoding: $0.text, as: UTF8.self) } }
+
+    /// A record cut short, or whole but with a flipped byte, that no `synced` mark vouches for is the torn tail of
+    /// a write that never finished: dropped from the file, never replayed, and the records before it are kept.
     @Test(arguments: [("truncated", 3), ("corrupt", 0)])
     func aTornLastRecordIsDroppedByItsChecksum(kind: String, cut: Int) throws {
         let folder = try TemporaryFolder([:])
         let path = folder.path + "/journal"
-        var bytes = records(["w1 ", "w2 ", "w3 "])
-        let good = records(["w1 ", "w2 "]).count
+        let good = Self.journal([["w1 ", "w2 "]])
+        var bytes = good
+        InputJournal.appendRecord(seq: 3, text: Array("w3 ".utf8), to: &bytes)
         if cut > 0 { bytes.removeLast(cut) } else { bytes[bytes.count - 2] ^= 0x20 }
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        do {
+            let journal = try InputJournal(path: path)
+            #expect(texts(journal) == ["w1 ", "w2 "])
+            #expect(journal.tornBytes == bytes.count - good.count)
+            journal.append(seq: 3, text: Array("w3 ".utf8))
+            try journal.sync()
+        }
+        #expect(try texts(InputJournal(path: path)) == ["w1 ", "w2 ", "w3 "])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(Self.journal([["w1 ", "w2 "], ["w3 "]])))
+    }
+
+    /// A crash can leave a group's later bytes on the disk and its earlier ones not: a damaged record followed by an
+    /// intact one is still a torn tail when no `synced` mark vouches for either.
+    @Test func aTornGroupWithIntactRecordsAfterItsDamageIsStillATail() throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/journal"
+        let good = Self.journal([["w1 ", "w2 "]])
+        var bytes = good
+        for (seq, text) in [(3, "w3 "), (4, "w4 ")] { InputJournal.appendRecord(seq: UInt64(seq), text: Array(text.utf8), to: &bytes) }
+        bytes[good.count + 17] ^= 0xFF
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         let journal = try InputJournal(path: path)
-        #expect(journal.recovered.map { String(decoding: $0.text, as: UTF8.self) } == ["w1 ", "w2 "])
-        #expect(journal.tornBytes == bytes.count - good)
-        journal.append(seq: 3, text: Array("w3 ".utf8))
+        #expect(texts(journal) == ["w1 ", "w2 "])
+        #expect(journal.tornBytes == bytes.count - good.count)
+    }
+
+    /// The case: one flipped byte in input 5 of 53, each synced on its own. Everything after it was on
+    /// the disk, so cutting there would delete 48 saved inputs: the journal is refused, byte for byte as it was;
+    /// told to salvage, the run keeps the 52 intact inputs and rewrites the journal without the damage.
+    @Test func damageInSavedInputsIsRefusedOrSalvagedNeverCut() throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/journal"
+        var bytes = Self.journal(Self.words(1...53).map { [$0] })
+        let fifth = Self.journal(Self.words(1...4).map { [$0] }).count
+        bytes[fifth + 17] ^= 0x01
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+
+        let refused = #expect(throws: FileError.self) { try InputJournal(path: path) }
+        #expect(refused?.description.contains("damaged at byte \(fifth) (after input 4)") == true)
+        #expect(refused?.description.contains("48 intact inputs follow and 1 input cannot be read") == true)
+        #expect(refused?.description.contains("--salvage-journal") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+
+        let kept = Self.words(1...4) + Self.words(6...53)
+        do {
+            let salvaged = try InputJournal(path: path, salvage: true)
+            #expect(texts(salvaged) == kept)
+            #expect(salvaged.recovered.map(\.seq) == Array(1...52))
+            #expect(salvaged.salvaged == JournalDamage(offset: fifth, lastIntactSeq: 4, intactAfter: 48, lost: 1))
+        }
+        #expect(try texts(InputJournal(path: path)) == kept)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["journal"])
+    }
+
+    /// A file that is not a journal is never emptied or written: `--journal notes.txt` must not destroy notes. An
+    /// empty file holds nothing to lose and becomes a journal.
+    @Test func aFileThatIsNotAJournalIsRefusedAndKept() throws {
+        let folder = try TemporaryFolder(["notes.txt": "my notes", "empty": ""])
+        let error = #expect(throws: FileError.self) { try InputJournal(path: folder.path + "/notes.txt") }
+        #expect(error?.description == "cannot use '\(folder.path)/notes.txt': it is not an input journal; move it away or name another file")
+        #expect(try String(contentsOfFile: folder.path + "/notes.txt", encoding: .utf8) == "my notes")
+        #expect(try InputJournal(path: folder.path + "/empty").recovered.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/empty")) == Data(Self.journal([])))
+    }
+
+    /// Nothing that is not a regular file is opened, and nothing larger than a journal can be is read: a FIFO
+    /// would block forever, /dev/zero would be read until memory runs out, and a 3 GB sparse file too.
+    @Test func fifosDevicesAndHugeFilesAreRefusedAtOnce() throws {
+        let folder = try TemporaryFolder([:])
+        #expect(mkfifo(folder.path + "/fifo", 0o600) == 0)
+        let fifo = #expect(throws: FileError.self) { try InputJournal(path: folder.path + "/fifo") }
+        #expect(fifo?.description.hasSuffix("it is a FIFO, not a regular file") == true)
+        let zero = #expect(throws: FileError.self) { try InputJournal(path: "/dev/zero") }
+        #expect(zero?.description.hasSuffix("it is a character device, not a regular file") == true)
+        for (name, head) in [("sparse", [UInt8]()), ("huge", Self.journal([["w1 "]]))] {
+            let path = folder.path + "/" + name
+            _ = FileManager.default.createFile(atPath: path, contents: Data(head))
+            #expect(truncate(path, 3 << 30) == 0)
+            let error = #expect(throws: FileError.self) { try InputJournal(path: path) }
+            #expect(error?.description.hasSuffix("it is 3 GiB, over the 1 GiB limit") == true)
+        }
+    }
+
+    /// Two runs on one journal would each count the inputs they saved while the file holds one run's worth.
+    @Test func aJournalInUseIsRefusedWithItsHolder() throws {
+        let folder = try TemporaryFolder([:])
+        do {
+            let first = try InputJournal(path: folder.path + "/journal")
+            let second = #expect(throws: FileError.self) { try InputJournal(path: folder.path + "/journal") }
+            #expect(second?.description.hasSuffix("it is in use by pid \(getpid()) (another supervisor)") == true)
+            withExtendedLifetime(first) {}
+        }
+        _ = try InputJournal(path: folder.path + "/journal")
+    }
+
+    /// A journal deleted during the run saves nothing more: the sync that finds it gone says so.
+    @Test func aJournalDeletedDuringTheRunFailsItsNextSync() throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/journal"
+        let journal = try InputJournal(path: path)
+        journal.append(seq: 1, text: Array("w1 ".utf8))
         try journal.sync()
-        #expect(try InputJournal(path: path).recovered.count == 3)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(records(["w1 ", "w2 ", "w3 "])))
+        #expect(unlink(path) == 0)
+        journal.append(seq: 2, text: Array("w2 ".utf8))
+        let error = #expect(throws: FileError.self) { try journal.sync() }
+        #expect(error?.description == "cannot write '\(path)': it was deleted during the run")
     }
 }
 
@@ -102,7 +207,8 @@ extension Processes {
                 ["run", "--policy", "guarded", "--loads", "1000000", "--dwell", "20", "--typing", "500", "--journal", journal],
                 folder: folder)
             let size = { (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0 }
-            #expect(eventually(within: 20) { size() > 100 * 20 })
+            // Each input is a 16-byte header and its word, and each group commit a 16-byte mark.
+            #expect(eventually(within: 20) { size() > 150 * 40 })
             let orphans = first.liveChildren().map(\.pid)
             kill(first.pid, SIGKILL)
             _ = first.wait()

@@ -7,11 +7,11 @@ import Testing
 extension Processes {
     /// Workers/Jetsam, the memory-pressure killer: a separate process that only reads /proc and sends SIGKILL.
     @Suite struct Jetsam {
-        static func settings(budgetMegabytes: Int = 256, critical: Bool = false, log: String? = nil) -> JetsamSettings {
+        static func settings(budgetMegabytes: Int = 256, critical: Bool = false, logFD: Int32? = nil) -> JetsamSettings {
             var settings = JetsamSettings(executable: productsDirectory + "/Jetsam")
             settings.budgetMegabytes = budgetMegabytes
             settings.critical = critical
-            settings.logPath = log
+            settings.logFD = logFD
             return settings
         }
 
@@ -36,7 +36,9 @@ extension Processes {
             #expect(bands.apply(.background, to: small.worker.pid) == .applied)
             #expect(bands.apply(.background, to: large.worker.pid) == .applied)
 
-            let jetsam = try JetsamProcess(Self.settings(budgetMegabytes: 1, log: folder.path + "/kills.jsonl"))
+            let log = open(folder.path + "/kills.jsonl", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            defer { close(log) }
+            let jetsam = try JetsamProcess(Self.settings(budgetMegabytes: 1, logFD: log))
             let deaths = drivers.map { driver in
                 var ready = pollfd(fd: driver.worker.pidfd, events: Int16(POLLIN), revents: 0)
                 return poll(&ready, 1, 5000) == 1

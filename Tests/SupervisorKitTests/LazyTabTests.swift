@@ -56,7 +56,7 @@ import Testing
         let history = BackForwardList(entries: [HistoryEntry(url: "app://local/a.html"), HistoryEntry(url: page)], index: 1)
         let saved = Session(tabs: [SavedTab(id: 1, history: history, visible: true)])
         let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
-        host.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, from: "/nonexistent", saving: false)
+        host.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, into: SessionStore(readOnly: "/nonexistent"))
         #expect(host.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: host.launchKey))
         #expect(host.errorPageTarget(host.tabs[0].url ?? "") == failed)
     }

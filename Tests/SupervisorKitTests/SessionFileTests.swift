@@ -263,9 +263,10 @@ import Testing
 
     // MARK: - Files
 
-    @Test func writingReplacesTheFileWholeAndLeavesNoTemporary() throws {
-        let folder = try TemporaryFolder(["session": "an older session"])
+    @Test func writingReplacesASessionWholeAndLeavesNoTemporary() throws {
+        let folder = try TemporaryFolder([:])
         let path = folder.path + "/session"
+        try SessionFile.write(SessionFile.encode(Session()), to: path)
         try SessionFile.write(SessionFile.encode(Self.sample), to: path)
         #expect(try SessionFile.read(path) == (Self.sample, nil))
         try SessionFile.write(SessionFile.encode(Session()), to: path)
@@ -275,25 +276,34 @@ import Testing
         #expect(mode.map { $0 & 0o600 } == 0o600)
     }
 
-    /// Into a directory that is not there, or over a directory, which rename refuses after the bytes were written.
+    /// A file that is not a session is never overwritten: `session create notes.txt` must not destroy notes.
+    @Test func aFileThatIsNotASessionIsRefusedAndKept() throws {
+        let folder = try TemporaryFolder(["notes.txt": "my notes"])
+        let error = #expect(throws: FileError.self) { try SessionFile.write(SessionFile.encode(Self.sample), to: folder.path + "/notes.txt") }
+        #expect(error?.description.contains("it is not a session file") == true)
+        #expect(try String(contentsOfFile: folder.path + "/notes.txt", encoding: .utf8) == "my notes")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+    }
+
+    /// Into a directory that is not there, or over a directory, which is refused before anything is written.
     @Test func aFailedWriteThrowsAndLeavesNoTemporary() throws {
         let folder = try TemporaryFolder([:])
-        let missing = #expect(throws: SystemError.self) { try SessionFile.write([1], to: folder.path + "/missing/session") }
+        let missing = #expect(throws: FileError.self) { try SessionFile.write([1], to: folder.path + "/missing/session") }
         #expect(missing?.errno == ENOENT)
         try FileManager.default.createDirectory(atPath: folder.path + "/occupied", withIntermediateDirectories: false)
-        let occupied = #expect(throws: SystemError.self) { try SessionFile.write([1], to: folder.path + "/occupied") }
-        #expect(occupied?.call.hasPrefix("rename(") == true)
+        let occupied = #expect(throws: FileError.self) { try SessionFile.write([1], to: folder.path + "/occupied") }
+        #expect(occupied?.description.contains("it is a directory, not a regular file") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["occupied"])
     }
 
     @Test func readingAMissingFileIsENOENT() throws {
         let folder = try TemporaryFolder([:])
-        let error = #expect(throws: SystemError.self) { try SessionFile.read(folder.path + "/session") }
+        let error = #expect(throws: FileError.self) { try SessionFile.read(folder.path + "/session") }
         #expect(error?.errno == ENOENT)
     }
 
     @Test(arguments: [("session", "."), ("/session", "/"), ("/a/b/session", "/a/b"), ("a/session", "a")])
     func theDirectoryToSyncHoldsThePath(path: String, directory: String) {
-        #expect(SessionFile.directory(of: path) == directory)
+        #expect(Sys.directory(of: path) == directory)
     }
 }

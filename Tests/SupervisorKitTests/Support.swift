@@ -123,3 +123,13 @@ func runSupervisorBounded(_ arguments: [String], seconds: Int = 30) throws -> (s
 func runSupervisor(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
     try runCommand(supervisorPath, arguments, input: input)
 }
+
+/// Runs `body` with a folder on a file system of its own, `bytes` large, unmounted after: a disk that fills up.
+/// Mounting needs root (CI runs as root); without it the test fails rather than passing unchecked.
+func withSmallFileSystem(bytes: Int, _ body: (String) throws -> Void) throws {
+    let folder = try TemporaryFolder([:])
+    let mounted = try runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder.path])
+    try #require(mounted.status == 0, "cannot mount a small tmpfs (needs root): \(mounted.stderr)")
+    defer { _ = try? runCommand("/bin/umount", [folder.path]) }
+    try body(folder.path)
+}

@@ -20,7 +20,8 @@ func runTabs(
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { events.append($0) }
     let host = try Host(configuration: configuration, content: content, log: log)
-    host.restore(SessionFile.decodeRecords(SessionFile.encode(Session(tabs: tabs))).records, from: "/nonexistent/session", saving: false)
+    host.restore(
+        SessionFile.decodeRecords(SessionFile.encode(Session(tabs: tabs))).records, into: SessionStore(readOnly: "/nonexistent/session"))
     host.browsing.scripted = true
     for tab in host.tabs { tab.observe { [unowned host, unowned tab] event in script(host, tab, event) } }
     host.loop.schedule(afterNanoseconds: 30_000_000_000) { [unowned host] in host.endBrowsing() }

@@ -8,7 +8,9 @@ import Glibc
 /// RSS. It never talks to the supervisor, which learns of each kill only through its pidfd, as on a phone. Every
 /// kill is logged as a JSON line: the ground truth that log analysis is checked against.
 ///
-///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log FILE]
+///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log-fd FD]
+///
+/// Its log is a descriptor it inherits, never a file it opens: the supervisor decides what file that is.
 ///
 /// Under budget pressure (total worker RSS above the budget) any worker may die, foreground ones last. Under
 /// critical pressure the lowest-priority background worker dies every interval, whatever the total.
@@ -25,7 +27,7 @@ struct Options {
     var budgetBytes = 256 << 20
     var intervalNanoseconds = 2_000_000
     var critical = false
-    var logPath: String?
+    var logFD: Int32 = -1
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -33,17 +35,23 @@ struct Options {
             guard let value = rest.popFirst() else { fail("missing value for '\(name)'") }
             switch name {
             case "--supervisor": supervisor = Int32(value) ?? 0
-            case "--budget-mb": budgetBytes = (Int(value) ?? 0) << 20
-            case "--interval-ms": intervalNanoseconds = Int((Double(value) ?? 0) * 1e6)
+            case "--budget-mb": budgetBytes = Int(value).map { (1...Self.maxBudgetMegabytes).contains($0) ? $0 << 20 : 0 } ?? 0
+            case "--interval-ms":
+                let ms = Double(value) ?? 0
+                intervalNanoseconds = ms.isFinite && Self.intervalMilliseconds.contains(ms) ? Int(ms * 1e6) : 0
             case "--pressure": critical = value == "critical"
-            case "--log": logPath = value
+            case "--log-fd": logFD = Int32(value) ?? -1
             default: fail("unknown option '\(name)'")
             }
         }
         guard supervisor > 0, budgetBytes > 0, intervalNanoseconds > 0 else {
-            fail("usage: Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log FILE]")
+            fail("usage: Jetsam --supervisor PID [--budget-mb 1-\(Self.maxBudgetMegabytes)] [--interval-ms \(Self.intervalMilliseconds)] "
+                + "[--pressure normal|critical] [--log-fd FD]")
         }
     }
+
+    static let maxBudgetMegabytes = Int(SV_JETSAM_MAX_BUDGET_MB)
+    static let intervalMilliseconds = SV_JETSAM_MIN_INTERVAL_MS...SV_JETSAM_MAX_INTERVAL_MS
 }
 
 func fail(_ message: String) -> Never {
@@ -106,7 +114,7 @@ func wallSeconds() -> Double {
 let options = Options(CommandLine.arguments)
 _ = sv_set_pdeathsig(SIGKILL)
 guard getppid() == options.supervisor else { exit(0) }
-let logFD = options.logPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } ?? -1
+let logFD = options.logFD
 let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 var buffer = [UInt8](repeating: 0, count: 1024)
 var next = monotonicNanoseconds()
@@ -132,7 +140,12 @@ while getppid() == options.supervisor {
             "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason)"}
 
             """
-        if logFD >= 0 { _ = line.withCString { write(logFD, $0, strlen($0)) } }
+        // A kill it cannot log is ground truth lost: better to stop, which stops the run, than to go on silently.
+        if logFD >= 0, line.withCString({ write(logFD, $0, strlen($0)) }) != line.utf8.count {
+            let error = "Jetsam: error: cannot write its log: \(String(cString: strerror(errno)))\n"
+            _ = error.withCString { write(2, $0, strlen($0)) }
+            exit(74)
+        }
     }
     next = max(next + options.intervalNanoseconds, monotonicNanoseconds())
     var until = timespec(tv_sec: next / 1_000_000_000, tv_nsec: next % 1_000_000_000)

@@ -12,6 +12,11 @@
 #define SV_CHANNEL_IN_FD 3
 #define SV_CHANNEL_OUT_FD 4
 
+/// The bounds Jetsam enforces on its options, which the supervisor checks before it starts Jetsam.
+#define SV_JETSAM_MAX_BUDGET_MB 1048576
+#define SV_JETSAM_MIN_INTERVAL_MS 0.1
+#define SV_JETSAM_MAX_INTERVAL_MS 60000.0
+
 /// Spawns `path` with posix_spawn: `in_fd`/`out_fd` become fds 3/4, `null_fd` becomes 0 and 1, 2 is inherited and
 /// every other descriptor is closed; the signal mask and every disposition are reset; the child leads its own
 /// process group. A pidfd is opened right after the spawn. Returns 0 or an errno value.

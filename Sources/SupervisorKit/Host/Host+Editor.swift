@@ -58,7 +58,7 @@ extension Host {
             try journal.sync()
             editor.synced()
         } catch {
-            abort(because: "cannot write the input journal '\(journal.path)': \(error)")
+            abort(because: error.description)
         }
     }
 

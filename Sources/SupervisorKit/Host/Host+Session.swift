@@ -1,17 +1,40 @@
 import WireProtocol
 
-/// Where a browsing run keeps its tabs, and when it last wrote them.
-final class SessionStore {
-    let path: String
-    /// False when the session is only being looked at (`session restore`): it is never written back.
-    let saving: Bool
+/// The session file a run browses: held locked for the whole run (a second supervisor naming it stops with "in
+/// use by pid N"), read once when the run begins, and written back as tabs change.
+public final class SessionStore {
+    public let path: String
+    /// nil when the session is only being looked at (`session restore`): it is then never written back.
+    let file: LockedFile?
     var dirty = false
     var lastSavedAt = 0
     var saves = 0
 
-    init(path: String, saving: Bool = true) {
+    /// Takes the session at `path` for this run: created empty if nothing is there, refused if it is anything but
+    /// a regular file or is in use.
+    public init(path: String) throws(FileError) {
         self.path = path
-        self.saving = saving
+        file = try LockedFile(path)
+    }
+
+    /// A session that is read but never written.
+    public init(readOnly path: String) {
+        self.path = path
+        file = nil
+    }
+
+    /// What the file holds; nil when it holds nothing yet (a new session). A file that is not a session, or is
+    /// of a version this supervisor does not read, is an error: saving over it would destroy it.
+    public func read() throws(FileError) -> (records: SessionRecords, damage: SessionDamage?)? {
+        guard let file else { return nil }
+        let bytes = try file.readAll(limit: SessionFile.maxFileSize)
+        if bytes.isEmpty { return nil }
+        let (records, damage) = SessionFile.decodeRecords(bytes)
+        switch damage?.refusal {
+        case nil: return (records, damage)
+        case .notASessionFile?: throw FileError(path, "use", .notOurs("a session file"))
+        case .some: throw FileError(path, "use", .changed("\(damage!); move it away to start a new session"))
+        }
     }
 }
 
@@ -21,8 +44,8 @@ extension Host {
     /// Takes over the tabs of `saved`, none of them realized (`run()` realizes the visible one) and none decoded
     /// until read. Error pages saved by an earlier launch carry its key; they are given this launch's, since the
     /// file is the supervisor's own and checksummed, and nothing else can put an internal URL into history.
-    public func restore(_ saved: SessionRecords, from path: String, damage: SessionDamage? = nil, saving: Bool = true) {
-        session = SessionStore(path: path, saving: saving)
+    public func restore(_ saved: SessionRecords, damage: SessionDamage? = nil, into store: SessionStore) {
+        session = store
         let internalOrigin = Array(InternalURL.origin.utf8)
         tabs = saved.records.map { record in
             let tab = Tab(record)
@@ -34,17 +57,20 @@ extension Host {
             return tab
         }
         var fields: [(String, JSON)] = [("tabs", .int(tabs.count)), ("journalRecords", saved.journal.map { .int(Int($0.records)) } ?? .null)]
-        if saving { fields.append(("digest", .string(Self.digest(saved.records.map(\.bytes))))) }
+        if store.file != nil { fields.append(("digest", .string(Self.digest(saved.records.map(\.bytes))))) }
         if let damage { fields.append(("damage", .string(damage.description))) }
         log.emit("session-restored", fields)
         if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
             log.emit("journal-behind", [("saved", .int(Int(expected))), ("found", .int(journal.recovered.count))])
+            printError(
+                "supervisor: warning: the session says \(expected) typed inputs were saved, but journal "
+                    + "'\(journal.path)' holds \(journal.recovered.count); the rest are lost")
         }
     }
 
     /// Starts a new session of `count` tabs, one per page of the rotation in turn, the first one visible.
-    public func startSession(at path: String, tabs count: Int) {
-        session = SessionStore(path: path)
+    public func startSession(tabs count: Int, into store: SessionStore) {
+        session = store
         tabs = (0..<count).map { i in
             let url = content.pages[i % content.pages.count]
             return Tab(id: UInt64(i + 1), history: BackForwardList(entries: [HistoryEntry(url: url, title: "")], index: 0), visible: i == 0)
@@ -62,7 +88,7 @@ extension Host {
 
     /// Something a session file holds changed: it is written once the save interval since the last write is up.
     func sessionChanged() {
-        guard let session, session.saving, !session.dirty else { return }
+        guard let session, session.file != nil, !session.dirty else { return }
         session.dirty = true
         let due = max(session.lastSavedAt + configuration.sessionSaveIntervalNanoseconds, Sys.monotonicNanoseconds())
         loop.schedule(at: due) { [weak self] in self?.saveSession() }
@@ -70,7 +96,7 @@ extension Host {
 
     /// Writes every tab (re-encoding only those that changed) and the journal's position, atomically.
     func saveSession() {
-        guard let session, session.dirty else { return }
+        guard let session, let file = session.file, session.dirty else { return }
         session.dirty = false
         let start = Sys.monotonicNanoseconds()
         let records = tabs.map { tab in
@@ -84,7 +110,10 @@ extension Host {
         }
         let bytes = SessionFile.assemble(journal: journal, records: records)
         do {
-            try SessionFile.write(bytes, to: session.path)
+            try file.checkInPlace()
+            try SessionFile.replace(file, with: bytes)
+        } catch let error as FileError {
+            return abort(because: error.description)
         } catch {
             return abort(because: "cannot write the session file '\(session.path)': \(error)")
         }

@@ -46,7 +46,9 @@ public final class Host {
     var signalFD: Int32 = -1
     let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    public init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws(SystemError) {
+    /// Throws a `SystemError` when the loop or the launcher cannot be set up, a `FileError` when the journal
+    /// cannot be used.
+    public init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws {
         self.configuration = configuration
         self.content = content
         self.log = log
@@ -56,7 +58,10 @@ public final class Host {
         loop = try EventLoop()
         launcher = try WorkerLauncher(executable: configuration.workerPath)
         if configuration.typingIntervalNanoseconds > 0 {
-            let journal = try configuration.journalPath.map { path throws(SystemError) in try InputJournal(path: path) }
+            let journal = try configuration.journalPath.map { path throws(FileError) in
+                try InputJournal(path: path, salvage: configuration.salvageJournal)
+            }
+            if let journal { reportOpened(journal) }
             let load = Load(
                 index: -1, url: ContentProvider.editorURL, slot: -1, hidden: false, startedAt: Sys.monotonicNanoseconds(),
                 editor: true)
@@ -66,6 +71,16 @@ public final class Host {
 
     deinit {
         if signalFD >= 0 { Sys.close(signalFD) }
+    }
+
+    /// Says what opening the journal found: a torn tail cut off, or damage salvaged at the user's word.
+    private func reportOpened(_ journal: InputJournal) {
+        var fields: [(String, JSON)] = [("records", .int(journal.recovered.count)), ("tornBytesDropped", .int(journal.tornBytes))]
+        if let damage = journal.salvaged {
+            fields.append(("salvaged", .string(damage.description)))
+            printError("supervisor: warning: journal '\(journal.path)': \(damage); kept the intact inputs and rewrote it")
+        }
+        log.emit("journal-opened", fields)
     }
 
     /// Runs every load to its end and reaps every worker. The summary is computed from the events of this run.
@@ -80,6 +95,14 @@ public final class Host {
         ] + (session == nil ? [] : [("tabs", .int(tabs.count))]))
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
+        if let jetsam {
+            // The killer only ends when the run stops it: any earlier exit means the run goes on without one.
+            var token: UInt64 = 0
+            token = try loop.watch(jetsam.pidfd) { [unowned self] _ in
+                loop.unwatch(jetsam.pidfd, token: token)
+                abort(because: jetsam.exited())
+            }
+        }
         openEditor()
         if session != nil {
             beginBrowsing()
@@ -97,7 +120,7 @@ public final class Host {
             afterBatch: { [unowned self] in
                 syncJournal()
                 log.flush()
-                if let error = log.writeError { abort(because: "cannot write the event log: \(error)") }
+                if let error = log.writeError { abort(because: error.description) }
             })
         if editor?.concluded == false { concludeEditor() }
         saveSession()

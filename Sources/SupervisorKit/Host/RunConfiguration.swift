@@ -49,6 +49,9 @@ public struct RunConfiguration: Sendable {
     public var typingIntervalNanoseconds = 0
     /// Where the editor's acknowledged inputs are saved; a journal left by an earlier run is restored first.
     public var journalPath: String?
+    /// Open a journal damaged in inputs it had saved by keeping its intact inputs and dropping the damage, instead
+    /// of refusing it.
+    public var salvageJournal = false
     /// With a path, the run browses tabs instead of loading pages into fresh views: the tabs saved there are
     /// restored (or `tabs` new ones made), and `loads` is the number of navigations; the tabs are saved back as
     /// they change.

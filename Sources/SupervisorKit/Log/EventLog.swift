@@ -28,32 +28,31 @@ public struct Event: Sendable {
 ///
 /// Lines are buffered and written once per event-loop wake-up, so a burst of events costs one write(2).
 public final class EventLog {
-    private let fd: Int32?
+    private let output: OutputFile?
     private var pending = ""
     /// Called for every event, on the event loop's thread, in order.
     public var observers: [(Event) -> Void] = []
     /// Called with every flush, for observers that buffer output of their own; each returns the error of a
     /// write that failed.
-    public var flushers: [() -> SystemError?] = []
+    public var flushers: [() -> FileError?] = []
     /// The first write that failed, here or in a flusher: from then on events are being lost, and the run must
     /// stop and say so.
-    public private(set) var writeError: SystemError?
+    public private(set) var writeError: FileError?
 
-    /// A log that writes JSON Lines to `path`, or only informs observers when `path` is nil.
-    public init(path: String? = nil) throws(SystemError) {
-        fd = try path.map { path throws(SystemError) in try Sys.open(path, O_WRONLY | O_CREAT | O_TRUNC) }
+    /// A log that writes JSON Lines to `output`, or only informs observers when it is nil.
+    public init(output: OutputFile? = nil) {
+        self.output = output
     }
 
     deinit {
         flush()
-        if let fd { Sys.close(fd) }
     }
 
     public func emit(_ name: String, view: Int? = nil, pid: Int32? = nil, _ fields: [(String, JSON)] = []) {
         let event = Event(
             name: name, monotonic: Sys.monotonicNanoseconds(), wall: Sys.wallNanoseconds(), view: view, pid: pid,
             fields: fields)
-        if fd != nil {
+        if output != nil {
             event.json.write(to: &pending)
             pending += "\n"
         }
@@ -64,11 +63,11 @@ public final class EventLog {
         for flusher in flushers {
             if let error = flusher(), writeError == nil { writeError = error }
         }
-        guard let fd, !pending.isEmpty else { return }
+        guard let output, !pending.isEmpty else { return }
         let text = pending
         pending = ""
         do {
-            try Sys.write(text, to: fd)
+            try output.write(text)
         } catch {
             if writeError == nil { writeError = error }
         }

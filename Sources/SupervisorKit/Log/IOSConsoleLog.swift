@@ -6,7 +6,7 @@ import Glibc
 /// reports, in the Xcode envelope (`2025-03-02 10:11:12.123456+0100 App[pid:tid] [Category] message`). Logs whose
 /// truth is known, for checking log analysis.
 public final class IOSConsoleLog {
-    private let fd: Int32
+    private let output: OutputFile
     private let process: String
     private let hostPID = getpid()
     private var pending = ""
@@ -14,24 +14,23 @@ public final class IOSConsoleLog {
     /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
     private var terminating: Set<Int32> = []
 
-    public init(path: String, process: String = "supervisor") throws(SystemError) {
-        fd = try Sys.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+    public init(output: OutputFile, process: String = "supervisor") {
+        self.output = output
         self.process = "\(process)[\(hostPID):\(sv_gettid())]"
     }
 
     deinit {
         flush()
-        Sys.close(fd)
     }
 
     /// Writes what is buffered; returns the error if the write failed.
     @discardableResult
-    public func flush() -> SystemError? {
+    public func flush() -> FileError? {
         guard !pending.isEmpty else { return nil }
         let text = pending
         pending = ""
         do {
-            try Sys.write(text, to: fd)
+            try output.write(text)
             return nil
         } catch {
             return error

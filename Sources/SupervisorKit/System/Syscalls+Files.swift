@@ -3,23 +3,41 @@ import Glibc
 
 /// Files beneath a directory: what the scheme handler needs to serve a content root without ever leaving it.
 extension Sys {
-    /// What `fstat` says about a file: its kind, which inode it is (so two descriptors can be seen to name the same
-    /// file), and its size (so a file can be refused before it is read).
-    struct FileStatus: Equatable {
+    /// What `stat` says about a file: its kind, which file it is (so two names or descriptors can be seen to be
+    /// one file), its size (so it can be refused before it is read), its permission bits and its links (none
+    /// left: deleted while open).
+    public struct FileStatus: Equatable, Sendable {
         /// `st_mode & S_IFMT`: `S_IFREG`, `S_IFDIR`, `S_IFIFO`, `S_IFCHR`, ...
         let type: mode_t
+        let permissions: mode_t
         let device: UInt64
         let inode: UInt64
-        let size: Int
+        public let size: Int
+        let links: Int
 
-        var isRegular: Bool { type == S_IFREG }
+        init(_ info: stat) {
+            type = info.st_mode & S_IFMT
+            permissions = info.st_mode & 0o7777
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int(info.st_size)
+            links = Int(info.st_nlink)
+        }
+
+        public var isRegular: Bool { type == S_IFREG }
+        public var isDirectory: Bool { type == S_IFDIR }
+        /// The same file: one device, one inode.
+        func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
+        /// The device's major and minor numbers, as glibc's `major` and `minor` macros split them.
+        var major: UInt64 { ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff) }
+        var minor: UInt64 { (device & 0xff) | ((device >> 12) & ~0xff) }
     }
 
     /// The status of the file open on `fd`, an O_PATH descriptor included. The corresponding C function is `fstat`.
     static func status(_ fd: Int32) throws(SystemError) -> FileStatus {
         var info = stat()
         _ = try retrying("fstat") { fstat(fd, &info) }
-        return FileStatus(type: info.st_mode & S_IFMT, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size))
+        return FileStatus(info)
     }
 
     /// Holds the directory at `path` for `openBeneath`, without the right to read anything through it. The

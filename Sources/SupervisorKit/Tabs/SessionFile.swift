@@ -81,52 +81,36 @@ public enum SessionFile {
 
     // MARK: - Files
 
-    /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves the old file or the new one,
-    /// never a mix: the bytes go to `path.tmp`, reach the disk, and are renamed over `path`; then the directory is
-    /// synced, so the rename itself survives a power loss. On failure `path.tmp` is removed and `path` is as it
-    /// was, unless only the directory sync failed. The corresponding C functions are `open`, `write`,
-    /// `fdatasync`, `rename` and `fsync`.
-    public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
-        let temporary = path + ".tmp"
-        do throws(SystemError) {
-            let fd = try Sys.open(temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
-            defer { Sys.close(fd) }
-            try Sys.write(bytes, to: fd)
-            try Sys.dataSync(fd)
-        } catch {
-            _ = Glibc.unlink(temporary)
-            throw error
-        }
-        do throws(SystemError) {
-            _ = try retrying("rename(\(temporary), \(path))") { Glibc.rename(temporary, path) }
-        } catch {
-            _ = Glibc.unlink(temporary)
-            throw error
-        }
-        let directory = directory(of: path)
-        let fd = try Sys.open(directory, O_RDONLY | O_DIRECTORY)
-        defer { Sys.close(fd) }
-        _ = try retrying("fsync(\(directory))") { Glibc.fsync(fd) }
+    /// The largest session file read: far beyond a million tabs of ordinary history, and a bound on what a file
+    /// can make the supervisor allocate.
+    public static let maxFileSize = 2 << 30
+
+    /// Replaces the session `file` holds with `bytes` in one step, keeping the lock: a crash at any moment leaves
+    /// the old file or the new one, never a mix. The bytes go to a new file beside it (created with O_EXCL, so
+    /// nothing that stands at its name is followed or overwritten), reach the disk, and are renamed over it; then
+    /// the directory is synced, so the rename itself survives a power loss.
+    static func replace(_ file: LockedFile, with bytes: [UInt8]) throws(SystemError) {
+        let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
+        try Sys.write(bytes[...], to: temporary.fd, at: 0)
+        try file.replace(with: temporary)
+    }
+
+    /// Writes a whole session to `path`, which must be a session file or nothing, and must not be in use.
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let file = try LockedFile(path)
+        let head = try file.head(magic.count)
+        guard head.isEmpty || head.elementsEqual(magic) else { throw FileError(path, "write", .notOurs("a session file")) }
+        do throws(SystemError) { try replace(file, with: bytes) } catch { throw FileError(path, "write", error) }
     }
 
     /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
     /// which a first start tells apart from a file it cannot read.
-    public static func read(_ path: String) throws(SystemError) -> (session: Session, damage: SessionDamage?) {
-        let fd = try Sys.open(path, O_RDONLY)
-        defer { Sys.close(fd) }
-        return decode(try Sys.readAll(fd))
+    public static func read(_ path: String) throws(FileError) -> (session: Session, damage: SessionDamage?) {
+        decode(try InputFile(path).readAll(limit: maxFileSize))
     }
 
     /// Reads the session at `path` with `decodeRecords`: every tab checked, none decoded.
-    public static func readRecords(_ path: String) throws(SystemError) -> (records: SessionRecords, damage: SessionDamage?) {
-        let fd = try Sys.open(path, O_RDONLY)
-        defer { Sys.close(fd) }
-        return decodeRecords(try Sys.readAll(fd))
-    }
-
-    /// The directory holding `path`, to sync after a rename in it.
-    static func directory(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+    public static func readRecords(_ path: String) throws(FileError) -> (records: SessionRecords, damage: SessionDamage?) {
+        decodeRecords(try InputFile(path).readAll(limit: maxFileSize))
     }
 }

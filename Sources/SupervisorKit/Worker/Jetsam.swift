@@ -8,43 +8,60 @@ public struct JetsamSettings: Sendable {
     public var intervalMilliseconds = 2.0
     /// Kill the lowest-priority background worker every interval, whatever the total RSS.
     public var critical = false
-    /// Where Jetsam writes its JSON lines, one per kill.
-    public var logPath: String?
+    /// Where Jetsam writes its JSON lines, one per kill: a descriptor open for writing, which the caller owns
+    /// (and made safely: `OutputFile`), so that Jetsam never opens, and never empties, a file by name.
+    public var logFD: Int32?
 
     public init(executable: String) { self.executable = executable }
+
+    /// The bounds Jetsam enforces (Workers/Jetsam): checked before a run, so that Jetsam never refuses to start.
+    public static let maxBudgetMegabytes = Int(SV_JETSAM_MAX_BUDGET_MB)
+    public static let intervalMilliseconds = SV_JETSAM_MIN_INTERVAL_MS...SV_JETSAM_MAX_INTERVAL_MS
 }
 
 /// The running Jetsam process. It is the OS in this model: the supervisor starts and stops it, and never hears
 /// from it; its kills arrive like any other death, through the workers' pidfds.
 final class JetsamProcess {
     private let pid: pid_t
-    private let pidfd: Int32
+    /// Readable when Jetsam exits, which it never does on its own while the run lasts: the run watches it.
+    let pidfd: Int32
+    private var reaped = false
 
     init(_ settings: JetsamSettings) throws(SystemError) {
-        let null = try Sys.open("/dev/null", O_RDWR)
+        // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
+        let null = try Sys.raise(try Sys.open("/dev/null", O_RDWR), above: SV_CHANNEL_OUT_FD + 1)
         defer { Sys.close(null) }
+        let log = try settings.logFD.map { fd throws(SystemError) in try Sys.duplicate(fd, above: SV_CHANNEL_OUT_FD + 1) }
+        defer { if let log { Sys.close(log) } }
         var arguments = [
             settings.executable, "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
         ]
-        if let log = settings.logPath { arguments += ["--log", log] }
+        if log != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
         var argv = arguments.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = [strdup(WorkerLauncher.environment), nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         var pidfd: Int32 = -1
-        let rc = sv_spawn(settings.executable, &argv, &envp, null, null, null, &pid, &pidfd)
+        let rc = sv_spawn(settings.executable, &argv, &envp, null, log ?? null, null, &pid, &pidfd)
         guard rc == 0 else { throw SystemError("posix_spawn(\(settings.executable))", errno: rc) }
         self.pid = pid
         self.pidfd = pidfd
     }
 
+    /// Reaps Jetsam after its pidfd turned readable, and says how it ended.
+    func exited() -> String {
+        guard let (code, status) = try? Sys.reap(pidfd, wait: true) else { return "Jetsam exited" }
+        reaped = true
+        return code == sv_cld_exited() ? "Jetsam exited with status \(status)" : "Jetsam was killed by signal \(status)"
+    }
+
     /// Kills and reaps it; SIGKILL makes the wait short and certain.
     func stop() {
-        _ = sv_pidfd_send_signal(pidfd, SIGKILL)
-        var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&ready, 1, 5000)
-        _ = try? Sys.reap(pidfd, wait: true)
+        if !reaped {
+            _ = sv_pidfd_send_signal(pidfd, SIGKILL)
+            _ = try? Sys.reap(pidfd, wait: true)
+        }
         Sys.close(pidfd)
     }
 }

@@ -1,0 +1,47 @@
+import Glibc
+
+/// A file the user gave to be read, opened so that nothing about it can make the supervisor wait or run out of
+/// memory: only a regular file is opened (a FIFO, socket or device is refused from its status, and the open itself
+/// cannot block), and its size is known before any of it is read.
+public final class InputFile {
+    public let path: String
+    public let fd: Int32
+    public let status: Sys.FileStatus
+
+    public init(_ path: String) throws(FileError) {
+        let named = try UserPath(path, for: "read")
+        guard let expected = named.status else { throw FileError(path, "read", SystemError("open", errno: ENOENT)) }
+        guard expected.isRegular else { throw FileError(path, "read", .notRegular(expected.kindName)) }
+        do throws(SystemError) {
+            fd = try Sys.open(named.resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        } catch {
+            throw FileError(path, "read", error)
+        }
+        do throws(SystemError) {
+            status = try Sys.status(fd)
+        } catch {
+            Sys.close(fd)
+            throw FileError(path, "read", error)
+        }
+        self.path = path
+        // Swapped for something else between the look and the open.
+        guard status.isRegular, status.isSameFile(as: expected) else {
+            Sys.close(fd)
+            throw FileError(path, "read", .changed("it changed while it was being opened"))
+        }
+    }
+
+    deinit { Sys.close(fd) }
+
+    /// The whole file, refused by its size when it is over `limit`, and never more than `limit` bytes even if it
+    /// grows while it is read.
+    public func readAll(limit: Int) throws(FileError) -> [UInt8] {
+        guard status.size <= limit else { throw FileError(path, "read", .tooBig(size: status.size, limit: limit)) }
+        let bytes: [UInt8]
+        do throws(SystemError) { bytes = try Sys.read(fd, count: min(status.size, limit) + 1, at: 0) } catch {
+            throw FileError(path, "read", error)
+        }
+        guard bytes.count <= limit else { throw FileError(path, "read", .tooBig(size: bytes.count, limit: limit)) }
+        return bytes
+    }
+}

@@ -1,0 +1,162 @@
+import Glibc
+
+/// Paths as the kernel sees them: what a name is before anything opens it, whole-file locks, and the calls that
+/// put a finished file in place of another.
+extension Sys {
+    /// What `path` names, without following a final symlink; nil when nothing is there. The corresponding C
+    /// function is `lstat`.
+    static func status(ofPath path: String) throws(SystemError) -> FileStatus? {
+        var info = stat()
+        while lstat(path, &info) != 0 {
+            switch Glibc.errno {
+            case EINTR: continue
+            case ENOENT: return nil
+            case let code: throw SystemError("lstat(\(path))", errno: code)
+            }
+        }
+        return FileStatus(info)
+    }
+
+    /// What `path` names, following symlinks; nil when nothing is there. The corresponding C function is `stat`.
+    static func status(followingPath path: String) throws(SystemError) -> FileStatus? {
+        var info = stat()
+        while stat(path, &info) != 0 {
+            switch Glibc.errno {
+            case EINTR: continue
+            case ENOENT: return nil
+            case let code: throw SystemError("stat(\(path))", errno: code)
+            }
+        }
+        return FileStatus(info)
+    }
+
+    /// Takes the exclusive lock on the whole file open on `fd`, without waiting; false when another open file
+    /// holds it. The lock belongs to the open file, so it lasts until `fd` is closed. The corresponding C
+    /// function is `flock`, with LOCK_EX | LOCK_NB.
+    static func lockExclusively(_ fd: Int32) throws(SystemError) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            switch Glibc.errno {
+            case EINTR: continue
+            case EWOULDBLOCK: return false
+            case let code: throw SystemError("flock", errno: code)
+            }
+        }
+        return true
+    }
+
+    /// The pid that holds a `flock` lock on the file `status` describes, as /proc/locks lists it; nil when it is
+    /// not listed (or /proc is not there).
+    static func lockHolder(of status: FileStatus) -> Int32? {
+        guard let fd = try? open("/proc/locks", O_RDONLY), let bytes = try? readAll(fd, limit: 1 << 20) else { return nil }
+        close(fd)
+        // `1: FLOCK  ADVISORY  WRITE 4321 fd:01:1234567 0 EOF`: the device as hex major:minor, then the inode.
+        let file = "\(String(status.major, radix: 16)):\(String(status.minor, radix: 16)):\(status.inode)"
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard fields.count >= 6, fields[1].elementsEqual("FLOCK".utf8), !fields[1].elementsEqual("->".utf8) else { continue }
+            let device = fields[5].split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
+            guard device.count == 3, let major = UInt64(device[0], radix: 16), let minor = UInt64(device[1], radix: 16),
+                "\(String(major, radix: 16)):\(String(minor, radix: 16)):\(device[2])" == file
+            else { continue }
+            return Int32(String(decoding: fields[4], as: UTF8.self))
+        }
+        return nil
+    }
+
+    /// Makes `path` name the file `existing` names, failing with EEXIST if `path` exists: a file that appears at
+    /// once and whole, and never over another. The corresponding C function is `link`.
+    static func link(_ existing: String, _ path: String) throws(SystemError) {
+        _ = try retrying("link(\(path))") { Glibc.link(existing, path) }
+    }
+
+    /// Puts the file at `from` in place of `to` in one step: anyone opening `to` finds the old file or the new one.
+    /// The corresponding C function is `rename`.
+    static func rename(_ from: String, to: String) throws(SystemError) {
+        _ = try retrying("rename(\(from), \(to))") { Glibc.rename(from, to) }
+    }
+
+    /// Removes the name `path` (a symlink itself, never what it points to). The corresponding C function is
+    /// `unlink`.
+    static func unlink(_ path: String) {
+        _ = Glibc.unlink(path)
+    }
+
+    /// A second descriptor for the open file on `fd`, sharing its offset and its locks. The corresponding C
+    /// function is `fcntl`, with F_DUPFD_CLOEXEC.
+    static func duplicate(_ fd: Int32, above minimum: Int32 = 0) throws(SystemError) -> Int32 {
+        try retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(fd, F_DUPFD_CLOEXEC, minimum) }
+    }
+
+    /// Sets the permission bits of the file open on `fd`. The corresponding C function is `fchmod`.
+    static func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
+        _ = try retrying("fchmod") { fchmod(fd, mode) }
+    }
+
+    /// Waits until the directory holding `path` has its entries on the disk, so that a rename or link in it
+    /// survives a power loss. The corresponding C function is `fsync`.
+    static func syncDirectory(of path: String) throws(SystemError) {
+        let directory = directory(of: path)
+        let fd = try open(directory, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        _ = try retrying("fsync(\(directory))") { fsync(fd) }
+    }
+
+    /// The directory holding `path`.
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Writes all of `bytes` at `offset`, leaving the file offset alone. The corresponding C function is `pwrite`.
+    static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32, at offset: Int) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let n = try retrying("pwrite") {
+                bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            }
+            done += n
+        }
+    }
+
+    /// Reads exactly `count` bytes at `offset`, or fewer only where the file ends. The corresponding C function is
+    /// `pread`.
+    static func read(_ fd: Int32, count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = try retrying("pread") {
+                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            }
+            if n == 0 { break }
+            done += n
+        }
+        bytes.removeSubrange(done...)
+        return bytes
+    }
+}
+
+extension Sys {
+    /// `path` with every symlink, `.` and `..` resolved, as an absolute path. The corresponding C function is
+    /// `realpath`.
+    static func realPath(_ path: String) throws(SystemError) -> String {
+        guard let resolved = Glibc.realpath(path, nil) else { throw SystemError("realpath(\(path))", errno: Glibc.errno) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+extension Sys {
+    /// How many descriptors this process may have open, after raising its soft limit as far as the hard limit
+    /// allows (a process may always do that): what a run of many workers can count on. The corresponding C
+    /// functions are `getrlimit` and `setrlimit`.
+    public static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(FD_SETSIZE) }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+}

@@ -1,0 +1,31 @@
+import SupervisorKit
+
+/// Every file a command will read or write, by the role it plays, checked before any of them is opened: each name
+/// must be something the command can use (a regular file, or nothing yet where one is written), and no file may be
+/// written in one role and read or written in another (`--log X --journal X`, `analyze X --svg X`): that would
+/// destroy what it names.
+struct FileRoles {
+    private var files: [(role: String, path: UserPath, writes: Bool)] = []
+
+    /// A file the command reads.
+    mutating func reads(_ path: String, as role: String) throws {
+        try add(path, role, writes: false, action: "read")
+    }
+
+    /// A file the command writes (or reads and writes: a session, a journal).
+    mutating func writes(_ path: String, as role: String) throws {
+        try add(path, role, writes: true, action: "write")
+    }
+
+    private mutating func add(_ path: String, _ role: String, writes: Bool, action: String) throws {
+        let named = try UserPath(path, for: action)
+        if let status = named.status, !status.isRegular, !(status.isDirectory && !writes) {
+            throw FileError(path, action, .notRegular(status.kindName))
+        }
+        for other in files where other.path.identity == named.identity && (writes || other.writes) {
+            let same = other.path.given == path ? "'\(path)'" : "'\(path)' and '\(other.path.given)' (one file)"
+            throw UsageError("\(same) cannot be both \(other.role) and \(role)")
+        }
+        files.append((role, named, writes))
+    }
+}
