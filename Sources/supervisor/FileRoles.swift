@@ -12,9 +12,14 @@ struct FileRoles {
         try add(path, role, writes: false, action: "read")
     }
 
-    /// A file the command writes (or reads and writes: a session, a journal).
+    /// A file the command writes.
     mutating func writes(_ path: String, as role: String) throws {
         try add(path, role, writes: true, action: "write")
+    }
+
+    /// A file the command reads and writes: a session, a journal.
+    mutating func uses(_ path: String, as role: String) throws {
+        try add(path, role, writes: true, action: "use")
     }
 
     private mutating func add(_ path: String, _ role: String, writes: Bool, action: String) throws {

@@ -35,7 +35,7 @@ enum RunCommand {
             throw UsageError("'--tabs' is the size of a new session: it needs '--session <file>'")
         }
         var roles = try workloadFiles(arguments, workload)
-        if let sessionPath { try roles.writes(sessionPath, as: "the session") }
+        if let sessionPath { try roles.uses(sessionPath, as: "the session") }
         if let logFile { try roles.writes(logFile, as: "the event log") }
         if let iosLogPath { try roles.writes(iosLogPath, as: "the iOS log") }
         let content = try contentProvider(arguments)
@@ -98,7 +98,7 @@ enum RunCommand {
     static func workloadFiles(_ arguments: Arguments, _ workload: Workload) throws -> FileRoles {
         var roles = FileRoles()
         if let path = try arguments.path("--content") { try roles.reads(path, as: "the content directory") }
-        if let path = workload.settings.journalPath { try roles.writes(path, as: "the input journal") }
+        if let path = workload.settings.journalPath { try roles.uses(path, as: "the input journal") }
         if let path = workload.jetsamLog { try roles.writes(path, as: "Jetsam's log") }
         return roles
     }

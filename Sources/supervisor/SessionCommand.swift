@@ -105,7 +105,7 @@ enum SessionCommand {
     static func read(_ path: String) throws -> (SessionRecords, SessionDamage?) {
         let (records, damage) = try SessionFile.readRecords(path)
         if let damage, damage.refusal != nil {
-            throw RuntimeError("'\(path)': \(damage); move it away to start a new session")
+            throw RuntimeError("cannot read '\(path)': \(damage.refusal == .notASessionFile ? "it is not a session file" : "\(damage)")")
         }
         return (records, damage)
     }

@@ -20,6 +20,8 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 ensureStandardDescriptors()
+// A mask inherited blocked (from a parent's thread that blocks them) must not leave the process deaf to Ctrl-C.
+TerminationSignals.unblock()
 let words = CommandLine.arguments.dropFirst()
 let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32)] = [
     "run": (Help.run, RunCommand.main),

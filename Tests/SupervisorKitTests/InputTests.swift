@@ -110,12 +110,15 @@ import Testing
         #expect(fifo?.description.hasSuffix("it is a FIFO, not a regular file") == true)
         let zero = #expect(throws: FileError.self) { try InputJournal(path: "/dev/zero") }
         #expect(zero?.description.hasSuffix("it is a character device, not a regular file") == true)
-        for (name, head) in [("sparse", [UInt8]()), ("huge", Self.journal([["w1 "]]))] {
+        for (name, head, message) in [
+            ("sparse", [UInt8](), "it is not an input journal; move it away or name another file"),
+            ("huge", Self.journal([["w1 "]]), "it is 3 GiB, over the 1 GiB limit"),
+        ] {
             let path = folder.path + "/" + name
             _ = FileManager.default.createFile(atPath: path, contents: Data(head))
             #expect(truncate(path, 3 << 30) == 0)
             let error = #expect(throws: FileError.self) { try InputJournal(path: path) }
-            #expect(error?.description.hasSuffix("it is 3 GiB, over the 1 GiB limit") == true)
+            #expect(error?.description.hasSuffix(message) == true, "\(name)")
         }
     }
 

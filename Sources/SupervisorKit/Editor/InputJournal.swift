@@ -44,6 +44,11 @@ final class InputJournal {
     /// without the damaged bytes.
     init(path: String, salvage: Bool = false) throws(FileError) {
         file = try LockedFile(path)
+        // Whose file it is, before how big it is: a file that is not a journal is never read whole.
+        let head = try file.head(Self.headerSize)
+        guard head.isEmpty || head.starts(with: Self.magic.prefix(head.count)) else {
+            throw FileError(path, "use", .notOurs("an input journal"))
+        }
         let bytes = try file.readAll(limit: Self.maxSize)
         do throws(SystemError) {
             if bytes.isEmpty || (bytes.count < Self.headerSize && Self.header.starts(with: bytes)) {

@@ -33,6 +33,11 @@ public final class InputFile {
 
     deinit { Sys.close(fd) }
 
+    /// Its first `count` bytes, or all of it if it is shorter.
+    public func head(_ count: Int) throws(FileError) -> [UInt8] {
+        do throws(SystemError) { return try Sys.read(fd, count: count, at: 0) } catch { throw FileError(path, "read", error) }
+    }
+
     /// The whole file, refused by its size when it is over `limit`, and never more than `limit` bytes even if it
     /// grows while it is read.
     public func readAll(limit: Int) throws(FileError) -> [UInt8] {

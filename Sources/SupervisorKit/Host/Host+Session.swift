@@ -27,8 +27,10 @@ public final class SessionStore {
     /// of a version this supervisor does not read, is an error: saving over it would destroy it.
     public func read() throws(FileError) -> (records: SessionRecords, damage: SessionDamage?)? {
         guard let file else { return nil }
-        let bytes = try file.readAll(limit: SessionFile.maxFileSize)
-        if bytes.isEmpty { return nil }
+        let head = try file.head(SessionFile.magic.count)
+        if head.isEmpty { return nil }
+        // Whose file it is, before how big it is: a file that is not a session is never read whole.
+        let bytes = SessionFile.isSessionFile(head) ? try file.readAll(limit: SessionFile.maxFileSize) : head
         let (records, damage) = SessionFile.decodeRecords(bytes)
         switch damage?.refusal {
         case nil: return (records, damage)

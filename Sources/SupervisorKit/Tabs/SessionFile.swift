@@ -99,18 +99,31 @@ public enum SessionFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         let file = try LockedFile(path)
         let head = try file.head(magic.count)
-        guard head.isEmpty || head.elementsEqual(magic) else { throw FileError(path, "write", .notOurs("a session file")) }
+        guard head.isEmpty || isSessionFile(head) else { throw FileError(path, "write", .notOurs("a session file")) }
         do throws(SystemError) { try replace(file, with: bytes) } catch { throw FileError(path, "write", error) }
     }
 
     /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
     /// which a first start tells apart from a file it cannot read.
     public static func read(_ path: String) throws(FileError) -> (session: Session, damage: SessionDamage?) {
-        decode(try InputFile(path).readAll(limit: maxFileSize))
+        decode(try readChecked(path))
     }
 
     /// Reads the session at `path` with `decodeRecords`: every tab checked, none decoded.
     public static func readRecords(_ path: String) throws(FileError) -> (records: SessionRecords, damage: SessionDamage?) {
-        decodeRecords(try InputFile(path).readAll(limit: maxFileSize))
+        decodeRecords(try readChecked(path))
+    }
+
+    /// The bytes of the session file at `path`, or only its first bytes when they show it is not one: whose file
+    /// it is is known before how big it is, so a file that is not a session is never read whole.
+    private static func readChecked(_ path: String) throws(FileError) -> [UInt8] {
+        let file = try InputFile(path)
+        let head = try file.head(magic.count)
+        return isSessionFile(head) ? try file.readAll(limit: maxFileSize) : head
+    }
+
+    /// Whether `head`, a file's first bytes, begins the way every session file does.
+    static func isSessionFile(_ head: [UInt8]) -> Bool {
+        head.count == magic.count && head.elementsEqual(magic)
     }
 }
