@@ -180,7 +180,7 @@ import Testing
             case 0..<8:
                 #expect(damage?.refusal == .notASessionFile)
                 #expect(damage?.description == "not a session file")
-            case 8..<10: #expect(damage?.refusal == .unsupportedVersion(damaged[8] == 1 ? 0x2001 : 0x21))
+            case 8..<10: #expect(damage?.refusal == .unsupportedVersion(damaged[8] == 2 ? 0x2002 : 0x22))
             case 23..<27: #expect([.corruptHeader, .truncatedHeader].contains(damage?.refusal))
             default:
                 #expect(damage?.refusal == .corruptHeader, "flip at \(offset)")
@@ -196,7 +196,7 @@ import Testing
         let (session, damage) = SessionFile.decode(bytes)
         #expect(session == Session())
         #expect(damage?.refusal == .unsupportedVersion(9))
-        #expect(damage?.description == "session file version 9 is newer than this supervisor (1)")
+        #expect(damage?.description == "session file version 9 is newer than this supervisor (2)")
     }
 
     @Test func anotherFileIsNotASessionFile() {
@@ -258,7 +258,7 @@ import Testing
         let (session, damage) = SessionFile.decode(SessionFile.encode(Self.sample) + [1, 2, 3])
         #expect(session == Self.sample)
         #expect(damage?.trailingBytes == 3 && damage?.offset == Self.layout.end && damage?.lostTabs == 0)
-        #expect(damage?.description == "3 bytes after the last tab were ignored")
+        #expect(damage?.description == "3 damaged bytes after the last intact save were ignored (from byte \(Self.layout.end))")
     }
 
     // MARK: - Files

@@ -1,7 +1,4 @@
 extension SessionFile {
-    /// Bytes of the header before the journal path: magic, version, tab count, journal present, records, path
-    /// length.
-    static let fixedHeaderSize = 27
     /// The smallest record: length, checksum, id, flags, index and entry count. A tab count is never trusted
     /// beyond what the file's bytes could hold at this size.
     static let minimumRecordSize = 25
@@ -37,23 +34,34 @@ extension SessionFile {
 
     /// The file: a header counting `records`, then the records as they are.
     public static func assemble(journal: JournalPosition?, records: [ArraySlice<UInt8>]) -> [UInt8] {
-        var bytes = magic
-        bytes.reserveCapacity(fixedHeaderSize + 4 + maxStringBytes + records.reduce(0) { $0 + $1.count })
-        append(version, to: &bytes)
-        append(UInt32(records.count), to: &bytes)
-        bytes.append(journal == nil ? 0 : 1)
-        append(journal?.records ?? 0, to: &bytes)
-        append(journal?.path ?? "", to: &bytes)
-        append(crc32(bytes), to: &bytes)
+        var bytes = header(tabCount: records.count, journal: journal)
+        bytes.reserveCapacity(bytes.count + records.reduce(0) { $0 + $1.count })
         for record in records { bytes += record }
         return bytes
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+    /// The header of a file of `tabCount` records.
+    static func header(tabCount: Int, journal: JournalPosition?) -> [UInt8] {
+        var bytes = magic
+        append(version, to: &bytes)
+        append(UInt32(tabCount), to: &bytes)
+        append(journal, to: &bytes)
+        append(crc32(bytes), to: &bytes)
+        return bytes
+    }
+
+    /// Where the editor's journal was when the session was saved: u8 present · u64 records · u32 path length · path.
+    static func append(_ journal: JournalPosition?, to bytes: inout [UInt8]) {
+        bytes.append(journal == nil ? 0 : 1)
+        append(journal?.records ?? 0, to: &bytes)
+        append(journal?.path ?? "", to: &bytes)
+    }
+
+    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         for i in 0..<MemoryLayout<T>.size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
 
-    private static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
+    static func store(_ value: UInt32, in bytes: inout [UInt8], at offset: Int) {
         for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
     }
 
@@ -93,36 +101,48 @@ extension SessionFile {
         case .read(let decoded): header = decoded
         case .refused(let damage): return (SessionRecords(records: [], journal: nil), damage)
         }
-        var records: [SessionRecord] = []
-        records.reserveCapacity(min(header.tabCount, (bytes.count - header.end) / minimumRecordSize))
+        // By position: a damaged record leaves its place empty, so that later saves still find theirs.
+        var slots: [SessionRecord?] = []
+        slots.reserveCapacity(min(header.tabCount, (bytes.count - header.end) / minimumRecordSize))
         var skipped = 0
         var firstSkipped: Int?
         var truncatedAt: Int?
         var offset = header.end
         for _ in 0..<header.tabCount {
-            var reader = ByteReader(bytes[...], from: offset)
-            guard let length = reader.integer(UInt32.self), let checksum = reader.integer(UInt32.self),
-                Int(length) <= reader.remaining
-            else {
+            guard let (record, end) = readRecord(bytes, at: offset, before: bytes.count) else {
                 truncatedAt = offset
                 break
             }
-            let end = reader.offset + Int(length)
-            if crc32(bytes[reader.offset..<end], from: crc32(bytes[offset..<(offset + 4)])) == checksum,
-                let record = checkTab(bytes[offset..<end])
-            {
-                records.append(record)
-            } else {
+            if record == nil {
                 skipped += 1
                 if firstSkipped == nil { firstSkipped = offset }
             }
+            slots.append(record)
             offset = end
         }
+        var journal = header.journal
+        let base = offset
+        var saves = Saves(end: offset)
+        if truncatedAt == nil { saves = applySaves(bytes, from: offset, to: &slots, journal: &journal) }
+        let records = slots.compactMap { $0 }
         let damage = SessionDamage(
-            restoredTabs: records.count, lostTabs: header.tabCount - records.count, skippedTabs: skipped,
-            firstSkippedAt: firstSkipped, truncatedAt: truncatedAt,
-            trailingBytes: truncatedAt == nil ? bytes.count - offset : 0, trailingAt: offset)
-        return (SessionRecords(records: records, journal: header.journal), damage)
+            restoredTabs: records.count, lostTabs: (truncatedAt == nil ? slots.count : header.tabCount) - records.count,
+            skippedTabs: skipped, firstSkippedAt: firstSkipped, truncatedAt: truncatedAt,
+            trailingBytes: truncatedAt == nil ? bytes.count - saves.end - saves.tornBytes : 0, trailingAt: saves.end,
+            tornSaveBytes: saves.tornBytes)
+        return (SessionRecords(records: records, journal: journal, baseSize: base, size: saves.end), damage)
+    }
+
+    /// The record at `offset`, checked: nil inside when it fails its checksum or a bound (it is skipped, and the
+    /// next one found by its length), and nil altogether when its length runs past `limit`.
+    static func readRecord(_ bytes: [UInt8], at offset: Int, before limit: Int) -> (SessionRecord?, end: Int)? {
+        var reader = ByteReader(bytes[..<limit], from: offset)
+        guard let length = reader.integer(UInt32.self), let checksum = reader.integer(UInt32.self),
+            Int(length) <= reader.remaining
+        else { return nil }
+        let end = reader.offset + Int(length)
+        guard crc32(bytes[reader.offset..<end], from: crc32(bytes[offset..<(offset + 4)])) == checksum else { return (nil, end) }
+        return (checkTab(bytes[offset..<end]), end)
     }
 
     /// What a header that checked out says: how many records follow it, and where they start.
@@ -147,19 +167,17 @@ extension SessionFile {
         guard bytes.count >= magic.count else { return refuse(.truncatedHeader, at: bytes.count) }
         var reader = ByteReader(bytes[...], from: magic.count)
         guard let version = reader.integer(UInt16.self) else { return refuse(.truncatedHeader, at: bytes.count) }
-        guard version == Self.version else { return refuse(.unsupportedVersion(version), at: magic.count) }
-        guard let tabCount = reader.integer(UInt32.self), let present = reader.integer(UInt8.self),
-            let records = reader.integer(UInt64.self), let pathLength = reader.integer(UInt32.self)
-        else { return refuse(.truncatedHeader, at: bytes.count) }
-        guard pathLength <= maxStringBytes else { return refuse(.corruptHeader, at: reader.offset - 4) }
-        let pathStart = reader.offset
-        guard let path = reader.string(length: Int(pathLength)), let checksum = reader.integer(UInt32.self) else {
-            return refuse(.truncatedHeader, at: bytes.count)
+        guard Self.versionsRead.contains(version) else { return refuse(.unsupportedVersion(version), at: magic.count) }
+        guard let tabCount = reader.integer(UInt32.self) else { return refuse(.truncatedHeader, at: bytes.count) }
+        let journal: JournalPosition?
+        switch reader.journal() {
+        case .read(let position): journal = position
+        case .truncated: return refuse(.truncatedHeader, at: bytes.count)
+        case .outOfBounds(let offset): return refuse(.corruptHeader, at: offset)
         }
-        guard crc32(bytes[0..<(pathStart + Int(pathLength))]) == checksum, present <= 1 else {
-            return refuse(.corruptHeader, at: 0)
-        }
-        let journal = present == 1 ? JournalPosition(path: path, records: records) : nil
+        let checked = reader.offset
+        guard let checksum = reader.integer(UInt32.self) else { return refuse(.truncatedHeader, at: bytes.count) }
+        guard crc32(bytes[0..<checked]) == checksum else { return refuse(.corruptHeader, at: 0) }
         return .read(Header(tabCount: Int(tabCount), journal: journal, end: reader.offset))
     }
 
@@ -189,54 +207,5 @@ extension SessionFile {
             entries.append(HistoryEntry(url: url, title: title))
         }
         return BackForwardList(entries: entries, index: Int(index))
-    }
-}
-
-/// Reads little-endian fields from `bytes[offset..<end]`; a field that would cross `end` is nil and reads nothing.
-private struct ByteReader {
-    let bytes: ArraySlice<UInt8>
-    private(set) var offset: Int
-    let end: Int
-
-    init(_ bytes: ArraySlice<UInt8>, from offset: Int, to end: Int? = nil) {
-        let end = end ?? bytes.endIndex
-        precondition(bytes.startIndex <= offset && offset <= end && end <= bytes.endIndex)
-        self.bytes = bytes
-        self.offset = offset
-        self.end = end
-    }
-
-    var remaining: Int { end - offset }
-
-    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
-        let size = MemoryLayout<T>.size
-        guard remaining >= size else { return nil }
-        var value = T.zero
-        for i in 0..<size { value |= T(truncatingIfNeeded: bytes[offset + i]) << (8 * i) }
-        offset += size
-        return value
-    }
-
-    /// `length` bytes as a string; bytes that are not UTF-8 become U+FFFD.
-    mutating func string(length: Int) -> String? {
-        guard length <= remaining else { return nil }
-        let string = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
-        offset += length
-        return string
-    }
-
-    /// A u32 length, then that many bytes as a string, at most `SessionFile.maxStringBytes` of them.
-    mutating func boundedString() -> String? {
-        guard let length = integer(UInt32.self), length <= SessionFile.maxStringBytes else { return nil }
-        return string(length: Int(length))
-    }
-
-    /// Passes over what `boundedString` would read, without building it; false where it would be nil.
-    mutating func skipBoundedString() -> Bool {
-        guard let length = integer(UInt32.self), length <= SessionFile.maxStringBytes, Int(length) <= remaining else {
-            return false
-        }
-        offset += Int(length)
-        return true
     }
 }

@@ -24,6 +24,9 @@ public struct SessionDamage: Equatable, Sendable, CustomStringConvertible {
     public let trailingBytes: Int
     /// The first damaged byte.
     public let offset: Int
+    /// Bytes of a last save the file holds only part of: the trace of a crash during that save. The save before
+    /// it is what was restored.
+    public let tornSaveBytes: Int
 
     init(refusal: Refusal, at offset: Int) {
         self.refusal = refusal
@@ -32,15 +35,17 @@ public struct SessionDamage: Equatable, Sendable, CustomStringConvertible {
         skippedTabs = 0
         truncatedAt = nil
         trailingBytes = 0
+        tornSaveBytes = 0
         self.offset = offset
     }
 
     /// The damage after a header that checked out; nil when there is none.
     init?(
         restoredTabs: Int, lostTabs: Int, skippedTabs: Int, firstSkippedAt: Int?, truncatedAt: Int?,
-        trailingBytes: Int, trailingAt: Int
+        trailingBytes: Int, trailingAt: Int, tornSaveBytes: Int = 0
     ) {
-        guard lostTabs > 0 || trailingBytes > 0 else { return nil }
+        guard lostTabs > 0 || trailingBytes > 0 || tornSaveBytes > 0 else { return nil }
+        self.tornSaveBytes = tornSaveBytes
         refusal = nil
         self.restoredTabs = restoredTabs
         self.lostTabs = lostTabs
@@ -74,7 +79,10 @@ public struct SessionDamage: Equatable, Sendable, CustomStringConvertible {
             parts.append("\(tabs) damaged and skipped (first at byte \(grouped(offset)))")
         }
         if trailingBytes > 0 {
-            parts.append("\(grouped(trailingBytes)) bytes after the last tab were ignored")
+            parts.append("\(grouped(trailingBytes)) damaged bytes after the last intact save were ignored (from byte \(grouped(offset)))")
+        }
+        if tornSaveBytes > 0 {
+            parts.append("its last save was cut short (\(grouped(tornSaveBytes)) bytes), so the one before it was restored")
         }
         return parts.joined(separator: "; ")
     }

@@ -53,9 +53,21 @@ public struct SessionRecord: Sendable {
 public struct SessionRecords: Sendable {
     public let records: [SessionRecord]
     public let journal: JournalPosition?
+    /// Where the whole-file part (header and one record per tab) ends, and where the last intact save appended
+    /// after it ends: the next save goes there.
+    let baseSize: Int
+    let size: Int
+
+    init(records: [SessionRecord], journal: JournalPosition?, baseSize: Int = 0, size: Int = 0) {
+        self.records = records
+        self.journal = journal
+        self.baseSize = baseSize
+        self.size = size
+    }
 }
 
-/// The session on disk: a checksummed header, then one checksummed record per tab.
+/// The session on disk: a checksummed header, one checksummed record per tab, then the saves made since, each
+/// holding only the tabs that changed.
 ///
 /// ```
 /// header  magic (8) · u16 version · u32 tab count · u8 journal present · u64 journal records
@@ -63,17 +75,22 @@ public struct SessionRecords: Sendable {
 /// record  u32 payload length · u32 CRC-32 of the length and the payload · payload
 /// payload u64 id · u8 flags (bit 0: visible) · u32 index · u32 entry count
 ///         · per entry: u32 URL length · URL · u32 title length · title
+/// save    see `SessionFile+Saves`: the tab count, the journal position and the changed records by position
 /// ```
 ///
-/// Integers are little-endian. Each tab has its own record and checksum so that a save can reuse the bytes of the
-/// tabs that did not change (`record(for:)`, `assemble`), and so that damage costs the tabs it touched, not the
-/// session: decoding keeps every record that checks out and reports the rest as `SessionDamage`. A file is only
-/// ever replaced whole (`write`), so damage means a failing disk or a foreign hand, never a torn save.
+/// Integers are little-endian. Each tab has its own record and checksum so that damage costs the tabs it touched,
+/// not the session: decoding keeps every record that checks out and reports the rest as `SessionDamage`. A save
+/// appends only what changed (a million tabs cost a save no more than the one that moved), and is applied whole
+/// or not at all: a crash mid-save leaves a torn last save, which is ignored, so the file reads as it was after
+/// the save before. Once the saves outgrow the records, the file is rewritten whole beside itself and renamed over
+/// (`replace`), keeping the same promise.
 public enum SessionFile {
     /// The first eight bytes. As in PNG's signature, the high byte catches a 7-bit channel and the newline a
     /// line-ending translation.
     static let magic: [UInt8] = [0x89] + Array("SVSESS".utf8) + [0x0A]
-    public static let version: UInt16 = 1
+    /// Version 2 added the saves appended after the records; a version 1 file has none and reads as well.
+    public static let version: UInt16 = 2
+    static let versionsRead: ClosedRange<UInt16> = 1...2
     /// The longest URL, title or journal path kept, in UTF-8 bytes. `encode` cuts longer ones at a character
     /// boundary (a tab whose huge `data:` URL is saved cut is better than a tab lost), so that every file it
     /// writes decodes, and `decode` refuses longer ones as damage.
@@ -93,6 +110,27 @@ public enum SessionFile {
         let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
         try Sys.write(bytes[...], to: temporary.fd, at: 0)
         try file.replace(with: temporary)
+    }
+
+    /// Like `replace(_:with:)` for a whole new file of `records` and `journal`, written a megabyte at a time (a
+    /// million tabs are never copied into one buffer); returns its size.
+    static func replace(_ file: LockedFile, journal: JournalPosition?, records: [ArraySlice<UInt8>]) throws(SystemError) -> Int {
+        let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
+        var written = 0
+        var buffer = header(tabCount: records.count, journal: journal)
+        for (i, record) in records.enumerated() {
+            buffer += record
+            guard buffer.count >= 1 << 20 || i == records.count - 1 else { continue }
+            try Sys.write(buffer[...], to: temporary.fd, at: written)
+            written += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+        }
+        if !buffer.isEmpty {
+            try Sys.write(buffer[...], to: temporary.fd, at: written)
+            written += buffer.count
+        }
+        try file.replace(with: temporary)
+        return written
     }
 
     /// Writes a whole session to `path`, which must be a session file or nothing, and must not be in use.
