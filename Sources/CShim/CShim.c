@@ -12,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,6 +92,29 @@ int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait) {
     return 0;
 }
 
+int sv_pidfd_exited(int pidfd, int wait) {
+    siginfo_t info = {0};
+    if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOWAIT | (wait ? 0 : WNOHANG)) != 0) return -1;
+    return info.si_pid != 0;
+}
+
+int sv_kill_group(pid_t pgid, int sig) {
+    /* kill(0) and kill(-1) would reach the caller's own group, or every process it may signal. */
+    if (pgid <= 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    return kill(-pgid, sig);
+}
+
+int sv_file_times(int fd, int64_t *modified_ns, int64_t *changed_ns) {
+    struct stat info;
+    if (fstat(fd, &info) != 0) return -1;
+    *modified_ns = (int64_t)info.st_mtim.tv_sec * 1000000000 + info.st_mtim.tv_nsec;
+    *changed_ns = (int64_t)info.st_ctim.tv_sec * 1000000000 + info.st_ctim.tv_nsec;
+    return 0;
+}
+
 int sv_cld_exited(void) { return CLD_EXITED; }
 int sv_cld_killed(void) { return CLD_KILLED; }
 int sv_cld_dumped(void) { return CLD_DUMPED; }
@@ -124,7 +148,7 @@ int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeo
 int sv_openat2_beneath(int dirfd, const char *path) {
     struct open_how how = {
         .flags = O_PATH | O_CLOEXEC,
-        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
     };
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
 }

@@ -28,16 +28,23 @@ extension Message {
             out.appendBytes(body)
         case .goTo(let index):
             out.appendInteger(index)
-        case .restoreHistory(let index, let urls), .history(let index, let urls):
+        case .restoreHistory(let index, let count, let urls), .history(let index, let count, let urls):
             out.appendInteger(index)
-            out.appendInteger(UInt32(urls.count))
-            for url in urls { out.appendString(url) }
+            out.appendInteger(count)
+            out.appendStrings(urls)
+        case .historyData(let urls):
+            out.appendStrings(urls)
         case .navigationAction(let type, let mainFrame, let url):
             out.append(type.rawValue)
             out.append(mainFrame ? 1 : 0)
             out.appendString(url)
-        case .didFinish(let text), .didFailProvisional(let text), .didFail(let text), .document(let text):
+        case .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
             out.appendString(text)
+        case .document(let length, let text):
+            out.appendInteger(length)
+            out.appendBytes(text)
+        case .documentData(let text):
+            out.appendBytes(text)
         case .titleQuery(let id):
             out.appendInteger(id)
         case .title(let id, let title):
@@ -74,6 +81,11 @@ extension [UInt8] {
     mutating func appendBytes(_ bytes: [UInt8]) {
         appendInteger(UInt32(bytes.count))
         append(contentsOf: bytes)
+    }
+
+    mutating func appendStrings(_ strings: [String]) {
+        appendInteger(UInt32(strings.count))
+        for string in strings { appendString(string) }
     }
 
     mutating func appendString(_ string: String) {
@@ -160,18 +172,22 @@ extension Message {
         case 16: message = .inputApplied(seq: try reader.integer(), digest: try reader.integer())
         case 17: message = .unload
         case 18: message = .documentQuery
-        case 19: message = .document(text: try reader.string())
+        case 19: message = .document(length: try reader.integer(), text: try reader.bytes())
         case 20: message = .fetchData(body: try reader.bytes())
         case 21: message = .goTo(index: try reader.integer())
-        case 22: message = .restoreHistory(index: try reader.integer(), urls: try reader.strings())
+        case 22:
+            message = .restoreHistory(index: try reader.integer(), count: try reader.integer(), urls: try reader.strings())
         case 23: message = .historyQuery
-        case 24: message = .history(index: try reader.integer(), urls: try reader.strings())
+        case 24: message = .history(index: try reader.integer(), count: try reader.integer(), urls: try reader.strings())
         case 25:
             guard let type = NavigationType(rawValue: try reader.integer()) else { throw .badValue(tag: tag) }
             message = .navigationAction(type: type, mainFrame: try reader.flag(), url: try reader.string())
+        case 26: message = .historyData(urls: try reader.strings())
+        case 27: message = .documentData(text: try reader.bytes())
         default: throw .unknownTag(tag)
         }
         guard reader.remaining == 0 else { throw .trailingBytes(tag: tag, count: reader.remaining) }
+        if let violation = message.limitViolation { throw violation }
         return message
     }
 }

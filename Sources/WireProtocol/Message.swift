@@ -1,9 +1,25 @@
 /// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
-public let protocolVersion: UInt16 = 4
+public let protocolVersion: UInt16 = 5
 
-/// The largest frame (type tag plus payload) either side accepts. A document bigger than this cannot be served;
-/// a peer that announces more is broken or hostile, and the frame is rejected before any of it is buffered.
+/// The largest frame (type tag plus payload) either side accepts or sends. Anything that can be bigger (a fetched
+/// document, a back/forward list, the editor's document) travels in pieces of at most `pieceBytes`; a peer that
+/// announces more is broken or hostile, and the frame is rejected before any of it is buffered.
 public let maxFrameSize = 1 << 20
+
+/// What one piece of a large value carries at most, well under the frame cap so that a piece never holds the
+/// event loop (or the pipe) for long.
+public let pieceBytes = 256 << 10
+
+/// The longest URL either side sends: 64 KiB, what a session file keeps of a string, so that no URL a tab
+/// navigated to is ever cut when it is saved. A navigation to a longer one is refused before it starts.
+public let maxURLBytes = 64 << 10
+
+/// The longest title either side sends, in UTF-8 bytes: a page's longer title is cut at the last whole character
+/// before it, as browsers cap titles (Chromium keeps 4,096 characters).
+public let maxTitleBytes = 4 << 10
+
+/// Entries a back/forward list keeps (WebKit's default), on both sides: the oldest goes when it is full.
+public let historyCapacity = 100
 
 /// The digest `inputApplied` carries: FNV-1a 64 of the whole document typed so far, continued from `hash` so that
 /// the supervisor can extend it input by input.
@@ -19,7 +35,11 @@ public let documentDigestBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 ///
 /// The first message on a channel is always the worker's `hello`. The supervisor only ever sends `load`, `reload`,
 /// `goTo`, `restoreHistory`, `historyQuery`, `unload`, `fetchReply`, `fetchData`, `titleQuery`, `ping`, `input`,
-/// `documentQuery` and `shutdown`; everything else comes from the worker.
+/// `documentQuery` and `shutdown`; `historyData` goes both ways; everything else comes from the worker.
+///
+/// One message is one frame. A value that may not fit one (a document, a back/forward list, the editor's text) is
+/// sent as a first message that says how much there is in all, followed at once by continuation messages
+/// (`fetchData`, `historyData`, `documentData`) until it is complete; nothing else comes between them.
 public enum Message: Sendable {
     case hello(pid: Int32, version: UInt16)
     /// A main-frame navigation. When it commits, the worker's back/forward list gains an entry for it, or with
@@ -47,14 +67,19 @@ public enum Message: Sendable {
     case unload
     /// Asks for the document typed into the page so far, answered with `document`.
     case documentQuery
-    case document(text: String)
+    /// The editor's text, `length` bytes in all, `text` the first of them; `documentData` brings the rest.
+    case document(length: UInt32, text: [UInt8])
+    case documentData(text: [UInt8])
     /// Back or forward: the worker's list moves to entry `index` and loads it.
     case goTo(index: UInt32)
-    /// A new worker takes over a tab: its back/forward list becomes `urls`, and it loads entry `index`.
-    case restoreHistory(index: UInt32, urls: [String])
-    /// Asks for the worker's back/forward list, answered with `history`.
+    /// A new worker takes over a tab: its back/forward list becomes `count` URLs, `urls` the first of them and
+    /// `historyData` the rest, and it loads entry `index`.
+    case restoreHistory(index: UInt32, count: UInt32, urls: [String])
+    /// Asks for the worker's back/forward list, answered with `history` (and `historyData`, as for a restore).
     case historyQuery
-    case history(index: UInt32, urls: [String])
+    case history(index: UInt32, count: UInt32, urls: [String])
+    /// More URLs of the `restoreHistory` or `history` just sent.
+    case historyData(urls: [String])
     /// The page wants to navigate (a link activated, a form submitted, a redirect); the supervisor decides.
     case navigationAction(type: NavigationType, mainFrame: Bool, url: String)
 
@@ -86,6 +111,8 @@ public enum Message: Sendable {
         case .historyQuery: 23
         case .history: 24
         case .navigationAction: 25
+        case .historyData: 26
+        case .documentData: 27
         }
     }
 }
@@ -123,6 +150,9 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
     case trailingBytes(tag: UInt8, count: Int)
     case invalidUTF8(tag: UInt8)
     case badValue(tag: UInt8)
+    /// A URL or title longer (in bytes) than the protocol allows, or a history longer (in entries): see
+    /// `maxURLBytes`, `maxTitleBytes` and `historyCapacity`.
+    case overLimit(tag: UInt8, length: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -133,6 +163,8 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .trailingBytes(let tag, let count): "message \(tag) has \(count) stray trailing bytes"
         case .invalidUTF8(let tag): "message \(tag) holds a string that is not UTF-8"
         case .badValue(let tag): "message \(tag) holds a value out of its range"
+        case .overLimit(let tag, let length, let limit):
+            "message \(tag) holds a field of \(length), over its limit of \(limit)"
         }
     }
 }

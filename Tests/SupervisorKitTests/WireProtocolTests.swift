@@ -9,8 +9,10 @@ import WireProtocol
         .didCommit(url: "app://local/a"), .didFinish(title: "Title ✓"), .didFailProvisional(error: "404"),
         .didFail(error: "gone"), .titleQuery(id: 7), .title(id: 7, title: ""), .ping(seq: .max), .pong(seq: 1),
         .input(seq: 3, text: "héllo"), .inputApplied(seq: 3, digest: 0xDEAD_BEEF_0000_0001),
-        .goTo(index: 2), .restoreHistory(index: 1, urls: ["app://local/a", "app://local/ü"]), .historyQuery,
-        .history(index: 0, urls: []), .navigationAction(type: .formResubmitted, mainFrame: false, url: "https://x.example/"),
+        .goTo(index: 2), .restoreHistory(index: 1, count: 3, urls: ["app://local/a", "app://local/ü"]), .historyQuery,
+        .history(index: 0, count: 0, urls: []),
+        .navigationAction(type: .formResubmitted, mainFrame: false, url: "https://x.example/"),
+        .historyData(urls: ["app://local/c"]), .document(length: 5, text: Array("héy".utf8)), .documentData(text: [1]),
     ]
 
     @Test(arguments: samples)

@@ -6,8 +6,12 @@ import WorkerRuntime
 /// Reading blocks while the worker is idle; between render steps the worker drains what has arrived without
 /// blocking, so title probes and pings are answered while it works. EOF means the supervisor is gone, and so is
 /// the worker's reason to live.
+///
+/// A back/forward list sent in pieces comes out whole: the worker never sees half a restore.
 struct Channel {
     private var decoder = FrameDecoder()
+    /// A `restoreHistory` whose `historyData` pieces are still arriving.
+    private var restoring: (index: UInt32, count: UInt32, urls: [String])?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     private var outgoing: [UInt8] = []
     private let input: Int32
@@ -19,7 +23,10 @@ struct Channel {
         output = mapped ? WR_CHANNEL_OUT_FD : 1
     }
 
+    /// Every message is bounded where it is made (titles cut, long URLs skipped, large values in pieces); one that
+    /// is not is a bug that would break the channel, so it is never encoded, and the worker exits as broken.
     mutating func send(_ message: Message) {
+        if message.limitViolation != nil { wr_exit(70) }
         outgoing.removeAll(keepingCapacity: true)
         message.encode(into: &outgoing)
         writeAll(outgoing)
@@ -41,7 +48,9 @@ struct Channel {
     mutating func receive(wait: Bool) -> Message? {
         while true {
             do {
-                if let message = try decoder.next() { return message }
+                while let message = try decoder.next() {
+                    if let whole = assembled(message) { return whole }
+                }
             } catch {
                 // The supervisor never sends a bad frame; if it does, the channel cannot be trusted.
                 wr_exit(70)
@@ -51,6 +60,28 @@ struct Channel {
             if n == -Int(WR_EINTR) { continue }
             if n <= 0 { wr_exit(0) }
             readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+    }
+
+    /// `message`, or nil while it is a piece of a restore still arriving. The supervisor sends a restore's pieces
+    /// back to back: anything else between them, or a piece of nothing, breaks the protocol.
+    private mutating func assembled(_ message: Message) -> Message? {
+        switch message {
+        case .restoreHistory(let index, let count, let urls) where urls.count < count && restoring == nil:
+            restoring = (index, count, urls)
+            return nil
+        case .historyData(let urls):
+            guard var restore = restoring, restore.urls.count + urls.count <= restore.count else { wr_exit(70) }
+            restore.urls += urls
+            guard restore.urls.count == restore.count else {
+                restoring = restore
+                return nil
+            }
+            restoring = nil
+            return .restoreHistory(index: restore.index, count: restore.count, urls: restore.urls)
+        default:
+            if restoring != nil { wr_exit(70) }
+            return message
         }
     }
 }

@@ -5,6 +5,12 @@
 /// `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>` and `<iframe src>`;
 /// what the page does once rendered (a link the user follows, a form, a redirect) is declared too:
 /// `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
+///
+/// Nothing a page says can break the worker or the channel: the title is cut to `maxTitleBytes` at a character
+/// boundary; a sub-resource or navigation whose URL is over `maxURLBytes` is ignored, as an address no browser
+/// could load; a number that is not a plain decimal, or out of its range (memory beyond `maxMemoryBytes`, CPU
+/// beyond `maxCPUNanoseconds`, an exit code outside 0…255, or a product that would overflow) leaves its setting
+/// at the default: no memory, no CPU, exit code 1.
 struct Document {
     enum Fault: Equatable {
         /// `fail`: the navigation fails (`didFail`); the others kill or wedge the worker.
@@ -33,7 +39,7 @@ struct Document {
         if let open = lower.find("<title", from: 0), let gt = lower.find(">", from: open),
             let close = lower.find("</title", from: gt + 1)
         {
-            title = String(decoding: Document.trimmed(html[(gt + 1)..<close]), as: UTF8.self)
+            title = Document.capped(String(decoding: Document.trimmed(html[(gt + 1)..<close]), as: UTF8.self))
         }
         var cursor = 0
         while let meta = lower.find("<meta", from: cursor) {
@@ -54,7 +60,8 @@ struct Document {
                 let end = lower.find(">", from: open) ?? lower.count
                 cursor = end
                 if let range = Document.attributeRange("src", in: lower, open..<end) {
-                    resources.append((String(decoding: html[range], as: UTF8.self), kind))
+                    let url = String(decoding: html[range], as: UTF8.self)
+                    if url.utf8.count <= maxURLBytes { resources.append((url, kind)) }
                 }
             }
         }
@@ -75,18 +82,36 @@ struct Document {
                 if value.matches("redirect") || value.matches("other") { navigation.type = .other }
             }
         }
-        if !navigation.url.isEmpty, navigations.count < Document.maxNavigations { navigations.append(navigation) }
+        let fits = navigation.url.utf8.count <= maxURLBytes
+        guard !navigation.url.isEmpty, fits, navigations.count < Document.maxNavigations else { return }
+        navigations.append(navigation)
+    }
+
+    /// `title` cut to `maxTitleBytes`, at the last character that fits whole. It is measured after decoding: each
+    /// invalid byte of the page became a three-byte replacement character.
+    private static func capped(_ title: String) -> String {
+        guard title.utf8.count > maxTitleBytes else { return title }
+        let bytes = Array(title.utf8)
+        return String(decoding: bytes[..<utf8Boundary(in: bytes, from: 0, limit: maxTitleBytes)], as: UTF8.self)
     }
 
     // Markup is read as bytes, never as Strings: comparing Strings by canonical equivalence would link the Unicode
     // tables into the worker, whose start-up is the point of its being small.
 
+    /// The most memory a page may ask for (1 TiB, more than any machine this runs on): the bound keeps the
+    /// arithmetic safe, and the kernel refuses what it cannot give.
+    static let maxMemoryBytes = 1 << 40
+    /// The most CPU a page may ask for: an hour.
+    static let maxCPUNanoseconds = 3_600_000_000_000
+
     private mutating func applyRender(_ content: [UInt8]) {
         for (key, value) in Document.settings(content) {
             if key.matches("memory") {
-                memoryBytes = Document.quantity(value, units: [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1)])
+                let units = [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1)]
+                memoryBytes = Document.quantity(value, units: units, upTo: Document.maxMemoryBytes) ?? 0
             } else if key.matches("cpu") {
-                cpuNanoseconds = Document.quantity(value, units: [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)])
+                let units = [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)]
+                cpuNanoseconds = Document.quantity(value, units: units, upTo: Document.maxCPUNanoseconds) ?? 0
             }
         }
     }
@@ -97,7 +122,7 @@ struct Document {
         for (key, value) in Document.settings(content) {
             if key.matches("segv") { kind = .segv }
             if key.matches("abort") { kind = .abort }
-            if key.matches("exit") { kind = .exit(Int32(truncatingIfNeeded: Document.number(value[...]) ?? 1)) }
+            if key.matches("exit") { kind = .exit(Document.exitCode(value)) }
             if key.matches("hang") { kind = .hang }
             if key.matches("fail") { kind = .fail }
             if key.matches("malformed-frame") { kind = .malformedFrame }
@@ -117,14 +142,28 @@ struct Document {
         }
     }
 
-    private static func quantity(_ text: [UInt8], units: [(String, Int)]) -> Int {
-        for (suffix, scale) in units {
+    /// An exit code, 0…255; 1 for anything else.
+    private static func exitCode(_ text: [UInt8]) -> Int32 {
+        guard let code = number(text[...]), (0...255).contains(code) else { return 1 }
+        return Int32(code)
+    }
+
+    /// A number with an optional unit, in the smallest unit; nil when malformed, negative, over `limit`, or too
+    /// large to compute.
+    private static func quantity(_ text: [UInt8], units: [(String, Int)], upTo limit: Int) -> Int? {
+        var digits = text[...]
+        var scale = 1
+        for (suffix, factor) in units {
             let suffix = Array(suffix.utf8)
             if text.count >= suffix.count, Array(text.suffix(suffix.count)) == suffix {
-                return (number(text.dropLast(suffix.count).filter { $0 != 32 }[...]) ?? 0) * scale
+                digits = text.dropLast(suffix.count).filter { $0 != 32 }[...]
+                scale = factor
+                break
             }
         }
-        return number(text[...]) ?? 0
+        guard let value = number(digits), value >= 0 else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: scale)
+        return overflow || product > limit ? nil : product
     }
 
     /// A decimal integer, optionally negative, and nothing else.

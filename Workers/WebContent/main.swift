@@ -7,6 +7,8 @@ struct Worker {
     var url = ""
     var title = ""
     var typed: [UInt8] = []
+    /// The digest of `typed`, kept as it grows: each input costs its own bytes, never the whole document's.
+    var typedDigest = documentDigestBasis
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
     var deferred: [Message] = []
     /// The tab's back/forward list as this worker knows it: given by the supervisor on restore, grown by commits.
@@ -31,7 +33,7 @@ struct Worker {
                 guard Int(index) < history.count else { break }
                 current = Int(index)
                 navigate(to: history[current], entry: .stay)
-            case .restoreHistory(let index, let urls):
+            case .restoreHistory(let index, _, let urls):
                 history = urls
                 current = min(Int(index), urls.count - 1)
                 if current >= 0 { navigate(to: history[current], entry: .stay) }
@@ -49,9 +51,13 @@ struct Worker {
         case .titleQuery(let id): channel.send(.title(id: id, title: title))
         case .input(let seq, let text):
             typed.append(contentsOf: text.utf8)
-            channel.send(.inputApplied(seq: seq, digest: documentDigest(typed)))
-        case .documentQuery: channel.send(.document(text: String(decoding: typed, as: UTF8.self)))
-        case .historyQuery: channel.send(.history(index: UInt32(truncatingIfNeeded: current), urls: history))
+            typedDigest = documentDigest(text.utf8, from: typedDigest)
+            channel.send(.inputApplied(seq: seq, digest: typedDigest))
+        case .documentQuery:
+            for piece in Message.documentPieces(typed) { channel.send(piece) }
+        case .historyQuery:
+            let index = UInt32(truncatingIfNeeded: current)
+            for piece in Message.historyPieces(restoring: false, index: index, urls: history) { channel.send(piece) }
         case .shutdown: wr_exit(0)
         case .load, .reload, .goTo, .restoreHistory, .unload: deferred.append(message)
         default: break
@@ -76,6 +82,7 @@ struct Worker {
         case .push:
             history.append(target)
             if current + 1 < history.count - 1 { history.removeSubrange((current + 1)..<(history.count - 1)) }
+            if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
             current = history.count - 1
         case .replace:
             if current < 0 { current = 0; history = [target] } else { history[current] = target }
@@ -160,6 +167,7 @@ struct Worker {
         url = ""
         title = ""
         typed = []
+        typedDigest = documentDigestBasis
     }
 
     func commit(_ fault: Document.Fault) -> Never {

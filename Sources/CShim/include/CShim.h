@@ -33,6 +33,15 @@ int sv_pidfd_send_signal(int pidfd, int sig);
 /// CLD_KILLED or CLD_DUMPED and `*status` the exit code or signal; `*code` is 0 when the child has not exited yet.
 int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait);
 
+/// Waits (or, without `wait`, only checks) until the child behind `pidfd` has exited, without reaping it
+/// (waitid with WNOWAIT): 1 once it has, 0 if not yet, -1 with errno. Its zombie keeps its pid, and so the id of
+/// the process group it leads, from being reused until the reap.
+int sv_pidfd_exited(int pidfd, int wait);
+
+/// Sends `sig` to every process in the group `pgid`: kill(-pgid, sig). -1 with errno (ESRCH: the group is empty;
+/// EINVAL for a `pgid` of 1 or less, which would name the caller's group or every process).
+int sv_kill_group(pid_t pgid, int sig);
+
 int sv_cld_exited(void);
 int sv_cld_killed(void);
 int sv_cld_dumped(void);
@@ -70,14 +79,19 @@ int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeout_ms);
 
 /// Opens `path` beneath the directory `dirfd` as an O_PATH | O_CLOEXEC descriptor, resolved by the kernel with
-/// RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: a `..`, an absolute path or a symlink that would leave `dirfd` fails with
-/// EXDEV, a /proc-style link with ELOOP. O_PATH reads nothing, so a FIFO cannot block and a device is not touched.
+/// RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV: a `..`, an absolute path or a symlink that would leave
+/// `dirfd`, or a mount point on the way (a proc or any other file system mounted inside), fails with EXDEV, a
+/// /proc-style link with ELOOP. O_PATH reads nothing, so a FIFO cannot block and a device is not touched.
 /// openat2(2), which glibc does not wrap; -1 with errno (ENOSYS before Linux 5.6).
 int sv_openat2_beneath(int dirfd, const char *path);
 /// openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC): one step of a walk that must see symlinks, not follow them.
 int sv_openat_path_nofollow(int dirfd, const char *name);
 /// open(path, O_PATH | O_DIRECTORY | O_CLOEXEC): a directory held for openat, never read through this descriptor.
 int sv_open_directory_path(const char *path);
+
+/// When the file open on `fd` (an O_PATH descriptor included) last changed: its mtime and ctime in nanoseconds
+/// since the epoch (fstat). A write moves both, and ctime cannot be set back from user space. 0 or -1 with errno.
+int sv_file_times(int fd, int64_t *modified_ns, int64_t *changed_ns);
 
 /// Bytes of heap the process has allocated and not freed (glibc's mallinfo2 uordblks + hblkhd).
 size_t sv_heap_in_use(void);

@@ -90,11 +90,11 @@ public final class ContentProvider {
         return try file(Array(Self.imagesDirectory.utf8) + id, in: root)
     }
 
+    /// A kept copy is served only once the file is found unchanged since it was read; an edited page is read anew.
     private func file(_ path: [UInt8], in root: ContentRoot) throws(ContentRefusal) -> Response {
-        if let body = cache[path] { return Response(status: 200, mime: Self.mime(path, body), body: body) }
-        let body = try root.read(path, limit: Self.maxDocumentSize)
-        cache.insert(body, for: path)
-        return Response(status: 200, mime: Self.mime(path, body), body: body)
+        let file = try root.read(path, limit: Self.maxDocumentSize, cached: cache[path])
+        cache.insert(file, for: path)
+        return Response(status: 200, mime: Self.mime(path, file.body), body: file.body)
     }
 
     // MARK: - Media types

@@ -1,11 +1,13 @@
+import CShim
 import Glibc
 
 /// A content directory, held by descriptor from the start, and the one way to read a file beneath it.
 ///
-/// The kernel resolves each path against that descriptor (`Sys.openBeneath`), so no `..`, symlink or rename made at
-/// any moment can lead a read outside it. A file is first reached with O_PATH, which reads nothing: only a regular
-/// file is then opened for reading, so a FIFO never blocks the event loop and a device node is never touched.
-/// That second open goes through /proc/self/fd: without /proc mounted, every read is a 500.
+/// The kernel resolves each path against that descriptor (`Sys.openBeneath`), so no `..`, symlink, rename or mount
+/// point (a proc file system mounted inside would serve /proc/self/environ) made at any moment can lead a read
+/// outside it. A file is first reached with O_PATH, which reads nothing: only a regular file is then opened for
+/// reading, so a FIFO never blocks the event loop and a device node is never touched. That second open goes
+/// through /proc/self/fd: without /proc mounted, every read is a 500.
 final class ContentRoot {
     let path: String
     private let fd: Int32
@@ -17,9 +19,20 @@ final class ContentRoot {
 
     deinit { Sys.close(fd) }
 
+    /// A file as read: which file it was and when it last changed, so that a copy can be checked against the file.
+    struct Version: Equatable {
+        let status: Sys.FileStatus
+        let modified: Int64
+        let changed: Int64
+    }
+
     /// The bytes of the regular file at `relative`, which the caller has decoded and checked; a file bigger than
-    /// `limit` is refused by its size before any of it is read.
-    func read(_ relative: [UInt8], limit: Int) throws(ContentRefusal) -> [UInt8] {
+    /// `limit` is refused by its size before any of it is read. A `cached` copy is returned instead of a read when
+    /// the file is still the one it was read from: the same inode and size, unchanged since (mtime and ctime; an
+    /// edit within the file system's timestamp granularity of the read that keeps the size can go unseen).
+    func read(_ relative: [UInt8], limit: Int, cached: (version: Version, body: [UInt8])? = nil) throws(ContentRefusal)
+        -> (version: Version, body: [UInt8])
+    {
         let name = ContentRefusal.printable(relative)
         let pathFD: Int32
         do throws(SystemError) { pathFD = try Sys.openBeneath(fd, relative) } catch { throw Self.refusal(error, relative) }
@@ -27,6 +40,13 @@ final class ContentRoot {
         let found = try Self.status(pathFD, name)
         guard found.isRegular else { throw .forbidden("\(name) is \(Self.kind(found.type)), not a regular file") }
         guard found.size <= limit else { throw Self.tooBig(name, size: "\(found.size)", limit: limit) }
+        var modified: Int64 = 0
+        var changed: Int64 = 0
+        do throws(SystemError) { _ = try retrying("fstat") { sv_file_times(pathFD, &modified, &changed) } } catch {
+            throw ContentRefusal(status: 500, reason: "cannot stat \(name): \(error)")
+        }
+        let version = Version(status: found, modified: modified, changed: changed)
+        if let cached, cached.version == version { return cached }
 
         let readFD: Int32
         do throws(SystemError) { readFD = try Sys.reopenForReading(pathFD) } catch {
@@ -42,7 +62,7 @@ final class ContentRoot {
             throw ContentRefusal(status: 500, reason: "cannot read \(name): \(error)")
         }
         guard body.count <= limit else { throw Self.tooBig(name, size: "at least \(body.count)", limit: limit) }
-        return body
+        return (version, body)
     }
 
     /// EXDEV is the kernel's word for "this leads out of the root"; ELOOP for a link it may not follow.

@@ -9,7 +9,9 @@ struct DocumentCache {
     /// Empty files cost no bytes, so the count is bounded too.
     static let maxEntries = 4096
 
-    private var entries: [[UInt8]: [UInt8]] = [:]
+    typealias Entry = (version: ContentRoot.Version, body: [UInt8])
+
+    private var entries: [[UInt8]: Entry] = [:]
     /// Keys oldest first.
     private var order: [[UInt8]] = []
     /// The bytes of every kept name and body.
@@ -17,18 +19,29 @@ struct DocumentCache {
 
     var count: Int { entries.count }
 
-    subscript(path: [UInt8]) -> [UInt8]? { entries[path] }
+    /// The copy kept of `path`, with the version of the file it was read from: the caller checks it is current.
+    subscript(path: [UInt8]) -> Entry? { entries[path] }
 
-    /// Keeps `body` under `path` if it is small enough, making room by dropping the oldest entries.
-    mutating func insert(_ body: [UInt8], for path: [UInt8]) {
-        let cost = path.count + body.count
-        guard body.count <= Self.maxEntryBytes, entries[path] == nil else { return }
-        while !order.isEmpty, totalBytes + cost > Self.maxTotalBytes || entries.count >= Self.maxEntries {
-            let oldest = order.removeFirst()
-            totalBytes -= oldest.count + (entries.removeValue(forKey: oldest)?.count ?? 0)
+    /// Keeps `file` under `path` if it is small enough, replacing an older copy, and making room by dropping the
+    /// oldest entries.
+    mutating func insert(_ file: Entry, for path: [UInt8]) {
+        if let kept = entries[path] {
+            guard kept.version != file.version else { return }
+            remove(path)
         }
-        entries[path] = body
+        let cost = path.count + file.body.count
+        guard file.body.count <= Self.maxEntryBytes else { return }
+        while !order.isEmpty, totalBytes + cost > Self.maxTotalBytes || entries.count >= Self.maxEntries {
+            remove(order[0])
+        }
+        entries[path] = file
         order.append(path)
         totalBytes += cost
+    }
+
+    private mutating func remove(_ path: [UInt8]) {
+        guard let kept = entries.removeValue(forKey: path) else { return }
+        order.removeAll { $0 == path }
+        totalBytes -= path.count + kept.body.count
     }
 }

@@ -5,6 +5,10 @@ import WireProtocol
 /// Every input has a seq, counted from 1 across runs that share a journal. An input is kept until the worker
 /// acknowledges it as applied; acknowledged inputs, in order, are the saved document, appended to the journal.
 /// When a worker dies, the next one gets the saved document and then every unacknowledged input, in order, once.
+///
+/// At most `window` inputs are typed and not yet acknowledged: while the worker lags that far behind, the typist
+/// waits (each tick it waits is counted in `deferred`), so typing faster than the worker can take is slowed, never
+/// lost, and the backlog a run's end must wait for is bounded.
 final class Editor {
     /// The editor's own load: one view, open for the whole run, outside the rotation of loads.
     let load: Load
@@ -32,13 +36,21 @@ final class Editor {
     var final: [UInt8]?
     /// Audited and closed.
     var concluded = false
+    /// Ticks on which the typist did not type because `window` inputs were unacknowledged.
+    private(set) var deferred = 0
+    /// The number in the next input's word: one past the highest any input carries, restored ones included, so
+    /// that every input's text is unique even when the journal's labels skip some.
+    private var nextLabel = 1
 
     init(load: Load, journal: InputJournal?) {
         self.load = load
         self.journal = journal
         for record in journal?.recovered ?? [] { texts.append(record.text) }
         restored = texts.count
-        for text in texts { acknowledge(text) }
+        for text in texts {
+            acknowledge(text)
+            if let label = Self.label(text) { nextLabel = max(nextLabel, label + 1) }
+        }
         saved = acked
         highestSent = acked
     }
@@ -46,19 +58,38 @@ final class Editor {
     var typed: Int { texts.count }
     var allAcknowledged: Bool { acked == UInt64(texts.count) }
 
-    /// The next input the user types: one word, named by its seq so that a loss or a repeat shows in the text.
-    func type() {
-        texts.append(Array("w\(texts.count + 1) ".utf8))
+    /// Inputs typed and not acknowledged, at most.
+    static let window = 256
+
+    /// The next input the user types, unless `window` inputs wait for their acknowledgement (then the tick is
+    /// counted in `deferred`): one word and a space, with a label no other input has, so that a loss or a repeat
+    /// shows in the text. Returns whether it typed.
+    func type() -> Bool {
+        guard UInt64(texts.count) - acked < UInt64(Self.window) else {
+            deferred += 1
+            return false
+        }
+        texts.append(Array("w\(nextLabel) ".utf8))
+        nextLabel += 1
+        return true
     }
 
-    /// A new worker takes the document: the saved part as a restore, in pieces that fit in a frame (all but the
-    /// last acknowledged as seq 0), then every input not acknowledged.
+    /// The number in a word `w<n> `; nil for any other text.
+    private static func label(_ text: [UInt8]) -> Int? {
+        guard text.count > 2, text.count < 21, text.first == UInt8(ascii: "w"), text.last == UInt8(ascii: " ") else {
+            return nil
+        }
+        return Int(String(decoding: text.dropFirst().dropLast(), as: UTF8.self))
+    }
+
+    /// A new worker takes the document: the saved part as a restore, in pieces that each fit a frame and end
+    /// between characters (all but the last acknowledged as seq 0), then every input not acknowledged.
     func attach(_ worker: WorkerProcess) -> [(seq: UInt64, text: [UInt8])] {
         self.worker = worker
         var messages: [(UInt64, [UInt8])] = []
         var start = 0
         while start < ackedText.count {
-            let end = min(start + Self.restoreChunk, ackedText.count)
+            let end = utf8Boundary(in: ackedText, from: start, limit: pieceBytes)
             messages.append((end == ackedText.count ? acked : 0, Array(ackedText[start..<end])))
             start = end
         }
@@ -105,26 +136,34 @@ final class Editor {
     /// Called after the journal's sync returned.
     func synced() { saved = acked }
 
-    /// Lost and duplicated inputs: each input's word counted in the final document (or, with no worker left to
-    /// ask, in the saved one), against everything typed.
+    /// The longest document a worker could honestly report: every input applied twice over, and a piece more.
+    /// An announced length beyond it is not a document but an attempt to make the supervisor buffer one.
+    var longestPlausibleDocument: Int { 2 * texts.reduce(0) { $0 + $1.count } + pieceBytes }
+
+    /// Lost and duplicated inputs: each input's own text (a word and its space) counted among the final
+    /// document's words (or, with no worker left to ask, the saved document's), against how many inputs have that
+    /// text. A word no input has is a duplicate too: something was applied that nobody typed. A text that is not one
+    /// word and a space can never be counted, so it shows as lost rather than hide a loss.
     func audit() -> (lost: Int, duplicate: Int, intact: Bool) {
         let document = final ?? ackedText
-        var counts = [Int](repeating: 0, count: texts.count + 1)
+        var expected: [ArraySlice<UInt8>: Int] = [:]
+        for text in texts { expected[text[...], default: 0] += 1 }
+        var found: [ArraySlice<UInt8>: Int] = [:]
         var stray = 0
-        for word in document.split(separator: UInt8(ascii: " ")) {
-            if word.first == UInt8(ascii: "w"), let seq = Int(String(decoding: word.dropFirst(), as: UTF8.self)),
-                seq >= 1, seq <= texts.count
-            {
-                counts[seq] += 1
-            } else {
-                stray += 1
-            }
+        var start = 0
+        while start < document.count {
+            let end = document[start...].firstIndex(of: UInt8(ascii: " ")).map { $0 + 1 } ?? document.count
+            let word = document[start..<end]
+            if expected[word] != nil { found[word, default: 0] += 1 } else { stray += 1 }
+            start = end
         }
-        let lost = counts.dropFirst().filter { $0 == 0 }.count
-        let duplicate = counts.dropFirst().reduce(0) { $0 + max(0, $1 - 1) } + stray
+        var lost = 0
+        var duplicate = stray
+        for (text, count) in expected {
+            let seen = found[text] ?? 0
+            lost += max(0, count - seen)
+            duplicate += max(0, seen - count)
+        }
         return (lost, duplicate, document.elementsEqual(texts.joined()))
     }
-
-    /// A restore larger than this goes in several frames.
-    static let restoreChunk = 256 * 1024
 }

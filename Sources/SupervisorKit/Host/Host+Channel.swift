@@ -6,13 +6,19 @@ extension Host {
         guard worker.channelOpen else { return }
         do {
             try worker.channel.send(message, on: loop) { [unowned self, unowned worker] in closeChannel(of: worker) }
+        } catch .refused(let reason) {
+            // Never sent, so the channel is as sound as it was: only this message is lost, and loudly.
+            log.emit("send-refused", view: worker.view?.id, pid: worker.pid, [
+                ("message", .int(Int(message.tag))), ("reason", .string(reason.description)),
+            ])
+            return
         } catch {
             // The worker is gone or going; its pidfd reports how.
             log.emit("send-failed", view: worker.view?.id, pid: worker.pid, [("error", .string(error.description))])
             return closeChannel(of: worker)
         }
         switch message {
-        case .load, .reload, .goTo, .restoreHistory:
+        case .load, .reload, .goTo, .restoreHistory(_, 1..., _):
             worker.owed.fetches += 1
             expectAnswer(from: worker)
         case .historyQuery:
@@ -83,6 +89,9 @@ extension Host {
             return saidHello(worker)
         }
         let view = worker.view
+        if let incoming = worker.incoming {
+            return continuePieces(of: incoming, with: message, from: worker)
+        }
         switch message {
         case .fetch(let url, let kind):
             fetch(url, kind, for: worker)
@@ -117,14 +126,14 @@ extension Host {
         case .navigationAction(let type, let mainFrame, let url):
             guard worker.owed.navigations > 0, let tab = view?.load.tab else { return unsolicited(message, from: worker) }
             worker.owed.navigations -= 1
-            navigationRequested(tab, type: type, mainFrame: mainFrame, url: url)
-        case .history(let index, let urls):
+            navigationRequested(tab, type: type, mainFrame: mainFrame, url: url, by: worker)
+        case .history(let index, let count, let urls):
             guard worker.owed.histories > 0 else { return unsolicited(message, from: worker) }
             worker.owed.histories -= 1
-            log.emit("worker-history", view: view?.id, pid: worker.pid, [
-                ("index", .int(Int(index))), ("urls", .array(urls.map { .string($0) })),
-            ])
-            view?.load.tab?.notify(.workerHistory(index: Int(index), urls: urls))
+            guard urls.count == count else {
+                return worker.incoming = .history(index: index, count: Int(count), urls: urls)
+            }
+            historyReceived(index: index, urls: urls, from: worker)
         case .pong(let seq):
             guard seq > worker.lastPong, seq <= worker.lastPing else { return unsolicited(message, from: worker) }
             worker.lastPong = seq
@@ -136,12 +145,40 @@ extension Host {
             }
         case .inputApplied(let seq, let digest):
             inputApplied(seq: seq, digest: digest, by: worker)
-        case .document(let text):
-            documentReceived(text, from: worker)
+        case .document(let length, let text):
+            documentBegun(length: Int(length), text, from: worker)
+        case .historyData, .documentData:
+            violation(by: worker, "piece \(message.tag) of a value nothing began")
         case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .fetchData, .titleQuery, .ping, .input, .documentQuery,
             .goTo, .restoreHistory, .historyQuery:
             violation(by: worker, "worker sent supervisor-only message \(message.tag)")
         }
+    }
+
+    /// The next piece of a history or document the worker is sending; it sends them back to back, so anything
+    /// else between them, or more than it announced, breaks the protocol.
+    func continuePieces(of incoming: WorkerProcess.Incoming, with message: Message, from worker: WorkerProcess) {
+        switch (incoming, message) {
+        case (.history(let index, let count, var urls), .historyData(let more)) where urls.count + more.count <= count:
+            urls += more
+            guard urls.count == count else { return worker.incoming = .history(index: index, count: count, urls: urls) }
+            worker.incoming = nil
+            historyReceived(index: index, urls: urls, from: worker)
+        case (.document(let length, var text), .documentData(let more)) where text.count + more.count <= length:
+            text += more
+            guard text.count == length else { return worker.incoming = .document(length: length, text: text) }
+            worker.incoming = nil
+            documentReceived(text, from: worker)
+        default:
+            violation(by: worker, "message \(message.tag) where the next piece of a history or document belongs")
+        }
+    }
+
+    func historyReceived(index: UInt32, urls: [String], from worker: WorkerProcess) {
+        log.emit("worker-history", view: worker.view?.id, pid: worker.pid, [
+            ("index", .int(Int(index))), ("urls", .array(urls.map { .string($0) })),
+        ])
+        worker.view?.load.tab?.notify(.workerHistory(index: Int(index), urls: urls))
     }
 
     func saidHello(_ worker: WorkerProcess) {

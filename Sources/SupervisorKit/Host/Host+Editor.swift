@@ -1,3 +1,5 @@
+import WireProtocol
+
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any
 /// worker's death (seed 001). See `Editor` for the bookkeeping and `InputJournal` for the disk.
 extension Host {
@@ -10,13 +12,13 @@ extension Host {
         typeNext()
     }
 
-    /// Types one input per interval until the editor is finishing.
+    /// Types one input per interval until the editor is finishing; a tick on which the worker is a window of
+    /// inputs behind types nothing (see `Editor.window`).
     func typeNext() {
         guard let editor, !editor.finishing else { return }
         typingTimer = loop.schedule(afterNanoseconds: configuration.typingIntervalNanoseconds) { [weak self] in
             guard let self, let editor = self.editor, !editor.finishing else { return }
-            editor.type()
-            deliverInputs()
+            if editor.type() { deliverInputs() }
             typeNext()
         }
     }
@@ -82,11 +84,22 @@ extension Host {
         send(.documentQuery, to: worker)
     }
 
-    func documentReceived(_ text: String, from worker: WorkerProcess) {
-        guard let editor, editor.worker === worker, editor.finishing, editor.final == nil else {
-            return unsolicited(.document(text: text), from: worker)
+    /// The first piece of the document a worker reports. However long the document, it arrives whole; a length
+    /// no editor could have is refused before any more of it is buffered.
+    func documentBegun(length: Int, _ text: [UInt8], from worker: WorkerProcess) {
+        let limit = editor?.longestPlausibleDocument ?? pieceBytes
+        guard length <= limit else {
+            return violation(by: worker, "a document of \(length) bytes, where at most \(limit) could be expected")
         }
-        editor.final = Array(text.utf8)
+        guard text.count == length else { return worker.incoming = .document(length: length, text: text) }
+        documentReceived(text, from: worker)
+    }
+
+    func documentReceived(_ text: [UInt8], from worker: WorkerProcess) {
+        guard let editor, editor.worker === worker, editor.finishing, editor.final == nil else {
+            return unsolicited(.document(length: UInt32(truncatingIfNeeded: text.count), text: []), from: worker)
+        }
+        editor.final = text
         concludeEditor()
     }
 
@@ -101,7 +114,7 @@ extension Host {
             ("saved", editor.journal == nil ? .null : .int(Int(editor.saved))), ("replayed", .int(editor.replayed)), ("lostInputs", .int(audit.lost)),
             ("duplicateInputs", .int(audit.duplicate)), ("mismatches", .int(editor.mismatches)),
             ("intact", .bool(audit.intact)), ("documentFrom", .string(editor.final == nil ? "journal" : "worker")),
-            ("tornBytesDropped", .int(editor.journal?.tornBytes ?? 0)),
+            ("tornBytesDropped", .int(editor.journal?.tornBytes ?? 0)), ("deferred", .int(editor.deferred)),
         ])
         if let view = editor.load.view, !view.closed { closeView(view) }
     }

@@ -34,6 +34,7 @@ extension Host {
 
     /// Loads `url` in `tab` as a new entry, if the policy allows it.
     public func navigate(_ tab: Tab, to url: String, type: NavigationType = .other) {
+        tab.pageNavigations = 0
         guard decide(tab, type, .main, url) == .allow else { return }
         perform(on: tab, .push, .load(url: url, replace: false))
     }
@@ -42,6 +43,7 @@ extension Host {
     public func goForward(_ tab: Tab) { go(tab, by: 1) }
 
     func go(_ tab: Tab, by offset: Int) {
+        tab.pageNavigations = 0
         let target = tab.history.index + offset
         guard tab.history.entries.indices.contains(target),
             decide(tab, .backForward, .main, tab.history.entries[target].url) == .allow
@@ -51,6 +53,7 @@ extension Host {
 
     /// Reloads the current entry. An error page retries the URL it stands for, in its place: history does not grow.
     public func reload(_ tab: Tab) {
+        tab.pageNavigations = 0
         guard let current = tab.url else { return }
         if let original = errorPageTarget(current) {
             guard decide(tab, .reload, .main, original) == .allow else { return }
@@ -90,16 +93,22 @@ extension Host {
 
     func sendNavigation(_ message: Message, to worker: WorkerProcess) {
         worker.rendered = false
+        worker.unsolicited = 0
         send(message, to: worker)
         watchLiveness(of: worker)
     }
 
-    /// The decision on one navigation: the tab's own decider first, then the policy. Every decision is logged.
+    /// The decision on one navigation: a URL over `maxURLBytes` is cancelled (no frame, session file or error page
+    /// could carry it whole); then the tab's own decider, then the policy. Every decision is logged.
     func decide(_ tab: Tab, _ type: NavigationType, _ frame: NavigationPolicy.Frame, _ url: String)
         -> NavigationPolicy.Decision.Verdict
     {
-        let decision = tab.decider?(type, frame, url).map { NavigationPolicy.Decision(verdict: $0, reason: "the tab's decider") }
-            ?? configuration.navigation.decide(type, frame: frame, url: url, key: launchKey)
+        let length = url.utf8.count
+        let tooLong = "a URL of \(length) bytes, over the \(maxURLBytes)-byte limit"
+        let decision = length > maxURLBytes
+            ? NavigationPolicy.Decision(verdict: .cancel, reason: tooLong)
+            : tab.decider?(type, frame, url).map { NavigationPolicy.Decision(verdict: $0, reason: "the tab's decider") }
+                ?? configuration.navigation.decide(type, frame: frame, url: url, key: launchKey)
         log.emit("navigation-decision", [
             ("tab", .int(Int(tab.id))), ("type", .string(NavigationPolicy.name(type))), ("frame", .string(frame.rawValue)),
             ("url", .string(url)), ("decision", .string(decision.verdict.rawValue)), ("reason", .string(decision.reason)),
@@ -129,13 +138,24 @@ extension Host {
         sessionChanged()
         // The page a new worker restored is back: what was asked meanwhile goes now, and the navigation under way
         // ends with the last of those, not with the restore.
-        if !tab.queued.isEmpty {
-            let queued = tab.queued
-            tab.queued = []
-            queued.forEach { $0() }
-            if !tab.pending.isEmpty { return }
-        }
+        if startQueued(tab) { return }
         navigationEnded(tab, error: tab.url.flatMap(errorPageTarget).map { "error page for \($0)" })
+    }
+
+    /// A tab whose history has no entries was given to a worker: there is nothing to load, so nothing to wait for.
+    func restoredEmpty(_ tab: Tab) {
+        tab.restoring = false
+        tab.pending = []
+        if !startQueued(tab) { navigationEnded(tab, error: nil) }
+    }
+
+    /// Starts what was asked of `tab` while its history was being restored; true if a navigation is under way.
+    func startQueued(_ tab: Tab) -> Bool {
+        guard !tab.queued.isEmpty else { return false }
+        let queued = tab.queued
+        tab.queued = []
+        queued.forEach { $0() }
+        return !tab.pending.isEmpty
     }
 
     /// A navigation failed, before its commit or after. Either way the tab shows an error page that takes the
@@ -150,23 +170,45 @@ extension Host {
             return navigationEnded(tab, error: error)
         }
         let code = Int(worker.lastDocument?.status ?? 0)
-        let page = InternalURL.errorPage(for: failed, code: code, key: launchKey)
+        showErrorPage(in: tab, for: failed, code: code, replace: pending != .push, by: worker, because: error,
+            kind: provisional ? "provisional" : "committed")
+    }
+
+    /// Loads the error page standing for `url` into `tab`: in a new entry, or in place of the current one. One whose
+    /// own URL would be over `maxURLBytes` (the failed URL is in it, percent-encoded) cannot be shown, and the
+    /// navigation just ends failed.
+    func showErrorPage(
+        in tab: Tab, for url: String, code: Int, replace: Bool, by worker: WorkerProcess, because error: String,
+        kind: String
+    ) {
+        let page = InternalURL.errorPage(for: url, code: code, key: launchKey)
+        guard page.utf8.count <= maxURLBytes else { return navigationEnded(tab, error: error) }
         log.emit("error-page", view: tab.load?.view?.id, pid: worker.pid, [
-            ("tab", .int(Int(tab.id))), ("url", .string(failed)), ("code", .int(code)),
-            ("kind", .string(provisional ? "provisional" : "committed")),
+            ("tab", .int(Int(tab.id))), ("url", .string(url)), ("code", .int(code)), ("kind", .string(kind)),
         ])
-        let replace = pending != .push
         tab.pending.append(replace ? .replace : .push)
         sendNavigation(.load(url: page, replace: replace), to: worker)
     }
 
-    /// The page asked to go somewhere: a link, a form, a redirect, a sub-frame.
-    func navigationRequested(_ tab: Tab, type: NavigationType, mainFrame: Bool, url: String) {
+    /// The page asked to go somewhere: a link, a form, a redirect, a sub-frame. Pages cannot navigate on their own
+    /// for ever: after `maxPageNavigations` main-frame navigations since the user last acted, the next one ends on
+    /// an error page instead, as browsers stop a chain of redirects.
+    func navigationRequested(_ tab: Tab, type: NavigationType, mainFrame: Bool, url: String, by worker: WorkerProcess) {
         let verdict = decide(tab, type, mainFrame ? .main : .sub, url)
         if verdict == .openExternally { log.emit("open-externally", [("tab", .int(Int(tab.id))), ("url", .string(url))]) }
         guard verdict == .allow, mainFrame else { return }
+        guard tab.pageNavigations < Self.maxPageNavigations else {
+            let error = "\(Self.maxPageNavigations) navigations without a user action"
+            return showErrorPage(in: tab, for: url, code: Self.tooManyNavigationsCode, replace: false, by: worker,
+                because: error, kind: "too-many-navigations")
+        }
+        tab.pageNavigations += 1
         perform(on: tab, .push, .load(url: url, replace: false))
     }
 
     static let maxNavigationsPerPage = 8
+    /// Chromium's redirect limit.
+    static let maxPageNavigations = 20
+    /// The error page's code for a page that navigated too often: 310, after Chromium's ERR_TOO_MANY_REDIRECTS.
+    static let tooManyNavigationsCode = 310
 }

@@ -1,4 +1,5 @@
 import Glibc
+import WireProtocol
 
 /// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.
 extension Host {
@@ -40,6 +41,8 @@ extension Host {
         worker.view = view
         view.worker = worker
         worker.views += 1
+        // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
+        worker.unsolicited = 0
         var fields: [(String, JSON)] = [("load", .int(view.load.index))]
         if worker.views > 1 { fields.append(("reused", .bool(true))) }
         log.emit("spawn", view: view.id, pid: worker.pid, fields)
@@ -80,10 +83,17 @@ extension Host {
 
     func sendLoad(to worker: WorkerProcess, of view: View) {
         if let tab = view.load.tab {
-            // A tab's new worker is given its whole history natively, not a page that rebuilds it (seed 002).
+            // A tab's new worker is given its whole history natively, not a page that rebuilds it (seed 002), in
+            // pieces that each fit a frame however long the list and its URLs.
+            let urls = tab.history.entries.map(\.url)
+            let pieces = Message.historyPieces(restoring: true, index: UInt32(max(tab.history.index, 0)), urls: urls)
+            guard !urls.isEmpty else {
+                pieces.forEach { send($0, to: worker) }
+                return restoredEmpty(tab)
+            }
             tab.restoring = true
             tab.pending = [.stay]
-            send(.restoreHistory(index: UInt32(max(tab.history.index, 0)), urls: tab.history.entries.map(\.url)), to: worker)
+            pieces.forEach { send($0, to: worker) }
         } else {
             send(.load(url: view.load.url, replace: false), to: worker)
         }

@@ -1,3 +1,5 @@
+import WireProtocol
+
 /// One page a tab has shown: what the back and forward buttons return to.
 public struct HistoryEntry: Equatable, Sendable {
     public var url: String
@@ -16,8 +18,8 @@ public struct HistoryEntry: Equatable, Sendable {
 /// can change. Every state it can be built in is valid (an index inside the entries, or -1 when there are none),
 /// because a list restored from disk must never trap.
 public struct BackForwardList: Equatable, Sendable {
-    /// Entries kept per tab: WebKit's default.
-    public static let capacity = 100
+    /// Entries kept per tab: WebKit's default, which the worker's own list keeps too.
+    public static let capacity = historyCapacity
 
     /// Oldest first.
     public private(set) var entries: [HistoryEntry]

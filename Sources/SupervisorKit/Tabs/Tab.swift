@@ -43,6 +43,9 @@ public final class Tab {
     var queued: [() -> Void] = []
     /// A worker has been given the tab's history and has not finished loading its current entry.
     var restoring = false
+    /// Main-frame navigations its pages started on their own (links, forms, redirects) since the user last
+    /// navigated: what bounds a page that keeps navigating.
+    var pageNavigations = 0
     /// The load showing the tab, once realized.
     var load: Load?
     /// The tab's session record as last saved (or restored); nil once something in it changed.

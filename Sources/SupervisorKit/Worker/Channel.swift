@@ -5,7 +5,8 @@ import WireProtocol
 /// The supervisor's end of one worker's channel: frames in from the worker's fd 4, frames out to its fd 3.
 ///
 /// Writes never block the event loop: what the pipe cannot take now is queued, and `send(_:on:failed:)` writes it
-/// as the loop reports the pipe writable.
+/// as the loop reports the pipe writable. A message the protocol does not allow (a frame over the cap, a URL or
+/// title over its limit) is refused before a byte of it is encoded: the worker would take it as a broken channel.
 final class Channel {
     let readFD: Int32
     let writeFD: Int32
@@ -32,25 +33,31 @@ final class Channel {
     var hasPendingOutput: Bool { sent < outgoing.count }
     var pendingOutput: Int { outgoing.count - sent }
 
-    /// Queues `message` and writes as much as the pipe takes. Throws EPIPE once the worker is gone.
-    func send(_ message: Message) throws(SystemError) {
+    /// Queues `message` and writes as much as the pipe takes. Throws EPIPE once the worker is gone, and refuses a
+    /// message over the protocol's limits without sending any of it.
+    func send(_ message: Message) throws(ChannelError) {
+        if let violation = message.limitViolation { throw .refused(violation) }
         message.encode(into: &outgoing)
-        try flush()
+        do throws(SystemError) { try flush() } catch { throw .system(error) }
     }
 
     /// Like `send`, and what the pipe cannot take now is written as `loop` reports it writable; `failed` runs if
     /// one of those later writes fails.
-    func send(_ message: Message, on loop: EventLoop, failed: @escaping () -> Void) throws(SystemError) {
+    func send(_ message: Message, on loop: EventLoop, failed: @escaping () -> Void) throws(ChannelError) {
         let wasPending = hasPendingOutput
         try send(message)
         guard !wasPending, hasPendingOutput else { return }
-        writeToken = try loop.watch(writeFD, events: EPOLLOUT.rawValue) { [unowned self] _ in
-            do {
-                try flush()
-                if !hasPendingOutput { stopWatchingWrites(on: loop) }
-            } catch {
-                failed()
+        do throws(SystemError) {
+            writeToken = try loop.watch(writeFD, events: EPOLLOUT.rawValue) { [unowned self] _ in
+                do {
+                    try flush()
+                    if !hasPendingOutput { stopWatchingWrites(on: loop) }
+                } catch {
+                    failed()
+                }
             }
+        } catch {
+            throw .system(error)
         }
     }
 
@@ -88,5 +95,18 @@ final class Channel {
     /// The next whole message received, if any.
     func next() throws(WireError) -> Message? {
         try decoder.next()
+    }
+}
+
+/// Why a message did not go out: the system refused the write, or the protocol refused the message.
+enum ChannelError: Error, CustomStringConvertible {
+    case system(SystemError)
+    case refused(WireError)
+
+    var description: String {
+        switch self {
+        case .system(let error): error.description
+        case .refused(let error): "not sent: \(error)"
+        }
     }
 }

@@ -1,9 +1,11 @@
+import CShim
 import Glibc
 
 /// One live WebContent process as the supervisor sees it.
 ///
 /// It owns its pidfd and channel. The pidfd is closed only after the reap, so the pid cannot be recycled while
-/// anything here still names it.
+/// anything here still names it. It leads its own process group, whose id is that pid: whatever it starts (a
+/// `--worker` script's children) is killed with it, and nothing of it outlives its reap.
 final class WorkerProcess {
     let pid: Int32
     let channel: Channel
@@ -28,7 +30,10 @@ final class WorkerProcess {
     var lastPing: UInt64 = 0
     var lastPong: UInt64 = 0
     var owed = Owed()
+    /// Messages it sent that nothing asked for, since it last took a view or a navigation.
     var unsolicited = 0
+    /// A history or document it is sending in pieces, as far as it has arrived.
+    var incoming: Incoming?
     /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
     var lastDocument: (url: String, status: UInt16, refusal: String?)?
     /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
@@ -53,10 +58,12 @@ final class WorkerProcess {
         if pidfd >= 0 { Sys.close(pidfd) }
     }
 
-    /// Sends `signal` through the pidfd, which cannot hit a recycled pid.
+    /// Sends `signal` through the pidfd, which cannot hit a recycled pid, and to the rest of its process group:
+    /// until the reap, its pid (the group's id) cannot be anyone else's.
     func signal(_ signal: Int32) {
         guard pidfd >= 0 else { return }
         try? Sys.pidfdSignal(pidfd, signal)
+        _ = sv_kill_group(pid, signal)
     }
 
     var reaped: Bool { pidfd < 0 }
@@ -75,9 +82,20 @@ final class WorkerProcess {
         var navigations = 0
     }
 
-    /// Reaps the process once its pidfd is readable, then closes the pidfd.
+    /// A value the worker sends in pieces, as far as it has arrived.
+    enum Incoming {
+        case history(index: UInt32, count: Int, urls: [String])
+        case document(length: Int, text: [UInt8])
+    }
+
+    /// Reaps the process once it has exited (waiting for that with `wait`), then closes the pidfd. Between its
+    /// death and the reap, while its zombie still holds the group's id, what it left in its group is killed:
+    /// children that would otherwise live on holding its channel's pipes.
     func reap(wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
-        guard let result = try Sys.reap(pidfd, wait: wait) else { return nil }
+        let exited = try retrying("waitid(P_PIDFD, WNOWAIT)") { sv_pidfd_exited(pidfd, wait ? 1 : 0) }
+        guard exited == 1 else { return nil }
+        _ = sv_kill_group(pid, SIGKILL)
+        guard let result = try Sys.reap(pidfd) else { return nil }
         Sys.close(pidfd)
         pidfd = -1
         return result

@@ -1,0 +1,28 @@
+import Testing
+import WireProtocol
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// A tab restored with no history entries has nothing to load, and navigates like any other.
+    @Suite struct EmptyTab {
+        @Test func aRestoredTabWithNoEntriesNavigates() throws {
+            let content = ContentProvider(pages: [("a.html", page("A"))])
+            nonisolated(unsafe) var titles: [String] = []
+            let (host, events) = try runTabs([savedTab(1, [], visible: true)], content: content) { host, tab, event in
+                switch event {
+                case .realized:
+                    host.navigate(tab, to: local + "a.html", type: .linkActivated)
+                    host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
+                case .finished(let title):
+                    titles.append(title)
+                    host.loop.soon { host.endBrowsing() }
+                default: break
+                }
+            }
+            #expect(titles == ["A"])
+            #expect(host.tabs[0].history.entries.map(\.url) == [local + "a.html"] && host.tabs[0].history.index == 0)
+            #expect(events.named("tab-realized").first?.int("entries") == 0)
+        }
+    }
+}
