@@ -56,7 +56,8 @@ extension RunSummary {
         lines.append("recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild")
         lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
-        lines.append("blank time: \(fixed(blankMs / 1000, 3)) s in \(counted(blank, "blank load")); "
+        // Blank time only when there was a blank load: none is the headline's "0 blank".
+        lines.append((blank > 0 ? "blank time: \(fixed(blankMs / 1000, 3)) s in \(counted(blank, "blank load")); " : "")
             + "\(fixed(foregroundWorkerSeconds, 3)) worker-seconds protected (foreground or boosted)")
         lines.append("peak RSS of the live workers: "
             + (peakWorkerRSSMiB.map { "\($0) MiB (each as read at its last render)" } ?? "not measured (nothing rendered)"))
