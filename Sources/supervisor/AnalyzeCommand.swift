@@ -16,12 +16,7 @@ enum AnalyzeCommand {
             guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
             return pid
         }
-        let failOn = try (arguments.string("--fail-on")?.split(separator: ",") ?? []).map { name in
-            guard let kind = Incident.Kind(rawValue: String(name)) else {
-                throw UsageError("'--fail-on' takes \(Incident.Kind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
-            }
-            return kind
-        }
+        let failOn = try arguments.string("--fail-on").map(Self.kinds) ?? []
         guard !arguments.positionals.isEmpty else {
             throw UsageError("no logs to analyze: give files, a directory, or - for standard input")
         }
@@ -51,7 +46,7 @@ enum AnalyzeCommand {
         if let truth {
             let foreign = truth.formatLines.keys.filter { $0 != .eventLog && $0 != .jetsamLog }
             guard foreign.isEmpty else {
-                throw RuntimeError("'--truth' takes a run's JSON Lines logs (--log, Jetsam's log); it was given \(foreign.map(\.rawValue).joined(separator: ", ")) lines")
+                throw RuntimeError("'--truth' takes a run's JSON Lines logs, not \(foreign.map(\.rawValue).joined(separator: ", ")) lines")
             }
         }
         if let svg {
@@ -72,13 +67,30 @@ enum AnalyzeCommand {
             output = report.text
             if let storyPID { output += "\n\n" + report.story(of: storyPID) }
             if let truth {
-                output += "\n\nAgainst the truth in \(truth.files.joined(separator: ", ")):\n"
+                output += "\n\n" + wrapped("Against the truth in \(truth.files.joined(separator: ", ")):", indent: 2)
+                    .joined(separator: "\n") + "\n"
                 output += TruthComparison(truth: truth, found: report).text
             }
             if arguments.flag("--stats") { output += "\n" + stats(report, since: started).text }
         }
         try writeStandardOutput(output + "\n")
         return failOn.contains { report.count($0) > 0 } ? foundStatus : 0
+    }
+
+    /// The incident kinds `--fail-on` names: an empty list or name is a mistake, never a gate turned off.
+    static func kinds(_ list: String) throws -> [Incident.Kind] {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !list.isEmpty, !names.contains("") else {
+            throw UsageError("'--fail-on' takes incident kinds separated by commas, not '\(list)'")
+        }
+        return try names.map { name in
+            guard let kind = Incident.Kind(rawValue: name) else {
+                let hint = Arguments.closest(to: name, in: Set(Incident.Kind.allCases.map(\.rawValue)))
+                throw UsageError("unknown incident kind '\(name)' for '--fail-on'"
+                    + (hint.map { "; did you mean '\($0)'?" } ?? " (see 'supervisor help analyze')"))
+            }
+            return kind
+        }
     }
 
     /// How long the analysis took and the most memory it held (its own VmHWM).

@@ -10,13 +10,13 @@ enum BenchCommand {
         /// What the same work costs with nothing in the way (or, for Foundation, what the floor costs); empty
         /// without `--floor`.
         var floor: [Double] = []
-        /// The issue's target, and whether this run met it.
-        var target: (text: String, met: (Percentiles, Percentiles?) -> Bool)?
+        /// The issue's target, and whether this run met it: nil when it is judged against a floor not measured.
+        var target: (text: String, met: (Percentiles, Percentiles?) -> Bool?)?
 
         var ours: Percentiles { Percentiles(samples) }
         var floorPercentiles: Percentiles? { floor.isEmpty ? nil : Percentiles(floor) }
         var ratio: Double? { floorPercentiles.flatMap { $0.p50 > 0 ? ours.p50 / $0.p50 : nil } }
-        var met: Bool? { target.map { $0.met(ours, floorPercentiles) } }
+        var met: Bool? { target.flatMap { $0.met(ours, floorPercentiles) } }
 
         var json: JSON {
             var fields: [(String, JSON)] = [
@@ -24,7 +24,7 @@ enum BenchCommand {
                 ("floor", floorPercentiles.map { .double($0.p50) } ?? .null),
                 ("floorP99", floorPercentiles.map { .double($0.p99) } ?? .null), ("ratio", ratio.map { .double($0) } ?? .null),
             ]
-            if let target, let met { fields += [("target", .string(target.text)), ("met", .bool(met))] }
+            if let target { fields += [("target", .string(target.text)), ("met", met.map(JSON.bool) ?? .null)] }
             return .object(fields)
         }
     }
@@ -120,11 +120,11 @@ enum BenchCommand {
         func foundation(_ name: String, _ samples: [Double], ours: [Double], floor: [Double]) -> Metric {
             let times = Percentiles(samples).p50 / Percentiles(ours).p50
             return Metric(name: name, samples: samples, floor: floor,
-                          target: ("≥ 3× ours at p50 (is \(format(times))×)", { _, _ in times >= 3 }))
+                          target: ("≥ 3× ours at p50 (is \(fixed(times, 2))×)", { _, _ in times >= 3 }))
         }
         var metrics = [
             Metric(name: "spawn→hello", samples: spawn, floor: spawnFloor,
-                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } ?? false }))
+                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } }))
         ]
         if floor != nil {
             // Our worker started by the C floor: what is left of the gap with the supervisor out of it.
@@ -139,15 +139,15 @@ enum BenchCommand {
         }
         metrics += [
             Metric(name: "kill→detected", samples: kill, floor: killFloor,
-                   target: ("p99 ≤ 1 ms, p50 ≤ 2× floor", { o, f in o.p99 <= 1 && f.map { o.p50 <= 2 * $0.p50 } ?? false })),
+                   target: ("p99 ≤ 1 ms, p50 ≤ 2× floor", { o, f in f.map { o.p99 <= 1 && o.p50 <= 2 * $0.p50 } })),
             Metric(name: "kill→detected Foundation.Process", samples: killFoundation, floor: killFloor),
             Metric(name: "kill→re-rendered guarded", samples: rerenderGuarded, floor: recoveryFloor,
                    target: ("p50 ≤ 2 ms, p99 ≤ 10 ms", { o, _ in o.p50 <= 2 && o.p99 <= 10 })),
             Metric(name: "kill→re-rendered rebuild", samples: rerenderRebuild, floor: recoveryFloor),
             Metric(name: "channel round trip", samples: roundTrips[0], floor: roundTrips[1],
-                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } ?? false })),
+                   target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } })),
             Metric(name: "one-way throughput", unit: "frames/s", samples: throughputs[0], floor: throughputs[1],
-                   target: ("≥ 50% of floor", { o, f in f.map { o.p50 >= 0.5 * $0.p50 } ?? false })),
+                   target: ("≥ 50% of floor", { o, f in f.map { o.p50 >= 0.5 * $0.p50 } })),
             Metric(name: "scale 256: supervisor RSS", unit: "MiB", samples: [scale.rssMiB]),
             Metric(name: "scale 256: CPU per event", unit: "µs", samples: [scale.cpuPerEventMicroseconds]),
             Metric(name: "scale 256: idle wake-ups", unit: "/s", samples: [scale.idleWakeupsPerSecond],
@@ -156,7 +156,7 @@ enum BenchCommand {
                    target: ("p99 ≤ 100 ms", { o, _ in o.p99 <= 100 })),
             Metric(name: "analyze \(analyzeMegabytes) MB device log", unit: "s", samples: analysis.seconds,
                    floor: analysis.grepSeconds,
-                   target: ("p50 ≤ 10× grep -c", { o, f in f.map { o.p50 <= 10 * $0.p50 } ?? false })),
+                   target: ("p50 ≤ 10× grep -c", { o, f in f.map { o.p50 <= 10 * $0.p50 } })),
             Metric(name: "analyze peak RSS", unit: "MiB", samples: analysis.peakRSSMiB,
                    target: ("≤ 64 MiB", { o, _ in o.p99 <= 64 })),
         ]
@@ -258,28 +258,25 @@ enum BenchCommand {
         return samples
     }
 
+    /// Two blocks that fit the terminal: the figures, each column at one precision (throughput in thousands of
+    /// frames a second, so that it shares the others' three decimals), then every target and whether it was met.
     private static func table(_ metrics: [Metric]) -> String {
-        func cell(_ text: String, _ width: Int) -> String {
-            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        func number(_ metric: Metric, _ value: Double) -> String {
+            fixed(metric.unit == "frames/s" ? value / 1000 : value, 3)
         }
-        var lines = [
-            cell("metric", 34) + cell("unit", 10) + cell("p50", 12) + cell("p99", 12) + cell("floor p50", 12)
-                + cell("floor p99", 12) + cell("ratio", 8) + "target",
-        ]
-        for metric in metrics {
-            let ours = metric.ours
+        var lines = columns([["metric", "unit", "p50", "p99", "floor p50", "floor p99", "ratio"]] + metrics.map { metric in
             let floor = metric.floorPercentiles
-            let target = metric.target.map { "\($0.text): \(metric.met == true ? "met" : "MISSED")" } ?? ""
-            lines.append(
-                cell(metric.name, 34) + cell(metric.unit, 10) + cell(format(ours.p50), 12) + cell(format(ours.p99), 12)
-                    + cell(floor.map { format($0.p50) } ?? "-", 12) + cell(floor.map { format($0.p99) } ?? "-", 12)
-                    + cell(metric.ratio.map { format($0) + "×" } ?? "-", 8) + target)
+            return [metric.name, metric.unit == "frames/s" ? "k frames/s" : metric.unit, number(metric, metric.ours.p50),
+                    number(metric, metric.ours.p99), floor.map { number(metric, $0.p50) } ?? "-",
+                    floor.map { number(metric, $0.p99) } ?? "-", metric.ratio.map { fixed($0, 2) + "×" } ?? "-"]
+        }, labels: 2)
+        let targets = metrics.compactMap { metric in
+            metric.target.map { target in
+                [metric.name, target.text, metric.met.map { $0 ? "met" : "MISSED" } ?? "not checked (no floor)"]
+            }
         }
+        lines += [""] + SupervisorKit.table([["target", "rule", "result"]] + targets)
         return lines.joined(separator: "\n")
-    }
-
-    private static func format(_ value: Double) -> String {
-        value >= 1000 ? String(Int(value.rounded())) : String((value * 1000).rounded() / 1000)
     }
 
     /// One progress line on a terminal: which metric is being measured.

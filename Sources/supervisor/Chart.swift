@@ -1,18 +1,21 @@
 import Glibc
 import SupervisorKit
 
-/// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy.
+/// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy
+/// with the injected faults it met (delivered) and escaped (spared). An interrupted comparison says so, and shows
+/// each policy over the loads it ran.
 struct Chart {
-    let summaries: [RunSummary]
-    let title: String
+    let comparison: Comparison
+    var summaries: [RunSummary] { comparison.summaries }
 
     static let colors = ["#7f7f7f", "#d62728", "#ff7f0e", "#9467bd", "#1f77b4", "#2ca02c", "#8c564b", "#e377c2"]
 
     var svg: String {
+        let interruption = comparison.interruption
         let width = 1000.0
-        let height = 460.0
-        // The CDF panel.
-        let (left, top, plotWidth, plotHeight) = (70.0, 60.0, 560.0, 320.0)
+        let height = interruption == nil ? 460.0 : 476.0
+        // The CDF panel, below the interruption's line if there is one.
+        let (left, top, plotWidth, plotHeight) = (70.0, interruption == nil ? 60.0 : 76.0, 560.0, 320.0)
         let samples = summaries.flatMap(\.timeToVisibleMs).filter { $0 > 0 && $0.isFinite }
         let low = pow(10, floor(log10(samples.min() ?? 1)))
         let high = pow(10, ceil(log10(max(samples.max() ?? 10, low * 10))))
@@ -24,9 +27,10 @@ struct Chart {
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="24" font-size="16" font-weight="bold">Recovery policies: time to visible and blank loads</text>
-            <text x="\(left)" y="42" fill="#555">\(escape(title))</text>
+            <text x="\(left)" y="42" fill="#555">\(escape(comparison.workload))</text>
 
             """
+        if let interruption { out += text(left, 58, interruption, color: "#d62728", bold: true) }
         // Grid and axes.
         var decade = low
         while decade <= high * 1.0001 {
@@ -61,15 +65,19 @@ struct Chart {
         let barLeft = 760.0
         let barWidth = 150.0
         let maxBlank = Double(max(1, summaries.map(\.blank).max() ?? 1))
-        out += "<text x=\"\(barLeft - 90)\" y=\"\(top - 8)\" font-weight=\"bold\">blank loads</text>\n"
+        out += "<text x=\"\(barLeft - 90)\" y=\"\(top - 8)\" font-weight=\"bold\">blank loads, injected faults</text>\n"
         let rowHeight = min(40.0, plotHeight / Double(max(1, summaries.count)))
         for (i, summary) in summaries.enumerated() {
             let color = Self.colors[i % Self.colors.count]
             let rowY = top + Double(i) * rowHeight
             let length = Double(summary.blank) / maxBlank * barWidth
-            out += "<rect x=\"\(barLeft)\" y=\"\(fmt(rowY + 6))\" width=\"\(fmt(max(length, 1)))\" height=\"\(fmt(rowHeight - 14))\" fill=\"\(color)\"/>\n"
-            out += text(barLeft - 8, rowY + rowHeight / 2 + 2, summary.policy, anchor: "end", color: color, bold: true)
-            out += text(barLeft + max(length, 1) + 6, rowY + rowHeight / 2 + 2, "\(summary.blank) of \(summary.loads)")
+            let barHeight = max(2, rowHeight - 22)
+            out += "<rect x=\"\(barLeft)\" y=\"\(fmt(rowY + 4))\" width=\"\(fmt(max(length, 1)))\" height=\"\(fmt(barHeight))\" fill=\"\(color)\"/>\n"
+            out += text(barLeft - 8, rowY + 4 + barHeight / 2 + 4, summary.policy, anchor: "end", color: color, bold: true)
+            let ran = summary.interrupted ? " (interrupted)" : ""
+            out += text(barLeft + max(length, 1) + 6, rowY + 4 + barHeight / 2 + 4, "\(summary.blank) of \(summary.loads)\(ran)")
+            out += text(barLeft, rowY + barHeight + 17, "faults: \(summary.faultsDelivered) delivered, \(summary.faultsSpared) spared",
+                        color: "#555", size: 10)
         }
         out += "</svg>\n"
         return out
@@ -79,10 +87,12 @@ struct Chart {
         "<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(color)\"/>\n"
     }
 
-    private func text(_ x: Double, _ y: Double, _ content: String, anchor: String = "start", color: String = "#222", bold: Bool = false)
-        -> String
-    {
-        "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" fill=\"\(color)\"\(bold ? " font-weight=\"bold\"" : "")>\(escape(content))</text>\n"
+    private func text(
+        _ x: Double, _ y: Double, _ content: String, anchor: String = "start", color: String = "#222", bold: Bool = false,
+        size: Int? = nil
+    ) -> String {
+        let style = (bold ? " font-weight=\"bold\"" : "") + (size.map { " font-size=\"\($0)\"" } ?? "")
+        return "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" fill=\"\(color)\"\(style)>\(escape(content))</text>\n"
     }
 
     private func label(_ ms: Double) -> String {

@@ -10,13 +10,7 @@ enum CompareCommand {
         var workload = try RunCommand.workload(arguments)
         if arguments.string("--views") == nil { workload.settings.views = 8 }
         if arguments.string("--arrival") == nil { workload.settings.arrivalNanoseconds = 5_000_000 }
-        let names = (arguments.string("--policies") ?? Policy.all.map(\.name).joined(separator: ",")).split(separator: ",")
-        let policies = try names.map { name in
-            guard let policy = Policy.named(String(name)) else {
-                throw UsageError("unknown policy '\(name)'; choose from \(Policy.all.map(\.name).joined(separator: ", "))")
-            }
-            return policy
-        }
+        let policies = try arguments.string("--policies").map(Self.policies) ?? Policy.all
         let svgPath = try arguments.path("--svg")
         var roles = try RunCommand.workloadFiles(arguments, workload)
         if let svgPath { try roles.writes(svgPath, as: "the chart") }
@@ -48,45 +42,27 @@ enum CompareCommand {
             if summary.interrupted { break }
         }
         try jetsamLog?.commit()
-        let seed = JSON.int(Int(truncatingIfNeeded: configuration.seed))
-        try writeStandardOutput(
-            (arguments.flag("--json")
-                ? JSON.object([("seed", seed), ("runs", .array(summaries.map(\.json)))]).text : table(summaries)) + "\n")
-        try svg?.write(Chart(summaries: summaries, title: chartTitle(configuration)).svg)
+        let report = Comparison(
+            summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration)
+        try writeStandardOutput((arguments.flag("--json") ? report.json.text : report.table) + "\n")
+        try svg?.write(Chart(comparison: report).svg)
         try svg?.commit()
-        return summaries.contains(where: \.interrupted) ? 130 : 0
+        return report.interrupted ? 130 : 0
     }
 
-    static func chartTitle(_ configuration: RunConfiguration) -> String {
-        var parts = ["\(configuration.loads) loads", "\(configuration.views) views"]
-        if configuration.hidden > 0 { parts.append("\(configuration.hidden) hidden") }
-        if configuration.raceRate > 0 { parts.append("race rate \(configuration.raceRate)") }
-        if configuration.killRate > 0 { parts.append("kill rate \(configuration.killRate)") }
-        parts.append("seed \(configuration.seed)")
-        return parts.joined(separator: ", ")
-    }
-
-    static func table(_ summaries: [RunSummary]) -> String {
-        let header = ["policy", "rendered", "blank", "race kills", "unobserved", "RBS errs", "reload", "rebuild",
-                      "TTV p50 ms", "TTV p99 ms", "blank ms", "fg worker-s", "peak RSS MiB"]
-        let rows = summaries.map { s -> [String] in
-            let ttv = Percentiles(s.timeToVisibleMs)
-            return [s.policy, "\(s.rendered)", "\(s.blank)", "\(s.raceKills)", "\(s.unobservedDeaths)", "\(s.rbsErrors)",
-                    "\(s.recoveries["reload", default: 0])", "\(s.recoveries["rebuild", default: 0])",
-                    String(format2(ttv.p50)), format2(ttv.p99), format2(s.blankMs), format2(s.foregroundWorkerSeconds),
-                    "\(s.peakWorkerRSSBytes >> 20)"]
+    /// The policies named in `list`, in its order: an empty list or name is a mistake, not a comparison of nothing.
+    static func policies(_ list: String) throws -> [Policy] {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !list.isEmpty, !names.contains("") else {
+            throw UsageError("'--policies' takes policy names separated by commas, not '\(list)'")
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == 0 ? cell.padding(widths[column]) : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        return try names.map { name in
+            guard let policy = Policy.named(name) else {
+                let hint = Arguments.closest(to: name, in: Set(Policy.all.map(\.name)))
+                throw UsageError("unknown policy '\(name)'" + (hint.map { "; did you mean '\($0)'?" }
+                    ?? " (see 'supervisor help compare')"))
+            }
+            return policy
+        }
     }
-
-    static func format2(_ value: Double) -> String { value.isFinite ? String((value * 100).rounded() / 100) : "∞" }
-}
-
-extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

@@ -3,8 +3,8 @@ enum Help {
     static let version = "0.11.0"
 
     static let root = """
-        OVERVIEW: Run WebContent render workers the way a web engine's UI process runs its content processes, and
-        keep their views alive when the workers die.
+        OVERVIEW: Run WebContent render workers the way a web engine's UI process runs its content
+        processes, and keep their views alive when the workers die.
 
         USAGE: supervisor <subcommand>
 
@@ -33,8 +33,9 @@ enum Help {
           --hidden-time <ms>      How long a hidden tab stays off screen before it is shown. (default: 50)
           --content <dir>         Serve the .html pages in <dir> instead of the built-in pages.
           --seed <s>              Seed for every random choice: pages, attach delays, faults. (default: 1)
-          --inject-race <rate>    Kill this fraction of loads' first workers at background priority after spawn
-                                  and before attach: 1/200, 1/20, 1. (default: 0)
+          --inject-race <rate>    Kill this fraction of loads' first workers at background priority after
+                                  spawn and before attach: 1/200, 1/20, 1; a protected worker is spared.
+                                  (default: 0)
           --inject-kill <rate>    Kill this fraction of hidden loads' workers after render, while hidden.
                                   (default: 0)
           --jetsam[=<options>]    Run the Jetsam memory-pressure killer beside the workers. Options, comma
@@ -42,12 +43,16 @@ enum Help {
                                   pressure=critical (kill even under budget).
           --attach-delay <ms>     From view creation to attach, as MS or MIN-MAX. (default: 2-6)
           --watchdog <ms>         Period of the blank watchdog's title check. (default: 3000)
-          --blank-timeout <ms>    A load with no title this long after it was shown is blank. (default: 5000)
-          --dwell <ms>            Keep each rendered view on screen this long before closing it. (default: 0)
+          --blank-timeout <ms>    A load with no title this long after it was shown is blank.
+                                  (default: 5000)
+          --dwell <ms>            Keep each rendered view on screen this long before closing it.
+                                  (default: 0)
           --worker <path>         The WebContent executable. (default: the one next to this binary)
-          --hang-timeout <ms>     Kill a worker that owes an answer this long as unresponsive. (default: 3000)
-          --typing <n>            Open an editor view for the whole run and type <n> inputs a second into it;
-                                  inputs are kept until the worker acknowledges them. (default: 0, no editor)
+          --hang-timeout <ms>     Kill a worker that owes an answer this long as unresponsive.
+                                  (default: 3000)
+          --typing <n>            Open an editor view for the whole run and type <n> inputs a second into
+                                  it; inputs are kept until the worker acknowledges them.
+                                  (default: 0, no editor)
           --journal <file>        Save acknowledged inputs to <file>, and restore the ones an earlier run
                                   saved there. (needs --typing)
         """
@@ -58,8 +63,8 @@ enum Help {
           reload                  Reload in place on a termination callback or a blank watchdog hit.
           rebuild                 Replace view and worker on a termination callback or a blank watchdog hit.
           always-foreground       Never background a worker; otherwise like reload.
-          webkit-default          WebKit without a delegate: reload if visible, else when next shown, at most
-                                  once per 30 s; no watchdog.
+          webkit-default          WebKit without a delegate: reload if visible, else when next shown, at
+                                  most once per 30 s; no watchdog.
           guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
                                   on any death, reuse closed views' workers as spares.
         Every policy that recovers stops at a crash loop: more than 3 crashes of a load's workers in 5 s
@@ -69,12 +74,13 @@ enum Help {
     static let run = """
         OVERVIEW: Load pages in views backed by real WebContent worker processes.
 
-        Each load happens in a fresh view with a fresh worker, as the field test app did: load, check, repeat.
-        A new worker starts at background priority; its view attaches after a short delay, takes the foreground
-        assertion and only then wires its termination observer (for every policy but guarded). SIGINT or SIGTERM
-        shuts the workers down (SIGKILL after 500 ms; a second signal at once) and prints the summary, which
-        says after how many loads the run was interrupted. Exit status: 0, 64 for a usage error, 130 when
-        interrupted, 1 for anything else (a worker binary that cannot launch, a write that failed).
+        Each load happens in a fresh view with a fresh worker, as the field test app did: load, check,
+        repeat. A new worker starts at background priority; its view attaches after a short delay, takes
+        the foreground assertion and only then wires its termination observer (for every policy but
+        guarded). SIGINT or SIGTERM shuts the workers down (SIGKILL after 500 ms; a second signal at once)
+        and prints the summary, which says after how many loads the run was interrupted. Exit status: 0,
+        64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
+        launch, a write that failed).
 
         USAGE: supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
                               [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
@@ -102,41 +108,48 @@ enum Help {
     static let compare = """
         OVERVIEW: Run every recovery policy against the same seeded workload and faults.
 
-        Every choice (page, attach delay, which loads are raced) is a function of the seed and the load's index,
-        so each policy faces the same faults. Prints a table, or JSON, and optionally an SVG chart.
+        Every choice (page, attach delay, which loads are raced) is a function of the seed and the load's
+        index, so each policy faces the same faults; a policy that protects its workers is spared them, and
+        the table says how many each policy met (delivered) and escaped (spared). Prints two tables (what
+        users saw; faults and cost) with a legend, or JSON, and optionally an SVG chart. Interrupted, it
+        says how many loads the last policy ran and which policies never ran.
 
         USAGE: supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]
 
         OPTIONS:
           --policies <list>       Comma-separated policies. (default: all six)
         \(workloadOptions)
-          --json                  Print {"seed":…, "runs":[…]}, one run summary per policy.
-          --svg <file>            Write a chart: time-to-visible CDF and blank loads per policy.
+          --json                  Print {"seed", "plannedLoads", "interrupted", "notRun", "runs":[…]},
+                                  one run summary per policy that ran.
+          --svg <file>            Write a chart: time-to-visible CDF, blank loads and injected faults
+                                  (delivered, spared) per policy.
           -h, --help              Show help information.
 
         \(policies)
         """
 
     static let session = """
-        OVERVIEW: Create, restore and show session files: every tab's back/forward list, current entry and
-        visibility, and the editor journal's position.
+        OVERVIEW: Create, restore and show session files: every tab's back/forward list, current entry
+        and visibility, and the editor journal's position.
 
-        A session file is versioned and checksummed tab by tab: a truncated or corrupted file restores the tabs
-        that are intact and reports the rest. Restored tabs are unrealized (no worker, only their saved state)
-        until shown.
+        A session file is versioned and checksummed tab by tab: a truncated or corrupted file restores the
+        tabs that are intact and reports the rest. Restored tabs are unrealized (no worker, only their
+        saved state) until shown.
 
         USAGE: supervisor session create <file> [--tabs <n>] [--seed <s>] [--content <dir>]
                supervisor session restore <file> [--json] [--worker <path>] [--content <dir>]
                supervisor session show <file> [--json]
 
         SUBCOMMANDS:
-          create                  Write a session of --tabs tabs (default: 100), each with two to five entries
-                                  from the content's pages, the first one visible.
-          restore                 Restore every tab, realize and render the visible one (one worker, no spare),
-                                  and print {"tabs", "realized", "workersSpawned", "tabsReadyMs", "restoreMs"
-                                  (to the visible tab's worker launched), "renderedMs", "bytesPerUnrealizedTab"
-                                  (supervisor heap per tab), "damage"}. The file is not written.
-          show                    Print every tab: shown or not, its place in history and its current page.
+          create                  Write a session of --tabs tabs (default: 100), each with two to five
+                                  entries from the content's pages, the first one visible.
+          restore                 Restore every tab, realize and render the visible one (one worker, no
+                                  spare), and print {"tabs", "realized", "workersSpawned", "tabsReadyMs",
+                                  "restoreMs" (to the visible tab's worker launched), "renderedMs",
+                                  "bytesPerUnrealizedTab" (supervisor heap per tab), "damage"}. The file
+                                  is not written.
+          show                    Print every tab: shown or not, its place in history and its current
+                                  page.
 
         OPTIONS:
           -h, --help              Show help information.
@@ -145,29 +158,30 @@ enum Help {
     static let bench = """
         OVERVIEW: Measure the supervisor's machinery beside a C floor and beside Foundation.Process.
 
-        Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild, with no
-        attach delay), the channel's title-probe round trip and one-way throughput of small frames (supervisor and
-        worker pinned to one CPU, as the floor is), and 256 live workers at once (supervisor RSS, CPU per event,
-        idle wake-ups per second), a 10,000-tab
-        session restored (floor: reading and CRC-checking its file), and analyze on a generated device log beside grep -c on the same file (its
-        time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c, built
-        by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare, the launchers
-        alone: ours, the floor's and Foundation.Process's, each starting a child without libc that does nothing
-        before its hello (scripts/bare.c). Each target from the benchmark issue is checked and reported as met or
-        MISSED.
+        Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild,
+        with no attach delay), the channel's title-probe round trip and one-way throughput of small frames
+        (supervisor and worker pinned to one CPU, as the floor is), 256 live workers at once (supervisor
+        RSS, CPU per event, idle wake-ups per second), a 10,000-tab session restored (floor: reading and
+        CRC-checking its file), and analyze on a generated device log beside grep -c on the same file (its
+        time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c,
+        built by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare,
+        the launchers alone: ours, the floor's and Foundation.Process's, each starting a child without libc
+        that does nothing before its hello (scripts/bare.c). Each target from the benchmark issue is checked
+        and reported as met or MISSED, or as not checked when it needs a floor that was not given.
 
         USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
                                 [--analyze-mb <n>] [--json]
 
         OPTIONS:
-          --iterations <n>        Samples per latency metric; round trips take ten times as many. (default: 500)
+          --iterations <n>        Samples per latency metric; round trips take ten times as many.
+                                  (default: 500)
           --analyze-mb <n>        Size of the generated device log, in MB, written to $TMPDIR or /tmp and
                                   removed after. (default: 1024)
           --floor <path>          The C floor program built from scripts/floor.c.
           --bare <path>           The libc-free child built from scripts/bare.c.
           --worker <path>         The WebContent executable. (default: the one next to this binary)
           --json                  Print {"metrics":[{"name","unit","p50","p99","floor","floorP99","ratio",
-                                  "target","met"}]}.
+                                  "target","met"}]}; "met" is null for a target not checked.
           -h, --help              Show help information.
         """
 
@@ -175,9 +189,10 @@ enum Help {
         OVERVIEW: Find kill-before-render incidents in our logs and in real iOS and macOS device logs.
 
         Reads Xcode console logs (with metadata, or message-only), Console.app copies, syslog/idevicesyslog,
-        flutter -v device relays, our --log JSON Lines, --log-format ios logs and Jetsam's kill log, in any mix:
-        the format is told line by line. Lines it cannot place are counted and skipped. Builds a timeline per
-        WebContent pid (launch, assertions, render, termination, teardown) and reports each death that matters:
+        flutter -v device relays, our --log JSON Lines, --log-format ios logs and Jetsam's kill log, in any
+        mix: the format is told line by line. Lines it cannot place are counted and skipped. Builds a
+        timeline per WebContent pid (launch, assertions, render, termination, teardown) and reports each
+        death that matters:
           killed-before-render    new, never rendered, and gone when WebKit raised it to foreground
           killed-after-render     rendered or in use, then killed from outside (jetsam, a memory limit)
           crash                   reported as a crash, with no evidence of an outside kill
@@ -193,15 +208,16 @@ enum Help {
           <log>                   Files, directories (every file in them) or - for standard input.
 
         OPTIONS:
-          --json                  Print {"files", "linesRead", "linesSkipped", "formats", "incidents":[{"pid",
-                                  "kind", "confidence", "rule", "firstSeen", "lastSeen", "evidence", "userSaw",
-                                  "detail"}]}.
+          --json                  Print {"files", "linesRead", "linesSkipped", "formats", "incidents":
+                                  [{"pid", "kind", "confidence", "rule", "firstSeen", "lastSeen",
+                                  "evidence", "userSaw", "detail"}]}.
           --timeline <pid>        Also print that pid's story, step by step, with the gap before each step.
           --svg <file>            Draw one swim lane per WebContent pid on a shared time axis.
-          --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated) is found, for CI.
-          --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam log,
-                                  <run.jsonl>.jetsam.jsonl, if present; or give it as another --truth): precision
-                                  and recall per kind. Repeatable.
+          --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated, at least one) is
+                                  found, for CI.
+          --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam
+                                  log, <run.jsonl>.jetsam.jsonl, if present; or give it as another
+                                  --truth): precision and recall per kind. Repeatable.
           --stats                 Also print how long the analysis took and its peak memory.
           -h, --help              Show help information.
         """

@@ -41,21 +41,23 @@ final class RestoreMeasurement {
 
     func result(tabs: [Tab], summary: RunSummary, damage: SessionDamage?) -> Result {
         let ms = { (end: Int?) in end.map { Double($0 - self.start) / 1e6 } }
-        let perTab = tabs.isEmpty ? 0 : heapGrowth / tabs.count
+        // With no tab there is nothing to divide by: no figure, rather than a made-up 0.
+        let perTab = tabs.isEmpty ? nil : heapGrowth / tabs.count
         let realized = tabs.filter(\.realized).count
         let json = JSON.object([
             ("tabs", .int(tabs.count)), ("realized", .int(realized)), ("workersSpawned", .int(spawns)),
             ("tabsReadyMs", .double(ms(ready) ?? 0)), ("restoreMs", ms(spawnedAt).map(JSON.double) ?? .null),
-            ("renderedMs", ms(renderedAt).map(JSON.double) ?? .null), ("bytesPerUnrealizedTab", .int(perTab)),
+            ("renderedMs", ms(renderedAt).map(JSON.double) ?? .null),
+            ("bytesPerUnrealizedTab", perTab.map(JSON.int) ?? .null),
             ("damage", damage.map { .string($0.description) } ?? .null),
         ])
-        let format = { (value: Double?) in value.map { "\(($0 * 100).rounded() / 100) ms" } ?? "never" }
-        var text = "restored \(tabs.count) tabs, \(realized) realized, \(spawns) worker(s) spawned\n"
-        text += "  tabs usable after      \(format(ms(ready)))\n"
-        text += "  visible tab's worker   \(format(ms(spawnedAt)))\n"
-        text += "  visible tab rendered   \(format(ms(renderedAt)))\n"
-        text += "  heap per unrealized tab \(perTab) bytes"
-        if let damage { text += "\n  damage: \(damage)" }
-        return Result(json: json, text: text)
+        let format = { (value: Double?) in value.map { "\(fixed($0, 2)) ms" } ?? "never" }
+        var lines = ["restored \(counted(tabs.count, "tab")), \(realized) realized, \(counted(spawns, "worker")) spawned"]
+        lines.append("  tabs usable after        \(format(ms(ready)))")
+        lines.append("  visible tab's worker     \(format(ms(spawnedAt)))")
+        lines.append("  visible tab rendered     \(format(ms(renderedAt)))")
+        lines.append("  heap per unrealized tab  \(perTab.map { "\($0) bytes" } ?? "-")")
+        if let damage { lines += wrapped("  damage: \(damage)", indent: 4) }
+        return Result(json: json, text: lines.joined(separator: "\n"))
     }
 }

@@ -33,7 +33,7 @@ enum SessionCommand {
         let pages = try RunCommand.contentProvider(arguments).pages
         let session = Session.generated(tabs: count, pages: pages, seed: UInt64(seed))
         try SessionFile.write(SessionFile.encode(session), to: path)
-        print("wrote \(count) tabs to \(path)")
+        try writeStandardOutput(wrapped("wrote \(counted(count, "tab")) to \(path)", indent: 2).joined(separator: "\n") + "\n")
         return 0
     }
 
@@ -73,7 +73,7 @@ enum SessionCommand {
         let arguments = try Arguments(words, options: [], flags: ["--json"], positionals: true)
         let path = try file(arguments, "show")
         let (session, damage) = try read(path)
-        if let damage { printError("supervisor: warning: \(path): \(damage)") }
+        if let damage { printError(wrapped("supervisor: warning: \(path): \(damage)", indent: 2).joined(separator: "\n")) }
         let tabs = session.records.map(\.saved)
         if arguments.flag("--json") {
             let list = tabs.map { tab in
@@ -86,19 +86,22 @@ enum SessionCommand {
             let journal = session.journal.map { JSON.object([("path", .string($0.path)), ("records", .int(Int($0.records)))]) }
             try writeStandardOutput(JSON.object([("tabs", .array(list)), ("journal", journal ?? .null)]).text + "\n")
         } else {
-            var out = "TAB       SHOWN  ENTRY  CURRENT PAGE\n"
-            for tab in tabs {
-                let place = "\(tab.history.index + 1)/\(tab.history.entries.count)"
-                let url = tab.history.current?.url ?? "-"
-                out += pad(String(tab.id), 10) + pad(tab.visible ? "yes" : "", 7) + pad(place, 7) + String(url.prefix(76)) + "\n"
-            }
-            try writeStandardOutput(out)
+            try writeStandardOutput(table(tabs).joined(separator: "\n") + "\n")
         }
         return 0
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    /// One line per tab; a URL too long for the line is cut between two of its tokens, with `…`.
+    static func table(_ tabs: [SavedTab]) -> [String] {
+        let rows = [["TAB", "SHOWN", "ENTRY"]] + tabs.map { tab in
+            [String(tab.id), tab.visible ? "yes" : "", "\(tab.history.index + 1)/\(tab.history.entries.count)"]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let room = lineWidth - widths.reduce(0, +) - 6
+        let pages = ["CURRENT PAGE"] + tabs.map { clipped($0.history.current?.url ?? "-", width: room) }
+        return zip(rows, pages).map { row, page in
+            zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count + 2) }.joined() + page
+        }
     }
 
     /// The session saved at `path`, with what was damaged. A file that is not a session at all is an error.

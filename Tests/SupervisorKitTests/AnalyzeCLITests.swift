@@ -89,7 +89,7 @@ extension Processes {
         @Test(arguments: [
             (["analyze"], "no logs to analyze", 64),
             (["analyze", "x", "--timeline", "abc"], "'--timeline' takes a pid, not 'abc'", 64),
-            (["analyze", "x", "--fail-on", "blank"], "'--fail-on' takes killed-before-render", 64),
+            (["analyze", "x", "--fail-on", "blank"], "unknown incident kind 'blank' for '--fail-on'", 64),
             (["analyze", "-", "-"], "'-' (standard input) can be given once", 64),
             (["analyze", "--bogus"], "unknown option '--bogus'", 64),
             (["analyze", "/nonexistent/log"], "cannot read '/nonexistent/log': No such file or directory", 1),

@@ -116,7 +116,7 @@ public struct AnalysisReport {
 
     /// What was read, one line per incident, and the verdict.
     public var text: String {
-        var lines = wrapped(summary, width: 100) + [""]
+        var lines = wrapped(summary) + [""]
         if incidents.isEmpty {
             lines.append("No incidents.")
         } else {
@@ -124,17 +124,20 @@ public struct AnalysisReport {
                 [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue,
                  clock(incident.firstSeen), incident.seen.rawValue, incident.detail]
             }
-            lines += table(rows, width: 100)
-            if omitted > 0 { lines.append("… and \(omitted) more incidents, not listed (the report keeps 10,000).") }
+            lines += table(rows, width: lineWidth)
+            if omitted > 0 {
+                lines += wrapped("… and \(grouped(omitted)) more \(omitted == 1 ? "incident" : "incidents"), not listed "
+                    + "(the report keeps 10,000).")
+            }
         }
-        lines += [""] + wrapped(verdict, width: 100)
+        lines += [""] + wrapped(verdict)
         return lines.joined(separator: "\n")
     }
 
     /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`
     public var summary: String {
         let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
-        return "Read \(grouped(linesRead)) lines in \(files.count) file\(files.count == 1 ? "" : "s")"
+        return "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
             + (formats.isEmpty ? "" : ": " + formats.joined(separator: ", ")) + "; \(grouped(linesSkipped)) skipped."
     }
 
@@ -143,7 +146,7 @@ public struct AnalysisReport {
         let blank = incidents.filter { $0.kind == .killedBeforeRender }
         let others = Incident.Kind.allCases.dropFirst().compactMap { kind -> String? in
             let n = count(kind)
-            return n == 0 ? nil : "\(n) \(kind.rawValue)"
+            return n == 0 ? nil : "\(kind.rawValue): \(n)"
         }
         guard !blank.isEmpty else {
             return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
@@ -165,42 +168,4 @@ public struct StoryStep {
     let stamp: Stamp
     /// The line as written, cut at 400 bytes.
     let text: String
-}
-
-/// Left-aligned columns two spaces apart; the last column is cut with `…` so that a row fits `width`.
-func table(_ rows: [[String]], width: Int) -> [String] {
-    guard let columns = rows.first?.count else { return [] }
-    let widths = (0..<columns - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
-    let room = max(12, width - widths.reduce(0, +) - 2 * (columns - 1))
-    return rows.map { row in
-        var cells = zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
-        let last = row[columns - 1]
-        cells.append(last.count > room ? String(last.prefix(room - 1)) + "…" : last)
-        return cells.joined(separator: "  ")
-    }
-}
-
-/// `text` in lines of at most `width` characters, broken at spaces.
-public func wrapped(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-        if !line.isEmpty, line.count + 1 + word.count > width {
-            lines.append(line)
-            line = ""
-        }
-        line += (line.isEmpty ? "" : " ") + word
-    }
-    return lines + [line]
-}
-
-/// `1,234,567`.
-func grouped(_ value: Int) -> String {
-    let digits = String(value)
-    var out = ""
-    for (i, digit) in digits.enumerated() {
-        if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-        out.append(digit)
-    }
-    return out
 }

@@ -1,4 +1,5 @@
 /// `--timeline PID`: one process's story, step by step, with the gap before each step and the line that says it.
+/// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`.
 extension AnalysisReport {
     public func story(of pid: Int32) -> String {
         let steps = story.enumerated().sorted { a, b in
@@ -7,16 +8,21 @@ extension AnalysisReport {
         guard !steps.isEmpty else { return "No line in the input names pid \(pid)." }
         var lines: [String] = []
         for incident in incidents where incident.pid == pid {
-            lines.append("pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
-                + " — \(incident.detail); the user saw: \(incident.seen.rawValue)")
+            lines += wrapped(
+                "pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
+                    + " — \(incident.detail); the user saw: \(incident.seen.rawValue)", indent: 2)
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
         for step in steps {
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
             let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
-            lines.append("  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24)) \(step.observation.words)")
-            lines.append("      " + String(step.text.prefix(94)))
+            let head = "  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24))"
+            let words = step.observation.words
+            // A step that does not fit beside its place goes on a line of its own, whole where it can be.
+            lines += head.count + 1 + words.count <= lineWidth
+                ? [head + " " + words] : wrapped(head, indent: 6) + wrapped("      " + words, indent: 6)
+            lines.append("      " + clipped(step.text, width: lineWidth - 6))
             previous = step.stamp
         }
         return lines.joined(separator: "\n")

@@ -47,13 +47,13 @@ public struct TruthComparison {
         }
         var lines = table([["KIND", "TRUTH", "FOUND", "MATCHED", "PRECISION", "RECALL"]] + rows.map { row in
             [row.kind.rawValue, "\(row.truth)", "\(row.found)", "\(row.matched)", percent(row.precision), percent(row.recall)]
-        }, width: 100)
+        }, width: lineWidth)
         func list(_ items: [(Int32?, Incident.Kind)]) -> String {
             items.prefix(20).map { "\($0.0.map(String.init) ?? "no pid") (\($0.1.rawValue))" }.joined(separator: ", ")
                 + (items.count > 20 ? " and \(items.count - 20) more" : "")
         }
-        if !missed.isEmpty { lines.append("Missed: " + list(missed)) }
-        if !extra.isEmpty { lines.append("Not in the truth: " + list(extra)) }
+        if !missed.isEmpty { lines += wrapped("Missed: " + list(missed), indent: 2) }
+        if !extra.isEmpty { lines += wrapped("Not in the truth: " + list(extra), indent: 2) }
         return lines.joined(separator: "\n")
     }
 

@@ -35,7 +35,7 @@ extension Host {
             return
         }
         log.emit("inject", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
-        worker.signal(SIGKILL)
+        worker.signal(SIGKILL, by: .injection)
         // An injected fault is exact: the process is gone before the host takes its next step, as it was on the
         // phone, where the kill came well before the view attached. After SIGKILL this wait is short and certain.
         if let (code, status) = try? worker.reap(wait: true) { died(worker, code: code, status: status) }

@@ -33,6 +33,8 @@ extension Host {
             ("rendered", .bool(worker.rendered)), ("attached", .bool(view?.attached ?? false)),
             ("spare", .bool(spares.contains { $0 === worker })), ("band", .string(worker.band?.rawValue ?? "none")),
             ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
+            ("cause", .string(DeathCause.of(
+                code: code, status: status, sent: worker.sent, toldToExit: worker.shutdownRequested).rawValue)),
         ]
         // Told to exit: not a race, a crash or a failed launch, however it ended.
         if worker.shutdownRequested { fields.append(("shutdown", .bool(true))) }

@@ -6,25 +6,47 @@ public final class RunSummary {
     public private(set) var blank = 0
     /// Loads that ended on an error page: a failed navigation, or a crash loop.
     public private(set) var failed = 0
+    /// Worker processes launched, for a view or as a spare: each ends once, so at the end of a run as many have
+    /// ended (`deaths`).
     public private(set) var spawns = 0
+    /// Of `spawns`, those launched as spares, ahead of the view that takes them.
+    public private(set) var spareSpawns = 0
     /// Views given a worker that had served an earlier view.
     public private(set) var reuses = 0
+    /// Worker processes that ended, however they ended (a worker shut down at the end of the run too).
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [String: Int] = [:]
+    /// Deaths by a signal, by who sent it: injected faults, the supervisor (hangs, protocol violations, floods,
+    /// shutdowns not finished in time), or someone outside (Jetsam, chaos, an operator).
+    public private(set) var killsByCause: [DeathCause: Int] = [:]
+    /// Launches that failed before a process existed (posix_spawn refused): no process, so no death.
+    public private(set) var launchErrors = 0
+    /// Injected faults carried out, and those spared because their worker was protected from the killer, as
+    /// Jetsam would spare it: a policy that meets no fault has nothing to recover from.
+    public private(set) var faultsDelivered = 0
+    public private(set) var faultsSpared = 0
+    /// Whether the run was asked to inject faults at all.
+    public private(set) var faultsPlanned = false
     public private(set) var recoveries: [String: Int] = [:]
     public private(set) var rbsErrors = 0
-    /// Workers killed after spawn and before their view attached: the kill-before-render race.
+    /// Workers killed from outside or by an injected fault after spawn and before their view attached: the
+    /// kill-before-render race.
     public private(set) var raceKills = 0
     /// Deaths nobody was told about, because the observer was not wired yet.
     public private(set) var unobservedDeaths = 0
     public private(set) var deadChannelSends = 0
-    /// Milliseconds users looked at a blank view, summed over loads.
+    /// Milliseconds users looked at a view that never showed content, summed over the blank loads: from the
+    /// moment each was shown to the moment it was given up as blank. A load that became visible adds nothing.
     public private(set) var blankMs = 0.0
     /// Worker-seconds spent protected from the killer (foreground or boosted band): the memory cost of keeping
     /// workers important.
     public private(set) var foregroundWorkerSeconds = 0.0
-    public private(set) var peakWorkerRSSBytes = 0
+    /// The most resident memory the live workers held together, each as read when it last rendered; nil when no
+    /// worker rendered, so nothing was measured.
+    public private(set) var peakWorkerRSSBytes: Int?
     private var foregroundSince: [Int32: Int] = [:]
+    /// Spares launched and not yet given to a view: their first view is no launch of its own.
+    private var idleSpares: Set<Int32> = []
     /// One sample per load; infinite for a blank load.
     public private(set) var timeToVisibleMs: [Double] = []
     public private(set) var spawnToHelloMs: [Double] = []
@@ -48,6 +70,7 @@ public final class RunSummary {
         switch event.name {
         case "run-begin":
             plannedLoads = event["loads"]?.integer ?? 0
+            faultsPlanned = [event["raceRate"], event["killRate"]].contains { $0 != nil && $0 != .double(0) }
             if let tabs = event["tabs"]?.integer { session = (tabs, 0, 0, [:], 0) }
         case "editor":
             editor = event
@@ -67,24 +90,25 @@ public final class RunSummary {
         case "dead-channel-send":
             deadChannelSends += 1
         case "render":
-            if case .int(let bytes)? = event["workersRSSBytes"] { peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes, bytes) }
+            if case .int(let bytes)? = event["workersRSSBytes"] { peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes ?? 0, bytes) }
+        case "spare" where event["reused"] == nil:
+            spawns += 1
+            spareSpawns += 1
+            if let pid = event.pid { idleSpares.insert(pid) }
         case "spawn":
-            if event["reused"] == .bool(true) { reuses += 1 } else { spawns += 1 }
+            if event["reused"] == .bool(true) {
+                reuses += 1
+            } else if event.pid.flatMap({ idleSpares.remove($0) }) == nil {
+                spawns += 1
+            }
         case "hello":
             if case .double(let ms)? = event["spawnToHelloMs"] { spawnToHelloMs.append(ms) }
+        case "inject":
+            faultsDelivered += 1
+        case "inject-spared":
+            faultsSpared += 1
         case "death":
-            deaths += 1
-            if case .string(let status)? = event["status"] {
-                deathsByStatus[status, default: 0] += 1
-                // Killed in the window between spawn and attach, whether or not the page had painted off screen:
-                // the user never saw it.
-                if event["signal"] == .int(9), event["attached"] == .bool(false), event["spare"] == .bool(false),
-                    event.view != nil, event["shutdown"] == nil
-                {
-                    raceKills += 1
-                }
-            }
-            if let pid = event.pid { leaveForeground(pid, at: event.monotonic) }
+            recordDeath(event)
         case "recovery":
             if case .string(let kind)? = event["kind"] { recoveries[kind, default: 0] += 1 }
         case "priority":
@@ -97,12 +121,16 @@ public final class RunSummary {
             }
         case "load-end":
             loads += 1
-            if case .double(let ms)? = event["blankMs"] { blankMs += ms }
             if case .double(let ms)? = event["timeToVisibleMs"] {
                 rendered += 1
                 timeToVisibleMs.append(ms)
             } else {
-                if event["outcome"] == .string("failed") { failed += 1 } else { blank += 1 }
+                if event["outcome"] == .string("failed") {
+                    failed += 1
+                } else {
+                    blank += 1
+                    if case .double(let ms)? = event["blankMs"] { blankMs += ms }
+                }
                 // Never visible: a blank load is the slowest load there is, not a load left out.
                 timeToVisibleMs.append(.infinity)
             }
@@ -111,66 +139,31 @@ public final class RunSummary {
         }
     }
 
+    private func recordDeath(_ event: Event) {
+        guard let pid = event.pid else {
+            launchErrors += 1
+            return
+        }
+        deaths += 1
+        idleSpares.remove(pid)
+        leaveForeground(pid, at: event.monotonic)
+        if case .string(let status)? = event["status"] { deathsByStatus[status, default: 0] += 1 }
+        guard event["signal"] != nil, case .string(let name)? = event["cause"], let cause = DeathCause(rawValue: name),
+            cause != .worker
+        else { return }
+        killsByCause[cause, default: 0] += 1
+        // Killed in the window between spawn and attach, whether or not the page had painted off screen: the user
+        // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.
+        if cause != .supervisor, event["signal"] == .int(9), event["attached"] == .bool(false),
+            event["spare"] == .bool(false), event.view != nil, event["shutdown"] == nil
+        {
+            raceKills += 1
+        }
+    }
+
     private func leaveForeground(_ pid: Int32, at time: Int) {
         guard let since = foregroundSince.removeValue(forKey: pid) else { return }
         foregroundWorkerSeconds += Double(time - since) / 1e9
-    }
-
-    public var json: JSON {
-        .object([
-            ("policy", .string(policy)), ("interrupted", .bool(interrupted)), ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)),
-            ("failed", .int(failed)), ("spawns", .int(spawns)), ("reuses", .int(reuses)), ("deaths", .int(deaths)),
-            ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
-            ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
-            ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
-            ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
-            ("peakWorkerRSSBytes", .int(peakWorkerRSSBytes)),
-            ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
-            ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
-            ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
-            ("session", session.map { session in
-                .object([
-                    ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
-                    ("decisions", .object(session.decisions.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-                    ("errorPages", .int(session.errorPages)),
-                ])
-            } ?? .null),
-            ("inputs", editor.map { editor in
-                .object(["typed", "restored", "acknowledged", "saved", "replayed", "mismatches", "tornBytesDropped"].map {
-                    ($0, editor[$0] ?? .null)
-                })
-            } ?? .null),
-        ])
-    }
-
-    public var text: String {
-        let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        let head = interrupted ? "interrupted after \(loads) of \(plannedLoads) loads" : "\(loads) loads"
-        let failures = failed > 0 ? ", \(failed) failed (error page)" : ""
-        let blankTime = blank > 0 ? "blank time: \(fmt(blankMs, digits: 1)) ms in all; " : ""
-        let inputs = editor.map { e in
-            "\ntyped input: \(e["typed"]?.integer ?? 0) typed (\(e["restored"]?.integer ?? 0) restored from the journal), "
-                + (e["saved"]?.integer.map { "\($0) saved, " } ?? "")
-                + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, "
-                + "\(duplicateInputs) applied twice"
-        } ?? ""
-        let tabs = session.map { s in
-            "\ntabs: \(s.tabs), \(s.realized) realized, saved \(s.saves) times; navigations: "
-                + "\(s.decisions["allow", default: 0]) allowed, \(s.decisions["cancel", default: 0]) refused, "
-                + "\(s.decisions["open-externally", default: 0]) opened externally; \(s.errorPages) error pages"
-        } ?? ""
-        return """
-            policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)
-            workers: \(spawns) spawned, \(reuses) reused, \(deaths) died\(statuses.isEmpty ? "" : " (\(statuses))")
-            recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild
-            races: \(raceKills) kills before attach, \(unobservedDeaths) unobserved deaths, \(rbsErrors) RBS assertion \
-            errors, \(deadChannelSends) sends into dead channels
-            \(blankTime)foreground worker-seconds \(fmt(foregroundWorkerSeconds)); \
-            peak worker RSS \(peakWorkerRSSBytes >> 20) MiB
-            time to visible: \(Percentiles(timeToVisibleMs).text)
-            spawn to hello:  \(Percentiles(spawnToHelloMs).text)\(inputs)\(tabs)
-            """
     }
 }
 
@@ -198,13 +191,8 @@ public struct Percentiles {
     }
 
     public var text: String {
-        count == 0 ? "no samples" : "p50 \(fmt(p50)) ms, p95 \(fmt(p95)) ms, p99 \(fmt(p99)) ms, max \(fmt(max)) ms"
+        count == 0
+            ? "no samples"
+            : "p50 \(fixed(p50, 3)) ms, p95 \(fixed(p95, 3)) ms, p99 \(fixed(p99, 3)) ms, max \(fixed(max, 3)) ms"
     }
-}
-
-func fmt(_ value: Double, digits: Int = 3) -> String {
-    guard value.isFinite else { return "∞" }
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    return String((value * scale).rounded() / scale)
 }

@@ -58,7 +58,7 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         return saidHello || observed == .killed(signal: SIGKILL) ? observed : .launchFailed(reason: "died before hello: \(observed)")
     }
 
-    private static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]
+    static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]
 }
 
 /// "SIGKILL" for 9, and so on; the number for signals without a common name.

@@ -43,6 +43,8 @@ final class WorkerProcess {
     var shutdownRequested = false
     /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
     var verdict: TerminationStatus?
+    /// The last signal the supervisor sent it, and why: a death by any other signal came from outside.
+    private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
     /// The view this worker renders for; nil once the view let it go.
     weak var view: View?
 
@@ -59,10 +61,10 @@ final class WorkerProcess {
     }
 
     /// Sends `signal` through the pidfd, which cannot hit a recycled pid, and to the rest of its process group:
-    /// until the reap, its pid (the group's id) cannot be anyone else's.
-    func signal(_ signal: Int32) {
+    /// until the reap, its pid (the group's id) cannot be anyone else's. `sender` says whose doing the death is.
+    func signal(_ signal: Int32, by sender: DeathCause.Sender = .supervisor) {
         guard pidfd >= 0 else { return }
-        try? Sys.pidfdSignal(pidfd, signal)
+        if (try? Sys.pidfdSignal(pidfd, signal)) != nil { sent = (signal, sender) }
         _ = sv_kill_group(pid, signal)
     }
 

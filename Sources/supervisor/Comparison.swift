@@ -1,0 +1,77 @@
+import SupervisorKit
+
+/// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;
+/// what faults met and what it cost), a legend for the short headers, and, when it was interrupted, how far each
+/// policy got and which never ran.
+struct Comparison {
+    let summaries: [RunSummary]
+    /// Policies asked for that never ran, because the comparison was interrupted first.
+    let notRun: [String]
+    let configuration: RunConfiguration
+
+    var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
+
+    /// The workload, as the chart's subtitle.
+    var workload: String {
+        var parts = ["\(counted(configuration.loads, "load")) per policy", counted(configuration.views, "view")]
+        if configuration.hidden > 0 { parts.append("\(configuration.hidden) hidden") }
+        if configuration.raceRate > 0 { parts.append("race rate \(configuration.raceRate)") }
+        if configuration.killRate > 0 { parts.append("kill rate \(configuration.killRate)") }
+        if configuration.jetsam != nil { parts.append("Jetsam") }
+        parts.append("seed \(configuration.seed)")
+        return parts.joined(separator: ", ")
+    }
+
+    /// How far an interrupted comparison got; nil when it ran whole.
+    var interruption: String? {
+        guard interrupted, let last = summaries.last else {
+            return interrupted ? "interrupted before any policy ran" : nil
+        }
+        return "interrupted during '\(last.policy)' after \(last.loads) of \(counted(configuration.loads, "load"))"
+            + (notRun.isEmpty ? "" : "; not run: " + notRun.joined(separator: ", "))
+    }
+
+    /// `300`, or `137 of 300` for a policy cut short.
+    private func loads(_ summary: RunSummary) -> String {
+        summary.interrupted ? "\(summary.loads) of \(summary.plannedLoads)" : "\(summary.loads)"
+    }
+
+    var table: String {
+        var lines = interruption.map { wrapped($0) + [""] } ?? []
+        lines += columns([["policy", "loads", "rendered", "blank", "failed", "blank s", "TTV p50 ms", "TTV p99 ms", "recoveries"]]
+            + summaries.map { s in
+                let ttv = Percentiles(s.timeToVisibleMs)
+                return [s.policy, loads(s), "\(s.rendered)", "\(s.blank)", "\(s.failed)", fixed(s.blankMs / 1000, 1),
+                        ttv.count == 0 ? "-" : fixed(ttv.p50, 2), ttv.count == 0 ? "-" : fixed(ttv.p99, 2),
+                        "\(s.recoveries.values.reduce(0, +))"]
+            })
+        lines.append("")
+        lines += columns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "fg worker-s",
+                           "RSS MiB"]]
+            + summaries.map { s in
+                [s.policy, "\(s.faultsDelivered)", "\(s.faultsSpared)", "\(s.raceKills)", "\(s.unobservedDeaths)",
+                 "\(s.rbsErrors)", "\(s.killsByCause[.outside, default: 0])", fixed(s.foregroundWorkerSeconds, 2),
+                 s.peakWorkerRSSMiB ?? "-"]
+            })
+        lines.append("")
+        lines += wrapped(Self.legend)
+        return lines.joined(separator: "\n")
+    }
+
+    static let legend = """
+        blank s: seconds users looked at views that never showed content (blank loads only). TTV: time to \
+        visible (∞: never, for that share of loads). faults: injected faults delivered; spared: not delivered, \
+        the worker being protected from the killer, as Jetsam would spare it. race kills: workers killed before \
+        their view attached; unobserved: deaths nobody was told of; RBS errs: foreground assertions on a dead \
+        worker. outside: kills by a signal the supervisor did not send (Jetsam, chaos). fg worker-s: \
+        worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered).
+        """
+
+    var json: JSON {
+        .object([
+            ("seed", .int(Int(truncatingIfNeeded: configuration.seed))), ("plannedLoads", .int(configuration.loads)),
+            ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))),
+            ("runs", .array(summaries.map(\.json))),
+        ])
+    }
+}
