@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -36,6 +37,8 @@
 #endif
 
 int sv_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int sv_eventfd(int nonblocking) { return eventfd(0, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0)); }
 
 int sv_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 

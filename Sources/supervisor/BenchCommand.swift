@@ -221,7 +221,7 @@ enum BenchCommand {
         configuration.attachDelayNanoseconds = 0...0
         configuration.loads = iterations
         configuration.dwellNanoseconds = dwellNanoseconds
-        let log = try EventLog()
+        let log = EventLog()
         log.observers.append(observe)
         _ = try Host(configuration: configuration, content: benchContent, log: log).run()
     }

@@ -19,7 +19,7 @@ enum Scale {
         configuration.views = workers
         configuration.attachDelayNanoseconds = 0...0
         configuration.dwellNanoseconds = 1_000_000_000
-        let log = try EventLog()
+        let log = EventLog()
         var events = 0
         var visible = 0
         var busy: (cpu: Double, events: Int, rss: Double)?

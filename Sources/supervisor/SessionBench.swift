@@ -20,7 +20,7 @@ enum SessionBench {
     /// Milliseconds from nothing to every tab of `path` restored, `count` times, each into a new host.
     static func restore(_ path: String, count: Int, workerPath: String) throws -> [Double] {
         try (0..<count).map { _ in
-            let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: try EventLog())
+            let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
             let start = Sys.monotonicNanoseconds()
             let (session, damage) = try SessionFile.readRecords(path)
             host.restore(session, damage: damage, into: SessionStore(readOnly: path))

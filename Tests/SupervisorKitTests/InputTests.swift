@@ -8,8 +8,7 @@ import Testing
 @Suite struct InputJournalFile {
     /// A journal as `sync` writes it: the header, then each group of records followed by its `synced` mark.
     static func journal(_ groups: [[String]]) -> [UInt8] {
-        var bytes = InputJournal.magic + [1, 0, 0, 0]
-        bytes += withUnsafeBytes(of: crc32(bytes).littleEndian, Array.init)
+        var bytes = InputJournal.header
         var seq: UInt64 = 0
         for group in groups {
             for text in group {

@@ -55,7 +55,7 @@ func runHost(
     // Loads that cannot recover end as blank after a second rather than five.
     configuration.blankTimeoutNanoseconds = 1_000_000_000
     configure(&configuration)
-    let log = try EventLog()
+    let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { event in
         events.append(event)

@@ -16,7 +16,7 @@ func runTabs(
     configuration.policy.spareWorkers = 0
     configuration.loads = 0
     configure(&configuration)
-    let log = try EventLog()
+    let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { events.append($0) }
     let host = try Host(configuration: configuration, content: content, log: log)

@@ -12,19 +12,9 @@ func makeEditor(journal: InputJournal? = nil) -> Editor {
         journal: journal)
 }
 
-/// Journal records for `texts`, seqs 1, 2, 3…, in the journal's format.
+/// A journal holding `texts`, seqs 1, 2, 3…, synced as one group.
 func journalRecords(_ texts: [[UInt8]]) -> [UInt8] {
-    var bytes: [UInt8] = []
-    for (i, text) in texts.enumerated() {
-        var header: [UInt8] = []
-        withUnsafeBytes(of: UInt32(text.count).littleEndian) { header += $0 }
-        withUnsafeBytes(of: UInt64(i + 1).littleEndian) { header += $0 }
-        let crc = crc32(text, from: crc32(header))
-        bytes += header
-        withUnsafeBytes(of: crc.littleEndian) { bytes += $0 }
-        bytes += text
-    }
-    return bytes
+    InputJournalFile.journal([texts.map { String(decoding: $0, as: UTF8.self) }])
 }
 
 /// Typing beyond what the worker can take is slowed, not lost; labels stay unique; the audit counts texts.

@@ -23,6 +23,9 @@
 int sv_spawn(const char *path, char *const argv[], char *const envp[],
              int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd);
 
+/// eventfd(0, EFD_CLOEXEC), non-blocking when asked: Swift's Glibc module does not show eventfd.
+int sv_eventfd(int nonblocking);
+
 /// pipe2 with O_CLOEXEC; Swift cannot see pipe2 without _GNU_SOURCE.
 int sv_pipe_cloexec(int fds[2]);
 

@@ -87,7 +87,7 @@ final class InputJournal {
     private static let salvageHint =
         "; nothing was changed. Give --salvage-journal to keep the intact inputs and drop the damaged bytes"
 
-    private static var header: [UInt8] {
+    static var header: [UInt8] {
         var bytes = magic
         append(version, to: &bytes)
         append(UInt16(0), to: &bytes)

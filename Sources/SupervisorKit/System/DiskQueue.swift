@@ -1,0 +1,114 @@
+import CShim
+import Glibc
+import Synchronization
+
+/// A thread of its own for the calls that wait on a disk (a large write, fdatasync, a rename), so that the event
+/// loop never does: jobs run one after another, in the order given, and each one's completion runs back on the
+/// loop, woken through an eventfd like any other event.
+///
+/// The thread starts with every signal blocked, so SIGINT and SIGTERM still reach the loop's signalfd, and it
+/// spawns nothing, so no worker's PR_SET_PDEATHSIG is tied to it.
+final class DiskQueue {
+    private let shared: Shared
+    private let loop: EventLoop
+    private var thread = pthread_t()
+    private var token: UInt64 = 0
+    /// Completions still to run, in the order their jobs were given.
+    private var completions: [() -> Void] = []
+
+    /// What the loop and the thread both touch: the jobs waiting, and the two eventfds between them.
+    private final class Shared: @unchecked Sendable {
+        /// Readable when jobs are waiting, or when the thread must stop.
+        let submitted: Int32
+        /// Readable when jobs have finished: its count is how many.
+        let finished: Int32
+        let jobs = Mutex<(waiting: [@Sendable () -> Void], stopping: Bool)>(([], false))
+
+        init() throws(SystemError) {
+            submitted = try retrying("eventfd") { sv_eventfd(0) }
+            do throws(SystemError) {
+                finished = try retrying("eventfd") { sv_eventfd(1) }
+            } catch {
+                Sys.close(submitted)
+                throw error
+            }
+        }
+
+        deinit {
+            Sys.close(submitted)
+            Sys.close(finished)
+        }
+
+        func serve() {
+            var count: UInt64 = 0
+            while true {
+                _ = Glibc.read(submitted, &count, 8)
+                let (batch, stopping) = jobs.withLock { jobs in
+                    defer { jobs.waiting = [] }
+                    return (jobs.waiting, jobs.stopping)
+                }
+                for job in batch {
+                    job()
+                    var one: UInt64 = 1
+                    _ = Glibc.write(finished, &one, 8)
+                }
+                if stopping { return }
+            }
+        }
+    }
+
+    init(loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        shared = try Shared()
+        var all = sigset_t()
+        var previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let context = Unmanaged.passRetained(shared).toOpaque()
+        let created = pthread_create(&thread, nil, { context in
+            let shared = Unmanaged<Shared>.fromOpaque(context!).takeRetainedValue()
+            shared.serve()
+            return nil
+        }, context)
+        guard created == 0 else {
+            Unmanaged<Shared>.fromOpaque(context).release()
+            throw SystemError("pthread_create", errno: created)
+        }
+        token = try loop.watch(shared.finished) { [unowned self] _ in runCompletions() }
+    }
+
+    deinit {
+        shared.jobs.withLock { $0.stopping = true }
+        var one: UInt64 = 1
+        _ = Glibc.write(shared.submitted, &one, 8)
+        pthread_join(thread, nil)
+        loop.unwatch(shared.finished, token: token)
+    }
+
+    /// Runs `job` on the thread after every job given before it; `then` runs on the loop once it is done.
+    func submit(_ job: @escaping @Sendable () -> Void, then completion: @escaping () -> Void) {
+        completions.append(completion)
+        shared.jobs.withLock { $0.waiting.append(job) }
+        var one: UInt64 = 1
+        _ = Glibc.write(shared.submitted, &one, 8)
+    }
+
+    /// Whether a job is given and its completion has not run yet.
+    var isBusy: Bool { !completions.isEmpty }
+
+    /// Waits, on the loop's thread, until every job given has run, and runs their completions.
+    func drain() {
+        while !completions.isEmpty {
+            var ready = pollfd(fd: shared.finished, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, -1)
+            runCompletions()
+        }
+    }
+
+    private func runCompletions() {
+        var count: UInt64 = 0
+        guard Glibc.read(shared.finished, &count, 8) == 8 else { return }
+        for _ in 0..<min(Int(count), completions.count) { completions.removeFirst()() }
+    }
+}
