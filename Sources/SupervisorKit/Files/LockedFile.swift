@@ -7,7 +7,9 @@ import Glibc
 /// the holder dies, SIGKILL included; and it moves with the file when `replace` puts a new one in its place. Only a
 /// regular file (or nothing: it is then created empty) is ever opened, so a FIFO or a device never blocks or feeds
 /// the run.
-public final class LockedFile {
+///
+/// One thread uses it at a time: the loop's, or the disk queue's while a save it was given is being written.
+public final class LockedFile: @unchecked Sendable {
     /// As the user gave it.
     public let path: String
     let resolved: String

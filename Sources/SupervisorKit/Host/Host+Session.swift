@@ -1,45 +1,5 @@
 import WireProtocol
 
-/// The session file a run browses: held locked for the whole run (a second supervisor naming it stops with "in
-/// use by pid N"), read once when the run begins, and written back as tabs change.
-public final class SessionStore {
-    public let path: String
-    /// nil when the session is only being looked at (`session restore`): it is then never written back.
-    let file: LockedFile?
-    var dirty = false
-    var lastSavedAt = 0
-    var saves = 0
-
-    /// Takes the session at `path` for this run: created empty if nothing is there, refused if it is anything but
-    /// a regular file or is in use.
-    public init(path: String) throws(FileError) {
-        self.path = path
-        file = try LockedFile(path)
-    }
-
-    /// A session that is read but never written.
-    public init(readOnly path: String) {
-        self.path = path
-        file = nil
-    }
-
-    /// What the file holds; nil when it holds nothing yet (a new session). A file that is not a session, or is
-    /// of a version this supervisor does not read, is an error: saving over it would destroy it.
-    public func read() throws(FileError) -> (records: SessionRecords, damage: SessionDamage?)? {
-        guard let file else { return nil }
-        let head = try file.head(SessionFile.magic.count)
-        if head.isEmpty { return nil }
-        // Whose file it is, before how big it is: a file that is not a session is never read whole.
-        let bytes = SessionFile.isSessionFile(head) ? try file.readAll(limit: SessionFile.maxFileSize) : head
-        let (records, damage) = SessionFile.decodeRecords(bytes)
-        switch damage?.refusal {
-        case nil: return (records, damage)
-        case .notASessionFile?: throw FileError(path, "use", .notOurs("a session file"))
-        case .some: throw FileError(path, "use", .changed("\(damage!); move it away to start a new session"))
-        }
-    }
-}
-
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
 /// when the run begins and written back (whole, atomically, at most once per save interval) as tabs change.
 extension Host {
@@ -49,17 +9,26 @@ extension Host {
     public func restore(_ saved: SessionRecords, damage: SessionDamage? = nil, into store: SessionStore) {
         session = store
         let internalOrigin = Array(InternalURL.origin.utf8)
-        tabs = saved.records.map { record in
+        tabs = saved.records.enumerated().map { position, record in
             let tab = Tab(record)
+            tab.position = position
             if Sys.firstIndex(of: internalOrigin, in: record.bytes.span) != nil {
                 tab.history = BackForwardList(
                     entries: tab.history.entries.map { HistoryEntry(url: rekeyed($0.url), title: $0.title) },
                     index: tab.history.index)
+                store.changed[position] = tab
             }
             return tab
         }
         var fields: [(String, JSON)] = [("tabs", .int(tabs.count)), ("journalRecords", saved.journal.map { .int(Int($0.records)) } ?? .null)]
-        if store.file != nil { fields.append(("digest", .string(Self.digest(saved.records.map(\.bytes))))) }
+        if store.file != nil {
+            store.digest = SessionDigest(saved.records.map(\.bytes))
+            // Saves are appended to an intact file; a damaged one is written whole first.
+            store.layout = damage == nil ? .appending(base: saved.baseSize, end: saved.size) : .whole
+            store.dirty = !store.changed.isEmpty || damage != nil
+            if store.dirty { scheduleSave(store) }
+            fields.append(("digest", .string(store.digest.value)))
+        }
         if let damage { fields.append(("damage", .string(damage.description))) }
         log.emit("session-restored", fields)
         if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
@@ -75,7 +44,9 @@ extension Host {
         session = store
         tabs = (0..<count).map { i in
             let url = content.pages[i % content.pages.count]
-            return Tab(id: UInt64(i + 1), history: BackForwardList(entries: [HistoryEntry(url: url, title: "")], index: 0), visible: i == 0)
+            let tab = Tab(id: UInt64(i + 1), history: BackForwardList(entries: [HistoryEntry(url: url, title: "")], index: 0), visible: i == 0)
+            tab.position = i
+            return tab
         }
         log.emit("session-created", [("tabs", .int(count))])
         sessionChanged()
@@ -88,49 +59,112 @@ extension Host {
         return InternalURL.errorPage(for: original, code: parsed.queryValue("code").flatMap { Int($0) } ?? 0, key: launchKey)
     }
 
-    /// Something a session file holds changed: it is written once the save interval since the last write is up.
-    func sessionChanged() {
-        guard let session, session.file != nil, !session.dirty else { return }
+    /// Something a session file holds changed (in `tabs`, or the journal's position): it is written once the
+    /// save interval since the last save is up.
+    func sessionChanged(_ tabs: Tab...) {
+        guard let session, session.file != nil else { return }
+        for tab in tabs { session.changed[tab.position] = tab }
+        guard !session.dirty else { return }
         session.dirty = true
+        scheduleSave(session)
+    }
+
+    private func scheduleSave(_ session: SessionStore) {
         let due = max(session.lastSavedAt + configuration.sessionSaveIntervalNanoseconds, Sys.monotonicNanoseconds())
         loop.schedule(at: due) { [weak self] in self?.saveSession() }
     }
 
-    /// Writes every tab (re-encoding only those that changed) and the journal's position, atomically.
+    /// Begins a save of what changed, written off the loop: only the changed tabs, appended, or the whole file
+    /// when its layout says so. One save is written at a time; changes meanwhile wait for the next.
     func saveSession() {
-        guard let session, let file = session.file, session.dirty else { return }
+        guard let session, let file = session.file, session.dirty, !session.writing, failure == nil else { return }
+        do {
+            if session.queue == nil { session.queue = try DiskQueue(loop: loop) }
+        } catch {
+            return abort(because: "cannot save the session '\(session.path)': \(error)")
+        }
         session.dirty = false
         let start = Sys.monotonicNanoseconds()
-        let records = tabs.map { tab in
-            if let record = tab.record { return record }
-            let record = SessionFile.record(for: tab.saved)[...]
-            tab.record = record
-            return record
+        let journal = editor.flatMap { editor in editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) } }
+        let write: @Sendable () throws -> Int
+        let whole: Bool
+        switch session.layout {
+        case .appending(let base, let end) where end - base < max(base, configuration.sessionRewriteGrowth):
+            let changes = session.changed.sorted { $0.key < $1.key }.map { position, tab in
+                let record = savedRecord(of: tab)
+                session.digest.set(record, at: position)
+                return (position, record)
+            }
+            let bytes = SessionFile.save(tabCount: tabs.count, journal: journal, changes: changes)
+            whole = false
+            write = {
+                try file.checkInPlace()
+                try Sys.write(bytes[...], to: file.fd, at: end)
+                try Sys.dataSync(file.fd)
+                return bytes.count
+            }
+        default:
+            let records = tabs.map(savedRecord)
+            session.digest = SessionDigest(records)
+            whole = true
+            write = {
+                try file.checkInPlace()
+                return try SessionFile.replace(file, journal: journal, records: records)
+            }
         }
-        let journal = editor.flatMap { editor in
-            editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) }
+        session.changed = [:]
+        session.writing = true
+        let encoded = Sys.monotonicNanoseconds()
+        let outcome = SaveOutcome()
+        session.queue?.submit({ outcome.result = Result { try write() } }) { [weak self] in
+            self?.saved(outcome, whole: whole, journal: journal, began: start, encoded: encoded)
         }
-        let bytes = SessionFile.assemble(journal: journal, records: records)
-        do {
-            try file.checkInPlace()
-            try SessionFile.replace(file, with: bytes)
-        } catch let error as FileError {
-            return abort(because: error.description)
-        } catch {
-            return abort(because: "cannot write the session file '\(session.path)': \(error)")
+    }
+
+    /// The record `tab` is saved as, encoded now if it changed since it was last.
+    private func savedRecord(of tab: Tab) -> ArraySlice<UInt8> {
+        if let record = tab.record { return record }
+        let record = SessionFile.record(for: tab.saved)[...]
+        tab.record = record
+        return record
+    }
+
+    /// A save came back from the disk.
+    private func saved(_ outcome: SaveOutcome, whole: Bool, journal: JournalPosition?, began start: Int, encoded: Int) {
+        guard let session else { return }
+        session.writing = false
+        let bytes: Int
+        switch outcome.result {
+        case .success(let written)?: bytes = written
+        case .failure(let error as FileError)?: return abort(because: error.description)
+        case .failure(let error)?: return abort(because: "cannot write the session file '\(session.path)': \(error)")
+        case nil: return abort(because: "the session save to '\(session.path)' never ran")
+        }
+        switch session.layout {
+        case .appending(let base, let end) where !whole: session.layout = .appending(base: base, end: end + bytes)
+        default: session.layout = .appending(base: bytes, end: bytes)
         }
         let now = Sys.monotonicNanoseconds()
         session.lastSavedAt = now
         session.saves += 1
         log.emit("session-saved", [
-            ("tabs", .int(tabs.count)), ("bytes", .int(bytes.count)), ("digest", .string(Self.digest(records))),
-            ("journalRecords", journal.map { .int(Int($0.records)) } ?? .null), ("writeMs", JSON.milliseconds(now - start)),
+            ("tabs", .int(tabs.count)), ("whole", .bool(whole)), ("bytes", .int(bytes)),
+            ("digest", .string(session.digest.value)), ("journalRecords", journal.map { .int(Int($0.records)) } ?? .null),
+            ("loopMs", JSON.milliseconds(encoded - start)), ("writeMs", JSON.milliseconds(now - encoded)),
         ])
+        if session.dirty { scheduleSave(session) }
     }
 
-    /// One digest of the tabs' records: equal digests, equal tabs (histories, indexes, visibility).
-    static func digest(_ records: [ArraySlice<UInt8>]) -> String {
-        let value = records.reduce(documentDigestBasis) { documentDigest($1, from: $0) }
-        return String(value, radix: 16)
+    /// Saves what is left and waits for every save to reach the disk: the run's last step before it ends.
+    func finishSession() {
+        guard let session, session.file != nil else { return }
+        session.queue?.drain()
+        saveSession()
+        session.queue?.drain()
     }
+}
+
+/// What a save's job, run on the disk queue's thread, hands back to the loop.
+private final class SaveOutcome: @unchecked Sendable {
+    var result: Result<Int, Error>?
 }

@@ -23,12 +23,13 @@ extension Host {
         guard !stopping else { return }
         for other in tabs where other.visible && other !== tab {
             other.visible = false
+            sessionChanged(other)
             guard let view = other.load?.view else { continue }
             view.visible = false
             if let worker = view.worker { setBand(band(for: worker), of: worker) }
         }
         tab.visible = true
-        sessionChanged()
+        sessionChanged(tab)
         if let load = tab.load { show(load) } else { realize(tab, because: "shown") }
     }
 
@@ -127,7 +128,7 @@ extension Host {
 
     func tabCommitted(_ tab: Tab, url: String) {
         tab.committed(url)
-        sessionChanged()
+        sessionChanged(tab)
     }
 
     func tabFinished(_ tab: Tab, by worker: WorkerProcess, title: String) {
@@ -135,7 +136,7 @@ extension Host {
         tab.history.setTitle(title)
         worker.owed.navigations = Self.maxNavigationsPerPage
         tab.notify(.finished(title: title))
-        sessionChanged()
+        sessionChanged(tab)
         // The page a new worker restored is back: what was asked meanwhile goes now, and the navigation under way
         // ends with the last of those, not with the restore.
         if startQueued(tab) { return }

@@ -123,7 +123,7 @@ public final class Host {
                 if let error = log.writeError { abort(because: error.description) }
             })
         if editor?.concluded == false { concludeEditor() }
-        saveSession()
+        finishSession()
         log.emit("run-end", [("interrupted", .bool(stopping))])
         log.flush()
         return summary

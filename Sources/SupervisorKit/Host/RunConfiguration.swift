@@ -58,6 +58,9 @@ public struct RunConfiguration: Sendable {
     public var sessionPath: String?
     /// How many tabs a new session has.
     public var tabs = 3
+    /// Saves appended to a session file may grow to the size of its records, and to at least this, before the
+    /// file is written whole again without them.
+    public var sessionRewriteGrowth = 1 << 20
     /// A changed session is written at most this often.
     public var sessionSaveIntervalNanoseconds = 50_000_000
     public var navigation = NavigationPolicy()

@@ -46,6 +46,8 @@ public final class Tab {
     /// Main-frame navigations its pages started on their own (links, forms, redirects) since the user last
     /// navigated: what bounds a page that keeps navigating.
     var pageNavigations = 0
+    /// Its place among the session's tabs: what the session file's saves name it by.
+    var position = 0
     /// The load showing the tab, once realized.
     var load: Load?
     /// The tab's session record as last saved (or restored); nil once something in it changed.
