@@ -21,7 +21,11 @@ extension Host {
             log.emit("death", view: view?.id, [
                 ("status", .string("launch-failed")), ("reason", .string(error.description)), ("rendered", .bool(false)),
             ])
-            launchFailed(error.description)
+            if let limit = Self.limitReached(error.underlying.errno) {
+                abort(because: "cannot start a worker: \(limit)")
+            } else {
+                launchFailed(error.description)
+            }
             return nil
         }
         workers[worker.pid] = worker
@@ -35,6 +39,18 @@ extension Host {
         }
         watchLiveness(of: worker)
         return worker
+    }
+
+    /// What a launch that failed for want of descriptors, processes or memory ran into: the machine's limit, not
+    /// the worker binary's fault, and not something another try will get past.
+    static func limitReached(_ errno: Int32) -> String? {
+        switch errno {
+        case EMFILE: "this process may open no more descriptors (ulimit -n: \(Sys.descriptorLimit()))"
+        case ENFILE: "the system may open no more files (fs.file-max)"
+        case EAGAIN: "the system refused a new process (ulimit -u, or the kernel's limit)"
+        case ENOMEM: "out of memory"
+        default: nil
+        }
     }
 
     func adopt(_ worker: WorkerProcess, into view: View) {

@@ -149,6 +149,14 @@ extension Sys {
     /// How many descriptors this process may have open, after raising its soft limit as far as the hard limit
     /// allows (a process may always do that): what a run of many workers can count on. The corresponding C
     /// functions are `getrlimit` and `setrlimit`.
+    /// How many descriptors this process may have open now (its soft RLIMIT_NOFILE). The corresponding C function
+    /// is `getrlimit`.
+    static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(FD_SETSIZE) }
+        return Int(clamping: limit.rlim_cur)
+    }
+
     public static func raiseDescriptorLimit() -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int(FD_SETSIZE) }
