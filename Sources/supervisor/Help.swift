@@ -1,6 +1,6 @@
 /// Help texts, laid out the way swift-argument-parser lays them out.
 enum Help {
-    static let version = "0.11.0"
+    static let version = "0.12.0"
 
     static let root = """
         OVERVIEW: Run WebContent render workers the way a web engine's UI process runs its content
@@ -39,8 +39,9 @@ enum Help {
           --inject-kill <rate>    Kill this fraction of hidden loads' workers after render, while hidden.
                                   (default: 0)
           --jetsam[=<options>]    Run the Jetsam memory-pressure killer beside the workers. Options, comma
-                                  separated: budget=<MB> (default 256), interval=<ms> (default 2),
-                                  pressure=critical (kill even under budget).
+                                  separated: budget=<MB> (1-1048576, default 256), interval=<ms>
+                                  (0.1-60000, default 2), pressure=critical (kill even under budget),
+                                  log=<file> (its kills, one JSON line each; default <log>.jetsam.jsonl).
           --attach-delay <ms>     From view creation to attach, as MS or MIN-MAX. (default: 2-6)
           --watchdog <ms>         Period of the blank watchdog's title check. (default: 3000)
           --blank-timeout <ms>    A load with no title this long after it was shown is blank.
@@ -54,7 +55,10 @@ enum Help {
                                   it; inputs are kept until the worker acknowledges them.
                                   (default: 0, no editor)
           --journal <file>        Save acknowledged inputs to <file>, and restore the ones an earlier run
-                                  saved there. (needs --typing)
+                                  saved there; held for the run (a second run is refused), and never
+                                  a file that is not a journal. (needs --typing)
+          --salvage-journal       Open a journal damaged in inputs it had saved by keeping its intact
+                                  inputs and rewriting it without the damage (refused otherwise).
         """
 
     static let policies = """
@@ -80,7 +84,10 @@ enum Help {
         guarded). SIGINT or SIGTERM shuts the workers down (SIGKILL after 500 ms; a second signal at once)
         and prints the summary, which says after how many loads the run was interrupted. Exit status: 0,
         64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
-        launch, a write that failed).
+        launch, a limit reached, a write that failed, typed input lost). Files named on the command line
+        are checked before anything starts: only regular files are opened, an output is a new file or
+        replaces an existing one whole when the run ends, and no file may play two roles. '--' ends the
+        options.
 
         USAGE: supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
                               [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
@@ -91,13 +98,15 @@ enum Help {
           --session <file>        Browse tabs instead: restore the tabs saved in <file> (or make --tabs new
                                   ones), show the visible one, perform --loads navigations (links, back,
                                   forward, reload, tab switches, chosen by the seed), and save the tabs to
-                                  <file> as they change: atomically, at most every 50 ms, and at the end.
-                                  Only the shown tabs get a worker. A damaged file is restored as far as it
-                                  is intact, with a warning; a file that is not a session is an error.
+                                  <file> as they change: at most every 50 ms, and at the end, each save
+                                  appending only the tabs that changed, whole or not at all. Only the shown
+                                  tabs get a worker. A damaged file is restored as far as it is intact,
+                                  with a warning; a file that is not a session, or in use, is an error.
           --tabs <n>              Tabs in a new session. (default: 3)
           --allow-host <hosts>    Hosts (comma-separated, repeatable) whose pages may load in a tab besides
                                   the app's own ('local'); a link elsewhere opens externally.
-          --log <file>            Write the event log to <file> as JSON Lines.
+          --log <file>            Write the event log to <file> as JSON Lines; '-' (or /dev/stdout) for
+                                  standard output, the summary then going to standard error.
           --log-format ios        Also write the run as an iOS-style console log to <file>.ios.log.
           --json                  Print the summary as one JSON object.
           -h, --help              Show help information.
@@ -142,7 +151,8 @@ enum Help {
 
         SUBCOMMANDS:
           create                  Write a session of --tabs tabs (default: 100), each with two to five
-                                  entries from the content's pages, the first one visible.
+                                  entries from the content's pages, the first one visible. <file> must be
+                                  new or a session file not in use: nothing else is overwritten.
           restore                 Restore every tab, realize and render the visible one (one worker, no
                                   spare), and print {"tabs", "realized", "workersSpawned", "tabsReadyMs",
                                   "restoreMs" (to the visible tab's worker launched), "renderedMs",

@@ -111,8 +111,7 @@ enum RunCommand {
         let limit = Sys.raiseDescriptorLimit()
         guard needed > limit else { return }
         throw RuntimeError(
-            "\(settings.views) \(settings.views == 1 ? "view needs" : "views need") about \(needed) open descriptors, but "
-                + "this process may open only \(limit) (ulimit -n): raise the limit or run fewer views")
+            "\(counted(settings.views, "view")) need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
     }
 
     /// The workload's options, every number range-checked before anything uses it.

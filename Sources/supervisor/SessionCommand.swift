@@ -73,7 +73,7 @@ enum SessionCommand {
         let arguments = try Arguments(words, options: [], flags: ["--json"], positionals: true)
         let path = try file(arguments, "show")
         let (session, damage) = try read(path)
-        if let damage { printError(wrapped("supervisor: warning: \(path): \(damage)", indent: 2).joined(separator: "\n")) }
+        if let damage { printError("supervisor: warning: \(path): \(damage)") }
         let tabs = session.records.map(\.saved)
         if arguments.flag("--json") {
             let list = tabs.map { tab in

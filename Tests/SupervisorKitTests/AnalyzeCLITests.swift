@@ -98,7 +98,7 @@ extension Processes {
             let result = try runSupervisor(arguments)
             #expect(result.status == status)
             #expect(result.stderr.hasPrefix("supervisor: error: \(message)"), "\(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(unwrapped(result.stderr).split(separator: "\n").count == 1)
             #expect(result.stdout.isEmpty)
         }
 

@@ -120,7 +120,7 @@ extension Processes {
                 let log = folder + "/events.jsonl"
                 let result = try runSupervisorBounded(["run", "--loads", "2000", "--log", log])
                 #expect(result.status == 1)
-                #expect(result.stderr == "supervisor: error: cannot write '\(log)': No space left on device\n")
+                #expect(unwrapped(result.stderr) == "supervisor: error: cannot write '\(log)': No space left on device\n")
             }
         }
 

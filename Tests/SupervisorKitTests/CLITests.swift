@@ -137,7 +137,7 @@ extension Processes {
             #expect(result.status == 64)
             #expect(result.stderr.hasPrefix("supervisor: error: "))
             #expect(result.stderr.contains(message))
-            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(unwrapped(result.stderr).split(separator: "\n").count == 1)
             #expect(result.stdout.isEmpty)
         }
 
@@ -150,7 +150,7 @@ extension Processes {
             let result = try runSupervisor(arguments)
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("supervisor: error: \(message)"))
-            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(unwrapped(result.stderr).split(separator: "\n").count == 1)
         }
 
         @Test(arguments: [["--help"], ["help", "run"], ["run", "--help"], ["analyze", "--help"], []])

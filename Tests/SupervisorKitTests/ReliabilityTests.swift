@@ -70,7 +70,7 @@ extension Processes {
             let result = try runCommand("/usr/bin/timeout", ["-s", "KILL", "20", supervisorPath, "run", "--worker", "/bin/false", "--loads", "1000"])
             #expect(Date().timeIntervalSince(started) < 5)
             #expect(result.status == 1)
-            #expect(result.stderr == "supervisor: error: worker '/bin/false' failed to launch 2 times in a row: died before hello: abnormal(1)\n")
+            #expect(unwrapped(result.stderr) == "supervisor: error: worker '/bin/false' failed to launch 2 times in a row: died before hello: abnormal(1)\n")
             #expect(result.stdout.isEmpty)
         }
 

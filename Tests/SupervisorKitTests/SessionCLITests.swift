@@ -28,7 +28,7 @@ extension Processes {
             let session = try #require(summary["session"] as? [String: Any])
             #expect(session["tabs"] as? Int == restored && session["saves"] as? Int ?? 0 >= 1)
             #expect(session["realized"] as? Int ?? 0 >= 1)
-            let warnings = run.stderr.split(separator: "\n")
+            let warnings = unwrapped(run.stderr).split(separator: "\n")
             #expect(warnings.count == 1 && warnings[0].contains("restoring the rest"), "\(run.stderr)")
             let saved = try SessionFile.read(file)
             #expect(saved.damage == nil)
@@ -41,7 +41,7 @@ extension Processes {
             let file = folder.path + "/notes.txt"
             let run = try runSupervisorBounded(["run", "--session", file, "--loads", "1"])
             #expect(run.status == 1)
-            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("not a session file"), "\(run.stderr)")
+            #expect(unwrapped(run.stderr).split(separator: "\n").count == 1 && run.stderr.contains("not a session file"), "\(run.stderr)")
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a session")
             #expect(try runSupervisorBounded(["run", "--tabs", "3"]).status == 64)
             #expect(try runSupervisorBounded(["session", "restore"]).status == 64)

@@ -133,3 +133,9 @@ func withSmallFileSystem(bytes: Int, _ body: (String) throws -> Void) throws {
     defer { _ = try? runCommand("/bin/umount", [folder.path]) }
     try body(folder.path)
 }
+
+/// What the CLI wrote to standard error with its wrapping undone: each message on one line again. Messages are
+/// wrapped at words to 100 columns, later lines indented by two.
+func unwrapped(_ stderr: String) -> String {
+    stderr.replacingOccurrences(of: "\n  ", with: " ")
+}
