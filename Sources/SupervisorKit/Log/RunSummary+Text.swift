@@ -26,7 +26,7 @@ extension RunSummary {
                 ])
             } ?? .null),
             ("inputs", editor.map { editor in
-                .object(["typed", "restored", "acknowledged", "saved", "replayed", "mismatches", "tornBytesDropped"].map {
+                .object(["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"].map {
                     ($0, editor[$0] ?? .null)
                 })
             } ?? .null),
@@ -66,7 +66,8 @@ extension RunSummary {
         if let e = editor {
             lines.append("typed input: \(e["typed"]?.integer ?? 0) typed (\(e["restored"]?.integer ?? 0) restored from the "
                 + "journal), " + (e["saved"]?.integer.map { "\($0) saved, " } ?? "")
-                + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, \(duplicateInputs) applied twice")
+                + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, \(duplicateInputs) applied twice"
+                + ((e["deferred"]?.integer ?? 0) > 0 ? "; typing waited \(counted(e["deferred"]?.integer ?? 0, "tick")) for the worker" : ""))
         }
         if let s = session {
             lines.append("tabs: \(s.tabs), \(s.realized) realized, saved \(counted(s.saves, "time")); navigations: "
