@@ -110,14 +110,6 @@ int sv_kill_group(pid_t pgid, int sig) {
     return kill(-pgid, sig);
 }
 
-int sv_file_times(int fd, int64_t *modified_ns, int64_t *changed_ns) {
-    struct stat info;
-    if (fstat(fd, &info) != 0) return -1;
-    *modified_ns = (int64_t)info.st_mtim.tv_sec * 1000000000 + info.st_mtim.tv_nsec;
-    *changed_ns = (int64_t)info.st_ctim.tv_sec * 1000000000 + info.st_ctim.tv_nsec;
-    return 0;
-}
-
 int sv_cld_exited(void) { return CLD_EXITED; }
 int sv_cld_killed(void) { return CLD_KILLED; }
 int sv_cld_dumped(void) { return CLD_DUMPED; }

@@ -231,31 +231,3 @@ enum RunCommand {
         return exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + name
     }
 }
-
-/// A single progress line on stderr, only when stderr is a terminal, redrawn at most ten times a second.
-final class Progress {
-    private let total: Int
-    private let label: String
-    private let enabled = isatty(2) == 1
-    private var done = 0
-    private var rendered = 0
-    private var lastDrawn = 0
-
-    init(total: Int, label: String) {
-        self.total = total
-        self.label = label
-    }
-
-    func record(_ event: Event) {
-        guard enabled, event.name == "load-end" else { return }
-        done += 1
-        if event["timeToVisibleMs"] != nil { rendered += 1 }
-        guard event.monotonic - lastDrawn > 100_000_000 || done == total else { return }
-        lastDrawn = event.monotonic
-        writeStandardError("\r\u{1B}[K\(label): \(done)/\(total) loads, \(rendered) rendered, \(done - rendered) blank")
-    }
-
-    func finish() {
-        if enabled && lastDrawn > 0 { writeStandardError("\r\u{1B}[K") }
-    }
-}

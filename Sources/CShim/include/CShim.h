@@ -92,9 +92,6 @@ int sv_openat_path_nofollow(int dirfd, const char *name);
 /// open(path, O_PATH | O_DIRECTORY | O_CLOEXEC): a directory held for openat, never read through this descriptor.
 int sv_open_directory_path(const char *path);
 
-/// When the file open on `fd` (an O_PATH descriptor included) last changed: its mtime and ctime in nanoseconds
-/// since the epoch (fstat). A write moves both, and ctime cannot be set back from user space. 0 or -1 with errno.
-int sv_file_times(int fd, int64_t *modified_ns, int64_t *changed_ns);
 
 /// Bytes of heap the process has allocated and not freed (glibc's mallinfo2 uordblks + hblkhd).
 size_t sv_heap_in_use(void);

@@ -19,34 +19,22 @@ final class ContentRoot {
 
     deinit { Sys.close(fd) }
 
-    /// A file as read: which file it was and when it last changed, so that a copy can be checked against the file.
-    struct Version: Equatable {
-        let status: Sys.FileStatus
-        let modified: Int64
-        let changed: Int64
-    }
-
     /// The bytes of the regular file at `relative`, which the caller has decoded and checked; a file bigger than
     /// `limit` is refused by its size before any of it is read. A `cached` copy is returned instead of a read when
     /// the file is still the one it was read from: the same inode and size, unchanged since (mtime and ctime; an
     /// edit within the file system's timestamp granularity of the read that keeps the size can go unseen).
-    func read(_ relative: [UInt8], limit: Int, cached: (version: Version, body: [UInt8])? = nil) throws(ContentRefusal)
-        -> (version: Version, body: [UInt8])
+    func read(_ relative: [UInt8], limit: Int, cached: (version: Sys.FileStatus, body: [UInt8])? = nil)
+        throws(ContentRefusal) -> (version: Sys.FileStatus, body: [UInt8])
     {
         let name = ContentRefusal.printable(relative)
         let pathFD: Int32
         do throws(SystemError) { pathFD = try Sys.openBeneath(fd, relative) } catch { throw Self.refusal(error, relative) }
         defer { Sys.close(pathFD) }
         let found = try Self.status(pathFD, name)
-        guard found.isRegular else { throw .forbidden("\(name) is \(Self.kind(found.type)), not a regular file") }
+        guard found.isRegular else { throw .forbidden("\(name) is \(found.kindName), not a regular file") }
         guard found.size <= limit else { throw Self.tooBig(name, size: "\(found.size)", limit: limit) }
-        var modified: Int64 = 0
-        var changed: Int64 = 0
-        do throws(SystemError) { _ = try retrying("fstat") { sv_file_times(pathFD, &modified, &changed) } } catch {
-            throw ContentRefusal(status: 500, reason: "cannot stat \(name): \(error)")
-        }
-        let version = Version(status: found, modified: modified, changed: changed)
-        if let cached, cached.version == version { return cached }
+        // The same inode, size, mtime and ctime: the file the copy was read from, unchanged since.
+        if let cached, cached.version == found { return cached }
 
         let readFD: Int32
         do throws(SystemError) { readFD = try Sys.reopenForReading(pathFD) } catch {
@@ -62,7 +50,7 @@ final class ContentRoot {
             throw ContentRefusal(status: 500, reason: "cannot read \(name): \(error)")
         }
         guard body.count <= limit else { throw Self.tooBig(name, size: "at least \(body.count)", limit: limit) }
-        return (version, body)
+        return (found, body)
     }
 
     /// EXDEV is the kernel's word for "this leads out of the root"; ELOOP for a link it may not follow.
@@ -85,17 +73,5 @@ final class ContentRoot {
 
     private static func tooBig(_ name: String, size: String, limit: Int) -> ContentRefusal {
         ContentRefusal(status: 413, reason: "\(name) is \(size) bytes, over the \(limit)-byte limit for a document")
-    }
-
-    private static func kind(_ type: mode_t) -> String {
-        switch type {
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFLNK: "a symlink"
-        default: "of type \(String(type, radix: 8))"
-        }
     }
 }

@@ -9,7 +9,7 @@ struct DocumentCache {
     /// Empty files cost no bytes, so the count is bounded too.
     static let maxEntries = 4096
 
-    typealias Entry = (version: ContentRoot.Version, body: [UInt8])
+    typealias Entry = (version: Sys.FileStatus, body: [UInt8])
 
     private var entries: [[UInt8]: Entry] = [:]
     /// Keys oldest first.

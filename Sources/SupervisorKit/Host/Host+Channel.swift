@@ -197,7 +197,8 @@ extension Host {
         loop.cancel(worker.timer)
         guard let view = worker.view, !view.closed else { return }
         view.title = title
-        worker.residentBytes = ((try? Sys.residentPages(worker.pid)) ?? 0) * pageSize
+        // A read that fails (the worker exiting) keeps the last measure rather than making one up.
+        if let pages = try? Sys.residentPages(worker.pid) { worker.residentBytes = pages * pageSize }
         log.emit("render", view: view.id, pid: worker.pid, [
             ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
         ])

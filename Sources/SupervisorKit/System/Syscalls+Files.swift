@@ -4,8 +4,8 @@ import Glibc
 /// Files beneath a directory: what the scheme handler needs to serve a content root without ever leaving it.
 extension Sys {
     /// What `stat` says about a file: its kind, which file it is (so two names or descriptors can be seen to be
-    /// one file), its size (so it can be refused before it is read), its permission bits and its links (none
-    /// left: deleted while open).
+    /// one file), its size (so it can be refused before it is read), its permission bits, its links (none left:
+    /// deleted while open), and when its data and its inode last changed (so a copy can be checked against it).
     public struct FileStatus: Equatable, Sendable {
         /// `st_mode & S_IFMT`: `S_IFREG`, `S_IFDIR`, `S_IFIFO`, `S_IFCHR`, ...
         let type: mode_t
@@ -14,6 +14,9 @@ extension Sys {
         let inode: UInt64
         public let size: Int
         let links: Int
+        /// `st_mtim` and `st_ctim`, in nanoseconds.
+        let modified: Int
+        let changed: Int
 
         init(_ info: stat) {
             type = info.st_mode & S_IFMT
@@ -22,6 +25,8 @@ extension Sys {
             inode = UInt64(info.st_ino)
             size = Int(info.st_size)
             links = Int(info.st_nlink)
+            modified = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
+            changed = info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec
         }
 
         public var isRegular: Bool { type == S_IFREG }
@@ -61,24 +66,31 @@ extension Sys {
     }
 
     /// `openBeneath` for kernels before 5.6, which lack openat2: one O_PATH | O_NOFOLLOW `openat` per component,
-    /// refusing every symlink with ELOOP (even one that stays inside: only the kernel can follow one safely) and
-    /// every `..` or absolute path with EXDEV. The corresponding C function is `openat`.
+    /// refusing every symlink with ELOOP (even one that stays inside: only the kernel can follow one safely), and
+    /// every `..`, absolute path or mount point with EXDEV. The corresponding C function is `openat`.
     static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
         guard path.first != UInt8(ascii: "/") else { throw SystemError("openat", errno: EXDEV) }
         var current = try retrying("openat") { sv_openat_path_nofollow(root, ".") }
+        let device: UInt64
+        do throws(SystemError) { device = try status(current).device } catch {
+            close(current)
+            throw error
+        }
         for component in path.split(separator: UInt8(ascii: "/")) where !component.elementsEqual(".".utf8) {
             let parent = current
             defer { close(parent) }
             guard !component.elementsEqual("..".utf8) else { throw SystemError("openat", errno: EXDEV) }
             current = try retrying("openat") { sv_openat_path_nofollow(parent, cString(component)) }
-            let isLink: Bool
-            do throws(SystemError) { isLink = try status(current).type == S_IFLNK } catch {
+            let found: FileStatus
+            do throws(SystemError) { found = try status(current) } catch {
                 close(current)
                 throw error
             }
-            if isLink {
+            // A symlink may not be followed here; a mount point (another device) may not be crossed, as
+            // RESOLVE_NO_XDEV forbids.
+            if found.type == S_IFLNK || found.device != device {
                 close(current)
-                throw SystemError("openat", errno: ELOOP)
+                throw SystemError("openat", errno: found.type == S_IFLNK ? ELOOP : EXDEV)
             }
         }
         return current
