@@ -51,7 +51,7 @@ public final class OutputFile {
     /// Whether `path` is `-`, or names the file on descriptor 1 (`/dev/stdout`, `/proc/self/fd/1`).
     public static func namesStandardOutput(_ path: String) -> Bool {
         guard path != "-" else { return true }
-        guard let named = try? Sys.status(followingPath: path), let standard = try? Sys.status(1) else { return false }
+        guard let named = try? Sys.status(ofPath: path, following: true), let standard = try? Sys.status(1) else { return false }
         return named.isSameFile(as: standard)
     }
 

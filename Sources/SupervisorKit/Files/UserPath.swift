@@ -25,7 +25,7 @@ public struct UserPath: Sendable {
             return
         }
         let target: Sys.FileStatus?
-        do throws(SystemError) { target = try Sys.status(followingPath: path) } catch { throw FileError(path, action, error) }
+        do throws(SystemError) { target = try Sys.status(ofPath: path, following: true) } catch { throw FileError(path, action, error) }
         guard let target else { throw FileError(path, action, .changed("it is a symbolic link that leads nowhere")) }
         do throws(SystemError) { resolved = try Sys.realPath(path) } catch { throw FileError(path, action, error) }
         status = target

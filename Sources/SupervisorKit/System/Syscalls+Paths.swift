@@ -3,28 +3,15 @@ import Glibc
 /// Paths as the kernel sees them: what a name is before anything opens it, whole-file locks, and the calls that
 /// put a finished file in place of another.
 extension Sys {
-    /// What `path` names, without following a final symlink; nil when nothing is there. The corresponding C
-    /// function is `lstat`.
-    static func status(ofPath path: String) throws(SystemError) -> FileStatus? {
+    /// What `path` names, following a final symlink or not; nil when nothing is there. The corresponding C
+    /// functions are `stat` and `lstat`.
+    static func status(ofPath path: String, following: Bool = false) throws(SystemError) -> FileStatus? {
         var info = stat()
-        while lstat(path, &info) != 0 {
+        while (following ? stat(path, &info) : lstat(path, &info)) != 0 {
             switch Glibc.errno {
             case EINTR: continue
             case ENOENT: return nil
-            case let code: throw SystemError("lstat(\(path))", errno: code)
-            }
-        }
-        return FileStatus(info)
-    }
-
-    /// What `path` names, following symlinks; nil when nothing is there. The corresponding C function is `stat`.
-    static func status(followingPath path: String) throws(SystemError) -> FileStatus? {
-        var info = stat()
-        while stat(path, &info) != 0 {
-            switch Glibc.errno {
-            case EINTR: continue
-            case ENOENT: return nil
-            case let code: throw SystemError("stat(\(path))", errno: code)
+            case let code: throw SystemError("\(following ? "stat" : "lstat")(\(path))", errno: code)
             }
         }
         return FileStatus(info)
