@@ -1,7 +1,8 @@
 import WireProtocol
 
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
-/// when the run begins and written back (whole, atomically, at most once per save interval) as tabs change.
+/// when the run begins and saved as tabs change, at most once per save interval: only the tabs that changed,
+/// appended, and written off the event loop (see `SessionStore` and `SessionFile+Saves`).
 extension Host {
     /// Takes over the tabs of `saved`, none of them realized (`run()` realizes the visible one) and none decoded
     /// until read. Error pages saved by an earlier launch carry its key; they are given this launch's, since the
@@ -146,7 +147,6 @@ extension Host {
         }
         let now = Sys.monotonicNanoseconds()
         session.lastSavedAt = now
-        session.saves += 1
         log.emit("session-saved", [
             ("tabs", .int(tabs.count)), ("whole", .bool(whole)), ("bytes", .int(bytes)),
             ("digest", .string(session.digest.value)), ("journalRecords", journal.map { .int(Int($0.records)) } ?? .null),

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The session file a run browses: held locked for the whole run (a second supervisor naming it stops with "in
 /// use by pid N"), read once when the run begins, and written back as tabs change.
 public final class SessionStore {
@@ -15,7 +13,6 @@ public final class SessionStore {
     /// A save is on the disk queue and has not come back.
     var writing = false
     var lastSavedAt = 0
-    var saves = 0
     /// The digest of the tabs as the file holds them after the last save begun.
     var digest = SessionDigest()
     /// Where saves are written, off the event loop; made with the first save.
@@ -51,10 +48,8 @@ public final class SessionStore {
         // Whose file it is, before how big it is: a file that is not a session is never read whole.
         let bytes = SessionFile.isSessionFile(head) ? try file.readAll(limit: SessionFile.maxFileSize) : head
         let (records, damage) = SessionFile.decodeRecords(bytes)
-        switch damage?.refusal {
-        case nil: return (records, damage)
-        case .notASessionFile?: throw FileError(path, "use", .notOurs("a session file"))
-        case .some: throw FileError(path, "use", .changed("\(damage!); move it away to start a new session"))
-        }
+        guard let damage, let refusal = damage.refusal else { return (records, damage) }
+        throw FileError(path, "use", refusal == .notASessionFile
+            ? .notOurs("a session file") : .changed("\(damage); move it away to start a new session"))
     }
 }
