@@ -1,4 +1,3 @@
-import Glibc
 import SupervisorKit
 
 /// What `run` and `compare` were asked for: the host's settings, and the names of the files only the CLI opens.
@@ -24,21 +23,5 @@ struct RunOutputs {
 
     func commit() throws {
         for output in [log, iosLog, jetsamLog] { try output?.commit() }
-    }
-}
-
-/// SIGINT and SIGTERM while a run's event loop owns them: blocked so that its signalfd takes them, and
-/// deliverable again (their default action ends the process) everywhere else, so that nothing before or after a
-/// run can leave the process deaf to Ctrl-C.
-enum TerminationSignals {
-    static func block() { mask(SIG_BLOCK) }
-    static func unblock() { mask(SIG_UNBLOCK) }
-
-    private static func mask(_ how: Int32) {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(how, &signals, nil)
     }
 }

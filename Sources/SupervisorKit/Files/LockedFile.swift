@@ -16,8 +16,6 @@ public final class LockedFile: @unchecked Sendable {
     public private(set) var fd: Int32
     /// When it was locked.
     public private(set) var status: Sys.FileStatus
-    /// Nothing stood at the name: the file was created, empty, for this run.
-    public let created: Bool
 
     public init(_ path: String) throws(FileError) {
         self.path = path
@@ -63,7 +61,6 @@ public final class LockedFile: @unchecked Sendable {
             fd = opened
             status = (try? Sys.status(opened)) ?? found
             resolved = named.resolved
-            created = named.status == nil
             return
         }
     }

@@ -35,8 +35,13 @@ public final class OutputFile {
                 placement = .replacing(temporary)
                 fd = temporary.fd
             } else {
-                fd = try Sys.open(named.resolved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
-                placement = .new(resolved: named.resolved, status: try Sys.status(fd))
+                let created = try Sys.open(named.resolved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+                do throws(SystemError) { placement = .new(resolved: named.resolved, status: try Sys.status(created)) } catch {
+                    Sys.close(created)
+                    Sys.unlink(named.resolved)
+                    throw error
+                }
+                fd = created
             }
         } catch {
             throw FileError(path, "write", error)
