@@ -62,7 +62,6 @@ final class InputJournal {
         } catch {
             throw FileError(path, "write", error)
         }
-        guard bytes.starts(with: Self.magic) else { throw FileError(path, "use", .notOurs("an input journal")) }
         guard bytes.count >= Self.headerSize, bytes.prefix(Self.headerSize).elementsEqual(Self.header) else {
             let version = bytes.count >= 10 ? UInt16(bytes[8]) | UInt16(bytes[9]) << 8 : 0
             let reason = version > Self.version
@@ -100,13 +99,7 @@ final class InputJournal {
         var bytes = Self.header
         for (i, text) in records.enumerated() { Self.appendRecord(seq: UInt64(i + 1), text: text, to: &bytes) }
         Self.appendSyncedMark(seq: UInt64(records.count), to: &bytes)
-        do throws(SystemError) {
-            let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
-            try Sys.write(bytes[...], to: temporary.fd, at: 0)
-            try file.replace(with: temporary)
-        } catch {
-            throw FileError(path, "write", error)
-        }
+        do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
         recovered = records.enumerated().map { (UInt64($0.offset + 1), $0.element) }
         end = bytes.count
         salvaged = damage

@@ -88,6 +88,15 @@ public final class LockedFile: @unchecked Sendable {
         guard now.isSameFile(as: status) else { throw FileError(path, "write", .changed("it was replaced during the run")) }
     }
 
+    /// Replaces the file with `bytes` in one step, keeping the lock: they go to a new file beside it (created with
+    /// O_EXCL, so nothing that stands at its name is followed or overwritten), reach the disk, and are renamed
+    /// over it; then the directory is synced. A crash at any moment leaves the old file or the new one.
+    func replaceContents(with bytes: [UInt8]) throws(SystemError) {
+        let temporary = try TemporaryFile(beside: resolved, permissions: status.permissions)
+        try Sys.write(bytes[...], to: temporary.fd, at: 0)
+        try replace(with: temporary)
+    }
+
     /// Puts `temporary`, complete, in this file's place in one step, and holds it from then on: it is locked
     /// before it takes the name, so there is no moment at which the name holds an unlocked file.
     func replace(with temporary: TemporaryFile) throws(SystemError) {

@@ -102,18 +102,9 @@ public enum SessionFile {
     /// can make the supervisor allocate.
     public static let maxFileSize = 2 << 30
 
-    /// Replaces the session `file` holds with `bytes` in one step, keeping the lock: a crash at any moment leaves
-    /// the old file or the new one, never a mix. The bytes go to a new file beside it (created with O_EXCL, so
-    /// nothing that stands at its name is followed or overwritten), reach the disk, and are renamed over it; then
-    /// the directory is synced, so the rename itself survives a power loss.
-    static func replace(_ file: LockedFile, with bytes: [UInt8]) throws(SystemError) {
-        let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
-        try Sys.write(bytes[...], to: temporary.fd, at: 0)
-        try file.replace(with: temporary)
-    }
-
-    /// Like `replace(_:with:)` for a whole new file of `records` and `journal`, written a megabyte at a time (a
-    /// million tabs are never copied into one buffer); returns its size.
+    /// Replaces the session `file` holds with a whole new one of `records` and `journal`, in one step, keeping the
+    /// lock (see `LockedFile.replaceContents`), written a megabyte at a time: a million tabs are never copied into
+    /// one buffer. Returns its size.
     static func replace(_ file: LockedFile, journal: JournalPosition?, records: [ArraySlice<UInt8>]) throws(SystemError) -> Int {
         let temporary = try TemporaryFile(beside: file.resolved, permissions: file.status.permissions)
         var written = 0
@@ -138,7 +129,7 @@ public enum SessionFile {
         let file = try LockedFile(path)
         let head = try file.head(magic.count)
         guard head.isEmpty || isSessionFile(head) else { throw FileError(path, "write", .notOurs("a session file")) }
-        do throws(SystemError) { try replace(file, with: bytes) } catch { throw FileError(path, "write", error) }
+        do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
     }
 
     /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
