@@ -100,10 +100,10 @@ public func table(_ rows: [[String]], width: Int = lineWidth) -> [String] {
     }
 }
 
-/// `1,234,567`.
+/// `1,234,567`, `-1,000`: a count as a person reads it.
 func grouped(_ value: Int) -> String {
-    let digits = String(value)
-    var out = ""
+    let digits = Array(String(value.magnitude))
+    var out = value < 0 ? "-" : ""
     for (i, digit) in digits.enumerated() {
         if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
         out.append(digit)

@@ -86,15 +86,4 @@ public struct SessionDamage: Equatable, Sendable, CustomStringConvertible {
         }
         return parts.joined(separator: "; ")
     }
-
-    /// `n` with thousands separated by commas, as a person reads a count.
-    private func grouped(_ n: Int) -> String {
-        let digits = Array(String(n.magnitude))
-        var text = n < 0 ? "-" : ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
-    }
 }
