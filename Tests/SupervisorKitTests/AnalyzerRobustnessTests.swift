@@ -61,7 +61,7 @@ struct TestRandom {
             let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).count
             #expect(report.linesRead <= lines)
             for incident in report.incidents {
-                #expect(incident.evidence.allSatisfy { $0.line >= 1 && $0.line <= lines })
+                #expect(incident.evidence.allSatisfy { $0.stamp.line >= 1 && $0.stamp.line <= lines })
             }
         }
     }

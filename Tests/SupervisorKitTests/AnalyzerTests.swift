@@ -46,7 +46,7 @@ extension AnalysisReport {
         #expect(report.formatLines == [format: lines], "\(name)")
         #expect(report.linesSkipped == skipped)
         #expect(report.formatLines.values.reduce(report.linesSkipped, +) == report.linesRead)
-        let evidence = report.incidents.first!.evidence.map(report.place)
+        let evidence = report.incidents.first!.evidence.map { report.place($0.stamp) }
         #expect(evidence.count >= 4 && evidence.allSatisfy { $0.hasPrefix("fixture.log:") })
     }
 

@@ -107,7 +107,7 @@ public struct AnalysisReport {
             ("confidence", .string(incident.confidence.rawValue)), ("rule", .string(incident.rule.rawValue)),
             ("firstSeen", time(incident.firstSeen).map(JSON.string) ?? .null),
             ("lastSeen", time(incident.lastSeen).map(JSON.string) ?? .null),
-            ("evidence", .array(incident.evidence.map { .string(place($0)) })),
+            ("evidence", .array(incident.evidence.map { .string(place($0.stamp)) })),
             ("userSaw", .string(incident.seen.rawValue)), ("detail", .string(incident.detail)),
         ])
     }

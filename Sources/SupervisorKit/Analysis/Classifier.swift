@@ -167,13 +167,15 @@ struct Classifier {
             switch kind {
             case .killedBeforeRender, .launchFailed: .blankView
             case .gpuProcessCrash: .none
+            case .goneWhenRaised, .killed: .unknown
+            case .hostAppCrash: .appClosed
             case .killedAfterRender, .crash:
                 t.gaveUp != nil ? .blankView : t.callback != nil ? .reload
                     : t.render != nil || t.inUse != nil ? .blankView : .none
             }
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
-            lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.ordinal < $1.ordinal },
+            lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
             marks: t.marks)
     }
 }

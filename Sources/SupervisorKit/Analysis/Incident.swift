@@ -6,11 +6,18 @@ public struct Incident {
         case killedBeforeRender = "killed-before-render"
         /// Rendered or in use, then killed from outside (jetsam, a memory limit).
         case killedAfterRender = "killed-after-render"
+        /// Gone when WebKit raised it (a background or suspended assertion, or a raise with no launch in the input):
+        /// when it died, and whether it had rendered, the input does not say.
+        case goneWhenRaised = "gone-when-raised"
+        /// Killed from outside (a JetsamEvent report names it), with nothing in the input on whether it had rendered.
+        case killed
         /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
         case crash
         case launchFailed = "launch-failed"
         /// The GPU process, not WebContent.
         case gpuProcessCrash = "gpu-process-crash"
+        /// The host app itself crashed: not a WebContent incident, but the view went with it.
+        case hostAppCrash = "host-app-crash"
     }
 
     public enum Confidence: String, Sendable {
@@ -22,6 +29,10 @@ public struct Incident {
         case blankView = "blank view"
         case reload
         case none
+        /// The input does not say whether the view had content.
+        case unknown
+        /// The whole app went away.
+        case appClosed = "app closed"
     }
 
     public let pid: Int32?
@@ -33,8 +44,16 @@ public struct Incident {
     public let detail: String
     let firstSeen: Stamp
     let lastSeen: Stamp
-    let evidence: [Stamp]
+    let evidence: [Evidence]
     let marks: [Timeline.Mark]
+}
+
+/// A line that tells part of an incident: where it is, and its text as written.
+public struct Evidence {
+    static let textLimit = 400
+    let stamp: Stamp
+    /// Cut at `textLimit` bytes.
+    public let text: String
 }
 
 /// The analyzer's rules, by the names reports cite. Those marked `quiet` keep a case that looks like an incident out

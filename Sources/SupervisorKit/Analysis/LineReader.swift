@@ -1,16 +1,16 @@
 /// Reads a file in large blocks and hands out its lines in place, without copying them and in bounded memory: a
 /// line longer than `maximumLength` is cut there and the rest of it skipped, so a 100 MB line costs no more memory
 /// than a short one. Line ends are found with memchr; a `\r` before the `\n` is dropped.
-struct LineReader {
-    static let blockSize = 1 << 20
-    static let maximumLength = 64 << 10
+struct LineReader<Source: ByteSource> {
+    static var blockSize: Int { 1 << 20 }
+    static var maximumLength: Int { 64 << 10 }
 
-    private let fd: Int32
+    private var source: Source
     private var buffer = [UInt8](repeating: 0, count: blockSize + maximumLength)
     private var bytesRead = 0
 
-    init(fd: Int32) {
-        self.fd = fd
+    init(_ source: Source) {
+        self.source = source
     }
 
     /// Calls `body` with every line, and `afterRead` with the bytes read so far after every block.
@@ -41,7 +41,7 @@ struct LineReader {
             for i in start..<end { buffer[i - start] = buffer[i] }
             end -= start
             start = 0
-            let count = try Sys.read(fd, into: &buffer, from: end)
+            let count = try source.read(into: &buffer, from: end)
             bytesRead += count
             afterRead(bytesRead)
             if count == 0 { atEnd = true } else { end += count }

@@ -22,7 +22,6 @@ public final class LogAnalyzer {
     static let liveTimelineLimit = 4096
     static let incidentLimit = 10_000
     static let laneLimit = 200
-    static let recordLimit = 16 << 10
 
     private let options: Options
     private var report = AnalysisReport()
@@ -31,19 +30,12 @@ public final class LogAnalyzer {
     private var pairing = AssertionPairing()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
-    private var pidless: [(kind: Observation.Kind, stamp: Stamp)] = []
+    private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
     private var ordinal = 0
     private var observations: [Observation] = []
-    /// Lines per format, by `LogFormat.allCases` index: counted for every line, so kept out of a dictionary.
-    private var formatCounts = [Int](repeating: 0, count: LogFormat.allCases.count)
-
-    // The record being assembled.
+    private var assembler = RecordAssembler()
+    /// The record being read, for the evidence a person is shown.
     private var record: [UInt8] = []
-    private var recordFormat = LogFormat.messageOnly
-    private var recordLine = 0
-    private var recordKept = false
-    private var recordOpen = false
-    private var wrappedLines = 0
 
     public init(_ options: Options = Options()) {
         self.options = options
@@ -52,23 +44,29 @@ public final class LogAnalyzer {
 
     /// Reads one file (or pipe) to its end. `progress` is called with the bytes read so far, about every 64 MB.
     public func read(_ fd: Int32, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
+        try read(FileSource(fd: fd), name: name, progress: progress)
+    }
+
+    /// Reads one source to its end.
+    public func read(_ source: some ByteSource, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
         let file = report.files.count
         report.files.append(name)
         var day: Int?
-        var reader = LineReader(fd: fd)
+        var reader = LineReader(source)
         var line = 0
         var reported = 0
         var total = 0
+        let emit: RecordAssembler.Emit = { text, format, first in self.take(text, format, file: file, line: first, day: &day) }
         try reader.forEachLine({ text in
             line += 1
-            take(text, file: file, line: line, day: &day)
+            assembler.take(text, line: line, emit: emit)
         }, afterRead: { bytes in
             total = bytes
             guard let progress, bytes - reported >= 64 << 20 else { return }
             reported = bytes
             progress(bytes)
         })
-        flush(file: file, day: &day)
+        assembler.finish(emit: emit)
         report.linesRead += line
         report.bytesRead += total
     }
@@ -76,7 +74,8 @@ public final class LogAnalyzer {
     /// Classifies every timeline and returns what was found.
     public func finish() -> AnalysisReport {
         pairing.finish()
-        for (format, lines) in zip(LogFormat.allCases, formatCounts) where lines > 0 { report.formatLines[format] = lines }
+        for (format, lines) in zip(LogFormat.allCases, assembler.formatCounts) where lines > 0 { report.formatLines[format] = lines }
+        report.linesSkipped = assembler.linesSkipped
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
@@ -85,79 +84,21 @@ public final class LogAnalyzer {
         return report
     }
 
-    // MARK: - Lines into records
-
-    private func take(_ text: Span<UInt8>, file: Int, line: Int, day: inout Int?) {
-        switch Envelope.shape(of: text) {
-        case .blank:
-            report.linesSkipped += 1
-        case .continuation where recordOpen:
-            count(recordFormat)
-            append(text, separator: 10, keep: recordKept || relevant(text))
-        case .bare where recordOpen && recordFormat == .flutter && wrappedLines < 8:
-            // flutter -v hard-wraps long device lines: the rest has no prefix, and nothing was lost at the cut.
-            wrappedLines += 1
-            count(.flutter)
-            append(text, separator: nil, keep: true)
-        case .continuation, .bare:
-            flush(file: file, day: &day)
-            if relevant(text) {
-                start(.messageOnly, text, line: line, keep: true)
-            } else {
-                report.linesSkipped += 1
-            }
-        case .record(let format):
-            flush(file: file, day: &day)
-            let device = format == .flutter && text.contains(Marker.deviceLog)
-            start(format, text, line: line, keep: format == .eventLog || format == .jetsamLog || device || relevant(text))
-        }
-    }
-
-    private func relevant(_ text: Span<UInt8>) -> Bool {
-        Marker.relevant.occur(in: text)
-    }
-
-    private func count(_ format: LogFormat) {
-        formatCounts[format.index] += 1
-    }
-
-    private func start(_ format: LogFormat, _ text: Span<UInt8>, line: Int, keep: Bool) {
-        count(format)
-        record.removeAll(keepingCapacity: true)
-        recordFormat = format
-        recordLine = line
-        recordKept = false
-        recordOpen = true
-        wrappedLines = 0
-        append(text, separator: nil, keep: keep)
-    }
-
-    private func append(_ text: Span<UInt8>, separator: UInt8?, keep: Bool) {
-        guard keep else { return }
-        recordKept = true
-        if let separator, record.count < Self.recordLimit { record.append(separator) }
-        for i in 0..<min(text.count, Self.recordLimit - record.count) { record.append(text[i]) }
-    }
-
     // MARK: - Records into observations
 
-    private func flush(file: Int, day: inout Int?) {
-        guard recordOpen else { return }
-        recordOpen = false
-        guard recordKept else { return }
+    private func take(_ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?) {
         ordinal += 1
-        let bytes = record
-        let text = bytes.span
-        guard recordFormat == .eventLog || recordFormat == .jetsamLog || relevant(text) else { return }
-        var stamp = Stamp(time: nil, ordinal: ordinal, file: file, line: recordLine)
+        record.removeAll(keepingCapacity: true)
+        for i in 0..<text.count { record.append(text[i]) }
+        var stamp = Stamp(time: nil, ordinal: ordinal, file: file, line: line)
         var thread: UInt64?
         observations.removeAll(keepingCapacity: true)
-        if recordFormat == .eventLog || recordFormat == .jetsamLog {
+        if format.keepsEveryRecord {
             guard let event = EventRecord(text) else { return }
             stamp.time = event.time
             observations = event.observations
         } else {
-            let envelope = Envelope.parse(text, as: recordFormat, day: &day)
+            let envelope = Envelope.parse(text, as: format, day: &day)
             stamp.time = envelope.time
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
@@ -181,7 +122,7 @@ public final class LogAnalyzer {
             guard let error = o.error else { return }
             if let pid = o.pid {
                 observe(failure(pid, nil, error), at: stamp)
-            } else if let claim = pairing.error(error, thread: thread, at: stamp, text: storyWanted ? storyText() : nil) {
+            } else if let claim = pairing.error(error, thread: thread, at: stamp, text: recordText()) {
                 var evidence = Observation(.assertionError, pid: Int(claim.pid))
                 evidence.error = error
                 observe(evidence, at: stamp)
@@ -203,7 +144,7 @@ public final class LogAnalyzer {
         case .hostIdentity:
             if let pid = o.pid { classifier.host.pids.insert(pid) }
         case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:
-            if pidless.count < HostContext.limit { pidless.append((o.kind, stamp)) }
+            if pidless.count < HostContext.limit { pidless.append((o.kind, Evidence(stamp: stamp, text: recordText()))) }
         default:
             observe(o, at: stamp)
         }
@@ -218,11 +159,9 @@ public final class LogAnalyzer {
 
     // MARK: - Observations into timelines
 
-    private var storyWanted: Bool { options.story != nil }
-
     private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
         guard let pid = o.pid else { return }
-        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? storyText())) }
+        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
         if let existing = timelines[pid] {
             let relaunched = o.kind == .launch && existing.ended
             let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
@@ -231,12 +170,13 @@ public final class LogAnalyzer {
                 conclude(existing)
             }
         }
-        timelines[pid, default: Timeline(pid: pid, at: stamp)].add(o, at: stamp)
+        timelines[pid, default: Timeline(pid: pid, at: stamp)].add(o, at: stamp) { text ?? self.recordText() }
         if timelines.count > Self.liveTimelineLimit { concludeOldest() }
     }
 
-    private func storyText() -> String {
-        String(decoding: record.prefix(400), as: UTF8.self)
+    /// The record being read, as written, cut at `Evidence.textLimit` bytes.
+    private func recordText() -> String {
+        String(decoding: record.prefix(Evidence.textLimit), as: UTF8.self)
     }
 
     /// Over the limit of live timelines: the least recently seen eighth is classified now.
@@ -261,7 +201,8 @@ public final class LogAnalyzer {
     /// Each burst of pid-less lines is one incident, unless a timeline already tells the same death with a pid.
     private func concludePidless() {
         var last: (kind: Observation.Kind, stamp: Stamp)?
-        for (kind, stamp) in pidless {
+        for (kind, evidence) in pidless {
+            let stamp = evidence.stamp
             defer { last = (kind, stamp) }
             if let last, last.kind == kind, Stamp.near(last.stamp, stamp, .burst) { continue }
             let told = report.incidents.contains { $0.kind != .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }
@@ -284,7 +225,7 @@ public final class LogAnalyzer {
             }
             report.incidents.append(Incident(
                 pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
-                firstSeen: stamp, lastSeen: stamp, evidence: [stamp], marks: []))
+                firstSeen: stamp, lastSeen: stamp, evidence: [evidence], marks: []))
         }
     }
 }

@@ -90,7 +90,7 @@ struct Timeline {
     /// From our event log: the ground truth of the death.
     var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool)?
     var unobserved = false
-    var evidence: [Stamp] = []
+    var evidence: [Evidence] = []
     var marks: [Mark] = []
 
     init(pid: Int32, at stamp: Stamp) {
@@ -102,7 +102,8 @@ struct Timeline {
     /// Ended: a later launch of the same pid is a new process.
     var ended: Bool { termination != nil || death != nil || killed != nil || crashed != nil || launchFailed != nil }
 
-    mutating func add(_ o: Observation, at stamp: Stamp) {
+    /// `text` is the line as written, asked for only when the observation becomes evidence.
+    mutating func add(_ o: Observation, at stamp: Stamp, text: () -> String) {
         lastSeen = stamp
         if process == .unknown { process = o.process }
         var first = false
@@ -156,7 +157,7 @@ struct Timeline {
         default:
             break
         }
-        if first, evidence.count < Self.evidenceLimit { evidence.append(stamp) }
+        if first, evidence.count < Self.evidenceLimit { evidence.append(Evidence(stamp: stamp, text: text())) }
         if first || o.kind == .assertionTaken, marks.count < Self.markLimit {
             marks.append(Mark(kind: o.kind, role: o.assertion?.role, stamp: stamp))
         }
