@@ -74,22 +74,29 @@ enum AnalyzeCommand {
             if arguments.flag("--stats") { output += "\n" + stats(report, since: started).text }
         }
         try writeStandardOutput(output + "\n")
-        return failOn.contains { report.count($0) > 0 } ? foundStatus : 0
+        return failOn.contains { report.count($0.kind, atLeast: $0.atLeast) > 0 } ? foundStatus : 0
     }
 
-    /// The incident kinds `--fail-on` names: an empty list or name is a mistake, never a gate turned off.
-    static func kinds(_ list: String) throws -> [Incident.Kind] {
+    /// What `--fail-on` names: incident kinds, each perhaps with the least confidence that counts
+    /// (`killed-before-render:likely`). An empty list or name is a mistake, never a gate turned off.
+    static func kinds(_ list: String) throws -> [(kind: Incident.Kind, atLeast: Incident.Confidence)] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard !list.isEmpty, !names.contains("") else {
             throw UsageError("'--fail-on' takes incident kinds separated by commas, not '\(list)'")
         }
-        return try names.map { name in
-            guard let kind = Incident.Kind(rawValue: name) else {
-                let hint = Arguments.closest(to: name, in: Set(Incident.Kind.allCases.map(\.rawValue)))
-                throw UsageError("unknown incident kind '\(name)' for '--fail-on'"
+        return try names.map { entry in
+            let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let kind = Incident.Kind(rawValue: parts[0]) else {
+                let hint = Arguments.closest(to: parts[0], in: Set(Incident.Kind.allCases.map(\.rawValue)))
+                throw UsageError("unknown incident kind '\(parts[0])' for '--fail-on'"
                     + (hint.map { "; did you mean '\($0)'?" } ?? " (see 'supervisor help analyze')"))
             }
-            return kind
+            guard parts.count == 2 else { return (kind, .possible) }
+            guard let confidence = Incident.Confidence(rawValue: parts[1]) else {
+                throw UsageError("'--fail-on \(entry)': the confidence after ':' is confirmed, likely or possible, "
+                    + "not '\(parts[1])'")
+            }
+            return (kind, confidence)
         }
     }
 

@@ -55,7 +55,26 @@ extension Processes {
             let folder = try TemporaryFolder(["race.log": Fixture.xcode, "quiet.log": Fixture.launched(Fixture.failure("ConnectionTerminationWatchdog"))])
             let found = try runSupervisor(["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render"])
             #expect(found.status == 3)
-            #expect(found.stdout.contains("1 kill-before-render incident: pid 4107 — the view stayed blank; see --timeline 4107."))
+            #expect(found.stdout.contains("1 kill-before-render incident: pid 4107 — the view stayed blank"))
+            #expect(unwrapped(found.stdout).contains("only a rebuilt view recovers; see --timeline 4107."))
+            // A minimum confidence: the incident is confirmed, so it counts at every level.
+            let confirmed = try runSupervisor(["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render:confirmed"])
+            #expect(confirmed.status == 3)
+            let gone = try TemporaryFolder(["gone.log": Fixture.launched(
+                "2025-03-02 10:11:12.124300+0100 MyApp[4100:99002] [ProcessSuspension] 0x1 - ProcessAssertion: Failed to acquire "
+                    + "RBS Background assertion 'WebProcess Background Assertion' for process with PID 4107, error: \(Fixture.goneError)")])
+            let notFirm = try runSupervisor(["analyze", gone.path + "/gone.log", "--fail-on", "killed-before-render:possible"])
+            #expect(notFirm.status == 0, "a background failure is not a kill before render: \(notFirm.stdout)")
+            // A likely one counts from `likely` down, not for `confirmed`.
+            let likely = try TemporaryFolder(["likely.log": Fixture.launched("""
+                2025-03-02 10:11:12.300000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+                2025-03-02 10:11:12.301000+0100 MyApp[4100:99005] [assertion] Error acquiring assertion: <\(Fixture.goneError)>
+                """)])
+            let strict = try runSupervisor(["analyze", likely.path + "/likely.log", "--fail-on", "killed-before-render:confirmed"])
+            let lenient = try runSupervisor(["analyze", likely.path + "/likely.log", "--fail-on", "killed-before-render:likely"])
+            #expect(strict.status == 0 && lenient.status == 3, "\(strict.stdout)")
+            let bad = try runSupervisor(["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render:sure"])
+            #expect(bad.status == 64 && unwrapped(bad.stderr).contains("confirmed, likely or possible"))
             let quiet = try runSupervisor(["analyze", folder.path + "/quiet.log", "--fail-on", "killed-before-render,crash"])
             #expect(quiet.status == 0)
             #expect(quiet.stdout.contains("No incidents."))

@@ -11,6 +11,8 @@ public struct AnalysisReport {
     public internal(set) var incidents: [Incident] = []
     /// Incidents beyond the report's limit, counted only.
     public internal(set) var omitted = 0
+    /// Every incident found, listed or not, by kind and confidence: what the verdict and `--fail-on` count.
+    private var found: [Incident.Kind: [Incident.Confidence: Int]] = [:]
     /// WebContent processes that were no incident, for the chart.
     public internal(set) var lanes: [Lane] = []
     /// Every step of the pid asked for with `--timeline`.
@@ -65,7 +67,16 @@ public struct AnalysisReport {
         }
     }
 
-    public func count(_ kind: Incident.Kind) -> Int { incidents.count { $0.kind == kind } }
+    /// Incidents of `kind` found, listed or not, at `minimum` confidence or above.
+    public func count(_ kind: Incident.Kind, atLeast minimum: Incident.Confidence = .possible) -> Int {
+        found[kind, default: [:]].reduce(0) { $0 + ($1.key.rank >= minimum.rank ? $1.value : 0) }
+    }
+
+    /// Counts an incident, and lists it while the report holds fewer than `limit`.
+    mutating func add(_ incident: Incident, limit: Int) {
+        found[incident.kind, default: [:]][incident.confidence, default: 0] += 1
+        if incidents.count < limit { incidents.append(incident) } else { omitted += 1 }
+    }
 
     // MARK: - Places and times
 
@@ -98,6 +109,11 @@ public struct AnalysisReport {
             ("incidents", .array(incidents.map(json))),
         ]
         if omitted > 0 { fields.append(("incidentsOmitted", .int(omitted))) }
+        fields.append(("found", .object(Incident.Kind.allCases.compactMap { kind in
+            count(kind) == 0 ? nil : (kind.rawValue, .object(Incident.Confidence.allCases.map { confidence in
+                (confidence.rawValue, .int(found[kind]?[confidence] ?? 0))
+            }))
+        })))
         return .object(fields)
     }
 
@@ -108,57 +124,9 @@ public struct AnalysisReport {
             ("firstSeen", time(incident.firstSeen).map(JSON.string) ?? .null),
             ("lastSeen", time(incident.lastSeen).map(JSON.string) ?? .null),
             ("evidence", .array(incident.evidence.map { .string(place($0.stamp)) })),
-            ("userSaw", .string(incident.seen.rawValue)), ("detail", .string(incident.detail)),
+            ("userSaw", .string(incident.userSaw)), ("detail", .string(incident.detail)),
+            ("recovery", .string(incident.kind.recovery)),
         ])
-    }
-
-    // MARK: - Text
-
-    /// What was read, one line per incident, and the verdict.
-    public var text: String {
-        var lines = wrapped(summary) + [""]
-        if incidents.isEmpty {
-            lines.append("No incidents.")
-        } else {
-            let rows = [["PID", "KIND", "CONFIDENCE", "AT", "USER SAW", "WHAT HAPPENED"]] + incidents.map { incident in
-                [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue,
-                 clock(incident.firstSeen), incident.seen.rawValue, incident.detail]
-            }
-            lines += table(rows, width: lineWidth)
-            if omitted > 0 {
-                lines += wrapped("… and \(grouped(omitted)) more \(omitted == 1 ? "incident" : "incidents"), not listed "
-                    + "(the report keeps 10,000).")
-            }
-        }
-        lines += [""] + wrapped(verdict)
-        return lines.joined(separator: "\n")
-    }
-
-    /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`
-    public var summary: String {
-        let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
-        return "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
-            + (formats.isEmpty ? "" : ": " + formats.joined(separator: ", ")) + "; \(grouped(linesSkipped)) skipped."
-    }
-
-    /// The one line a person reads first.
-    public var verdict: String {
-        let blank = incidents.filter { $0.kind == .killedBeforeRender }
-        let others = Incident.Kind.allCases.dropFirst().compactMap { kind -> String? in
-            let n = count(kind)
-            return n == 0 ? nil : "\(kind.rawValue): \(n)"
-        }
-        guard !blank.isEmpty else {
-            return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
-        }
-        let pids = blank.compactMap(\.pid)
-        let named = pids.prefix(8).map(String.init).joined(separator: ", ") + (pids.count > 8 ? " and \(pids.count - 8) more" : "")
-        let noun = blank.count == 1 ? "kill-before-render incident" : "kill-before-render incidents"
-        var text = "\(blank.count) \(noun)"
-        if !pids.isEmpty { text += ": pid\(pids.count == 1 ? "" : "s") \(named)" }
-        text += " — the view stayed blank"
-        if let first = pids.first { text += "; see --timeline \(first)" }
-        return text + (others.isEmpty ? "." : ". Also " + others.joined(separator: ", ") + ".")
     }
 }
 

@@ -49,13 +49,15 @@ struct Classifier {
         if let failed = t.launchFailed {
             return incident(t, .launchFailed, .confirmed, .launchFailed, end: failed, "failed to launch")
         }
-        let raise = t.failures.first(where: counts)
+        // A foreground raise says the most (a hidden tab's process fails its background assertion first).
+        let raise = t.failures.first { $0.role == .foreground && counts($0) } ?? t.failures.first(where: counts)
         let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp].compactMap { $0 }
         guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
         if let crashed = t.crashed {
             return incident(t, .crash, .confirmed, .reportedCrash, end: end, "crashed (signal \(crashed.signal))")
         }
-        return killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end)
+        if let found = killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end) { return found }
+        return raise.map { goneWhenRaised(t, raise: $0) }
     }
 
     /// The end was expected: WebKit was tearing the process down, the app was quitting, or it was coming back from
@@ -73,21 +75,19 @@ struct Classifier {
         return false
     }
 
-    /// New, nothing painted, and the page never told before WebKit raised it and found it gone (the seed: no
-    /// callback fires); or new, unrendered, dead, with RunningBoard's error naming no pid nearby.
+    /// The seed's signature: a foreground raise that fails shortly after a launch, with nothing painted and the page
+    /// never told before it (no callback fires); or new, unrendered, dead, with RunningBoard's error naming no pid
+    /// nearby.
     private func killedBeforeRender(_ t: Timeline, raise: Timeline.Failure?, end: Stamp) -> Incident? {
-        if let raise, t.render.map({ $0.before(raise.stamp) }) != true, t.callback.map({ $0.before(raise.stamp) }) != true {
-            if let launch = t.launch, !raise.stamp.before(launch), Stamp.near(launch, raise.stamp, .newProcess) {
-                let confidence: Incident.Confidence =
-                    raise.role == .foreground ? .confirmed : raise.role == .background ? .likely : .possible
-                let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
-                return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
-                                "raise failed\(after) after launch")
-            }
-            if t.launch == nil, Stamp.near(t.firstSeen, raise.stamp, .newProcess) {
-                return incident(t, .killedBeforeRender, .possible, .raiseFailedLaunchUnseen, end: raise.stamp,
-                                "raise failed; no launch in the log")
-            }
+        if let raise, raise.role == .foreground, let launch = t.launch, !raise.stamp.before(launch),
+            Stamp.near(launch, raise.stamp, .newProcess), t.render.map({ $0.before(raise.stamp) }) != true,
+            t.callback.map({ $0.before(raise.stamp) }) != true
+        {
+            let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
+            // Only "does not exist" says the process is gone; an ambiguous error counts only with its rule off.
+            let confidence: Incident.Confidence = raise.error?.targetGone == true ? .confirmed : .possible
+            return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
+                            "foreground raise failed\(after) after launch")
         }
         if raise == nil, t.render == nil, let launch = t.launch, Stamp.near(launch, end, .newProcess),
             unattributed.contains(where: { Stamp.near($0, end, .burst) && !$0.before(launch) })
@@ -96,6 +96,21 @@ struct Classifier {
                             "died; an RBS error naming no pid")
         }
         return nil
+    }
+
+    /// A failed raise that says only that the process was gone: a background or suspended assertion, or a raise on
+    /// a process the input never shows launching. It may have rendered long before; when it died is unknown.
+    private func goneWhenRaised(_ t: Timeline, raise: Timeline.Failure) -> Incident {
+        let rule: Rule = raise.role == .foreground ? .raiseFailedLaunchUnseen : .raiseFailedNotForeground
+        let confidence: Incident.Confidence = raise.error?.targetGone == true ? .confirmed : .possible
+        let asked =
+            switch raise.role {
+            case .foreground: "raised to foreground, with no launch in the input"
+            case .background: "asked for a background assertion"
+            case .suspended: "asked for a suspended assertion"
+            case .watchdog, .other: "asked for an assertion"
+            }
+        return incident(t, .goneWhenRaised, confidence, rule, end: raise.stamp, "gone when \(asked); when it died is unknown")
     }
 
     /// Rendered or in use (bound to a page before it ended, or a page was told of its end), then killed, over a

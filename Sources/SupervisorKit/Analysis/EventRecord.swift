@@ -4,6 +4,9 @@ struct EventRecord {
     var event = ""
     var pid: Int?
     var view: Int?
+    var load: Int?
+    /// A recovery's kind (`rebuild`, `reload`), among others.
+    var kind = ""
     /// Microseconds since 1970, UTC: `"time"` is an ISO string in the event log and epoch seconds in Jetsam's.
     var time: Int?
     var status = ""
@@ -34,7 +37,11 @@ struct EventRecord {
 
     /// What the event says, in the terms the analyzer uses for every log.
     var observations: [Observation] {
-        func make(_ kind: Observation.Kind) -> Observation { Observation(kind, pid: pid, process: .webContent) }
+        func make(_ kind: Observation.Kind) -> Observation {
+            var observation = Observation(kind, pid: pid, process: .webContent)
+            observation.view = view
+            return observation
+        }
         switch event {
         case "spawn": return [make(reused ? .reused : .launch)]
         case "hello": return [make(.alive)]
@@ -66,6 +73,8 @@ struct EventRecord {
         case "event": event = text ?? ""
         case "pid": pid = value.number(at: 0)?.value
         case "view": view = value.number(at: 0)?.value
+        case "load": load = value.number(at: 0)?.value
+        case "kind": kind = text ?? ""
         case "status": status = text ?? ""
         case "band": band = text ?? ""
         case "result": result = text ?? ""

@@ -20,8 +20,17 @@ public struct Incident {
         case hostAppCrash = "host-app-crash"
     }
 
-    public enum Confidence: String, Sendable {
+    public enum Confidence: String, CaseIterable, Sendable {
         case confirmed, likely, possible
+
+        /// Higher is surer.
+        var rank: Int {
+            switch self {
+            case .confirmed: 2
+            case .likely: 1
+            case .possible: 0
+            }
+        }
     }
 
     /// What the user would have seen.
@@ -35,17 +44,53 @@ public struct Incident {
         case appClosed = "app closed"
     }
 
+    /// How the input says the view came back: `rebuilt` or `reloaded`, this long after the process died.
+    public struct Recovered: Sendable {
+        public let how: String
+        public let micros: Int
+    }
+
     public let pid: Int32?
     public let kind: Kind
-    public let confidence: Confidence
+    public internal(set) var confidence: Confidence
     public let rule: Rule
-    public let seen: Seen
+    public internal(set) var seen: Seen
     /// A few words on what happened, for the table.
-    public let detail: String
+    public internal(set) var detail: String
+    public internal(set) var recovered: Recovered?
     let firstSeen: Stamp
-    let lastSeen: Stamp
-    let evidence: [Evidence]
+    internal(set) var lastSeen: Stamp
+    internal(set) var evidence: [Evidence]
     let marks: [Timeline.Mark]
+
+    /// What the user saw, in words: `blank view`, or `blank until rebuilt, 3.0 s` when the input tells.
+    public var userSaw: String {
+        guard let recovered, seen == .blankView || kind == .killedBeforeRender else { return seen.rawValue }
+        return "blank until \(recovered.how), \(duration(recovered.micros))"
+    }
+
+    /// Whether the incident's own claim about the view holds firmly enough to say it in the verdict.
+    public var firm: Bool { confidence != .possible }
+}
+
+extension Incident.Kind {
+    /// What would have brought the view back.
+    public var recovery: String {
+        switch self {
+        case .killedBeforeRender:
+            "no termination callback fires and reload() does nothing: only a rebuilt web view recovers"
+        case .killedAfterRender, .crash:
+            "reloading the web view on its termination callback recovers it"
+        case .goneWhenRaised, .killed:
+            "reload() on the termination callback if it fired; if it never did, only a rebuilt web view recovers"
+        case .launchFailed:
+            "a rebuilt web view, which launches a new process"
+        case .gpuProcessCrash:
+            "none needed: WebKit relaunches the GPU process"
+        case .hostAppCrash:
+            "relaunching the app; the crash is the app's own"
+        }
+    }
 }
 
 /// A line that tells part of an incident: where it is, and its text as written.
@@ -62,6 +107,7 @@ public enum Rule: String, CaseIterable, Sendable {
     case raiseFailedAfterLaunch = "raise-failed-after-launch"
     case unpairedErrorAfterLaunch = "unpaired-rbs-error-after-launch"
     case raiseFailedLaunchUnseen = "raise-failed-launch-unseen"
+    case raiseFailedNotForeground = "raise-failed-not-foreground"
     case killedAfterUse = "killed-after-use"
     case resourceLimit = "resource-limit"
     case vanishedAfterUse = "vanished-after-use"

@@ -28,6 +28,7 @@ public final class LogAnalyzer {
     private var timelines: [Int32: Timeline] = [:]
     private var classifier: Classifier
     private var pairing = AssertionPairing()
+    private var recovery = ViewRecovery()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
@@ -95,6 +96,7 @@ public final class LogAnalyzer {
         observations.removeAll(keepingCapacity: true)
         if format.keepsEveryRecord {
             guard let event = EventRecord(text) else { return }
+            recovery.note(event)
             stamp.time = event.time
             observations = event.observations
         } else {
@@ -163,7 +165,12 @@ public final class LogAnalyzer {
         guard let pid = o.pid else { return }
         if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
         if let existing = timelines[pid] {
-            let relaunched = o.kind == .launch && existing.ended
+            // A launch after the end is a new process; one told by another file at an earlier time (a run's event
+            // log and its iOS log) is the same one.
+            let relaunched = o.kind == .launch && existing.end.map { end in
+                if let ended = end.time, let now = stamp.time { return now > ended }
+                return end.file == stamp.file
+            } == true
             let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
             if relaunched || stale {
                 timelines[pid] = nil
@@ -190,9 +197,11 @@ public final class LogAnalyzer {
     }
 
     private func conclude(_ timeline: Timeline) {
-        let incident = classifier.classify(timeline)
-        if let incident {
-            if report.incidents.count < Self.incidentLimit { report.incidents.append(incident) } else { report.omitted += 1 }
+        if var incident = classifier.classify(timeline) {
+            if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
+                incident.recovered = recovery.recovered(view: view, after: death)
+            }
+            report.add(incident, limit: Self.incidentLimit)
         } else if timeline.process == .webContent, report.lanes.count < Self.laneLimit {
             report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
         }
@@ -219,13 +228,9 @@ public final class LogAnalyzer {
                 if told { continue }
                 incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
             }
-            guard report.incidents.count < Self.incidentLimit else {
-                report.omitted += 1
-                continue
-            }
-            report.incidents.append(Incident(
+            report.add(Incident(
                 pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
-                firstSeen: stamp, lastSeen: stamp, evidence: [evidence], marks: []))
+                firstSeen: stamp, lastSeen: stamp, evidence: [evidence], marks: []), limit: Self.incidentLimit)
         }
     }
 }

@@ -55,6 +55,8 @@ struct Observation {
     var cause: TerminationCause?
     /// A numeric termination reason as printed, or a signal.
     var number: Int?
+    /// Our event log's view, for telling how it came back.
+    var view: Int?
     /// For `death`: the status our event log gives, whether the worker had rendered, and whether it had a view.
     var death: (status: String, rendered: Bool, hadView: Bool)?
 

@@ -90,6 +90,8 @@ struct Timeline {
     /// From our event log: the ground truth of the death.
     var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool)?
     var unobserved = false
+    /// Our event log's view that the process served.
+    var view: Int?
     var evidence: [Evidence] = []
     var marks: [Mark] = []
 
@@ -99,13 +101,16 @@ struct Timeline {
         lastSeen = stamp
     }
 
-    /// Ended: a later launch of the same pid is a new process.
-    var ended: Bool { termination != nil || death != nil || killed != nil || crashed != nil || launchFailed != nil }
+    /// The first sign of its end: a launch of the same pid after it is a new process.
+    var end: Stamp? {
+        [termination, death?.stamp, killed, crashed?.stamp, launchFailed].compactMap { $0 }.min { $0.before($1) }
+    }
 
     /// `text` is the line as written, asked for only when the observation becomes evidence.
     mutating func add(_ o: Observation, at stamp: Stamp, text: () -> String) {
         lastSeen = stamp
         if process == .unknown { process = o.process }
+        if view == nil { view = o.view }
         var first = false
         func note(_ slot: inout Stamp?) {
             if slot == nil {

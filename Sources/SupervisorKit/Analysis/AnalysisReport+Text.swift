@@ -1,0 +1,84 @@
+/// The report as a person reads it: what was read, one row per incident, and the verdict, whose words claim no more
+/// than the evidence.
+extension AnalysisReport {
+    /// What was read, one row per incident, and the verdict.
+    public var text: String {
+        var lines = wrapped(summary) + [""]
+        if incidents.isEmpty {
+            lines.append("No incidents.")
+        } else {
+            let withFile = files.count > 1
+            let head = ["PID", "KIND", "CONFIDENCE", "AT"] + (withFile ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
+            let rows = [head] + incidents.map { incident in
+                [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue,
+                 clock(incident.firstSeen)] + (withFile ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
+            }
+            lines += table(rows, width: lineWidth)
+            if omitted > 0 {
+                lines += wrapped("… and \(grouped(omitted)) more \(omitted == 1 ? "incident" : "incidents"), not listed "
+                    + "(the report lists \(grouped(incidents.count))).")
+            }
+        }
+        lines += [""] + wrapped(verdict)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`
+    public var summary: String {
+        let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
+        return "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
+            + (formats.isEmpty ? "" : ": " + formats.joined(separator: ", ")) + "; \(grouped(linesSkipped)) skipped."
+    }
+
+    /// The one line a person reads first. Only a confirmed or likely kill before render says the view stayed blank;
+    /// where the input tells how each view came back, it says that instead.
+    public var verdict: String {
+        let others = Incident.Kind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
+            let n = count(kind)
+            return n == 0 ? nil : "\(kind.rawValue): \(grouped(n))"
+        }
+        let total = count(.killedBeforeRender)
+        guard total > 0 else {
+            return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
+        }
+        let listed = incidents.filter { $0.kind == .killedBeforeRender }
+        let pids = listed.compactMap(\.pid)
+        let named = pids.prefix(8).map(String.init).joined(separator: ", ")
+            + (total > min(8, pids.count) && !pids.isEmpty ? " and \(grouped(total - min(8, pids.count))) more" : "")
+        var text = "\(grouped(total)) kill-before-render \(total == 1 ? "incident" : "incidents")"
+        if !pids.isEmpty { text += ": pid\(pids.count == 1 && total == 1 ? "" : "s") \(named)" }
+        text += " — " + blankness(listed, total: total)
+        if let first = pids.first { text += "; see --timeline \(first)" }
+        return text + (others.isEmpty ? "." : ". Also " + others.joined(separator: ", ") + ".")
+    }
+
+    /// What the user saw, in as many words as the evidence supports.
+    private func blankness(_ listed: [Incident], total: Int) -> String {
+        let firm = count(.killedBeforeRender, atLeast: .likely)
+        guard firm > 0 else { return "each only possible: the view may have stayed blank" }
+        let recovered = listed.filter(\.firm).compactMap(\.recovered)
+        var words: String
+        if recovered.isEmpty {
+            words = "the view stayed blank: no termination callback fires, reload() does nothing, only a rebuilt view "
+                + "recovers"
+        } else {
+            let median = duration(recovered.map(\.micros).sorted()[recovered.count / 2])
+            let ways = Set(recovered.map(\.how)).sorted().joined(separator: " or ")
+            words = recovered.count == firm
+                ? "each view was blank until \(ways) (median \(median))"
+                : "\(grouped(recovered.count)) of \(grouped(firm)) views were blank until \(ways) (median \(median)); "
+                    + "the rest stayed blank"
+        }
+        if firm < total { words += "; \(grouped(total - firm)) more only possible" }
+        return words
+    }
+
+    /// The file an incident's evidence is in, or the first of them and how many more.
+    private func fileColumn(_ incident: Incident) -> String {
+        var seen: [Int] = []
+        for evidence in incident.evidence where !seen.contains(evidence.stamp.file) { seen.append(evidence.stamp.file) }
+        guard let first = seen.first else { return "-" }
+        let name = files[first].split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? files[first]
+        return name + (seen.count > 1 ? " +\(seen.count - 1)" : "")
+    }
+}
