@@ -1,0 +1,88 @@
+import Testing
+
+@testable import SupervisorKit
+
+/// Issue 17, item 2: a failed raise proves the process was gone, not that it never rendered. Only a foreground raise
+/// shortly after a launch is the seed's kill before render, and only a firm one says the view stayed blank.
+@Suite struct AnalyzerEvidence {
+    static let background =
+        "2025-03-02 10:11:12.124300+0100 MyApp[4100:99002] [ProcessSuspension] 0x1 - ProcessAssertion: Failed to acquire "
+        + "RBS assertion 'WebProcess Background Assertion' for process with PID=4107, error: \(Fixture.goneError)"
+
+    @Test func aBackgroundAssertionFailureOnAnUnseenPidSaysOnlyThatItWasGone() throws {
+        let report = try analyze(Self.background + "\n")
+        #expect(report.summaryOfIncidents == ["4107 gone-when-raised confirmed"])
+        #expect(report.incidents.first?.rule == .raiseFailedNotForeground)
+        #expect(report.incidents.first?.seen == .unknown)
+        #expect(report.incidents.first?.detail.contains("when it died is unknown") == true)
+        #expect(!report.verdict.contains("blank") && report.verdict.hasPrefix("No kill-before-render incident"))
+    }
+
+    /// Even right after a launch, a background assertion is not the raise the seed's user waits on.
+    @Test func aBackgroundAssertionFailureAfterALaunchIsNotAKillBeforeRender() throws {
+        let report = try analyze(Fixture.launched(Self.background))
+        #expect(report.incidents.map(\.kind) == [.goneWhenRaised])
+    }
+
+    @Test func aForegroundFailureWithNoLaunchInTheInputIsGoneNotBlank() throws {
+        let report = try analyze(Fixture.failure() + "\n")
+        #expect(report.summaryOfIncidents == ["4107 gone-when-raised confirmed"])
+        #expect(report.incidents.first?.rule == .raiseFailedLaunchUnseen)
+        #expect(!report.verdict.contains("blank"))
+    }
+
+    @Test func aFirmKillBeforeRenderSaysTheViewStayedBlankAndWhatRecoversIt() throws {
+        let report = try analyze(Fixture.launched(Fixture.failure()))
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"])
+        #expect(report.verdict.contains("— the view stayed blank: no termination callback fires, reload() does nothing"))
+        let incident = try #require(report.incidents.first)
+        #expect(incident.kind.recovery.contains("reload() does nothing: only a rebuilt web view recovers"))
+        #expect(report.json(incident).text.contains(#""recovery":"no termination callback fires"#))
+    }
+
+    /// With the quiet rule for ambiguous errors off, a code-3 failure after a launch counts, but only as possible:
+    /// the verdict then says the view may have stayed blank.
+    @Test func aPossibleKillBeforeRenderSaysTheViewMayHaveStayedBlank() throws {
+        let ambiguous = #"Error Domain=RBSAssertionErrorDomain Code=3 "Target is not running or required target entitlement is missing" UserInfo={}"#
+        let report = try analyze(Fixture.launched(Fixture.failure(error: ambiguous)), disabled: [.ambiguousError])
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render possible"])
+        #expect(report.verdict.contains("the view may have stayed blank") && !report.verdict.contains("stayed blank:"))
+    }
+
+    /// Our own event log tells how each view came back: the verdict says so instead of "stayed blank".
+    @Test func aViewRebuiltAndRenderedIsBlankOnlyUntilRebuilt() throws {
+        func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:11:\#(time)Z","\#(fields)}"# }
+        let log = [
+            event("12.000000", #"event":"view-open","view":1,"load":7"#),
+            event("12.000100", #"event":"spawn","view":1,"pid":4107,"load":7"#),
+            event("12.002000", #"event":"inject","view":1,"pid":4107,"kind":"race""#),
+            event("12.003000", #"event":"death","view":1,"pid":4107,"status":"killed","signal":9,"rendered":false"#),
+            event("12.003100", #"event":"unobserved","view":1,"pid":4107"#),
+            event("15.000000", #"event":"recovery","view":1,"kind":"rebuild","reason":"blank","attempt":1"#),
+            event("15.000100", #"event":"view-open","view":2,"load":7"#),
+            event("15.000200", #"event":"spawn","view":2,"pid":4120,"load":7"#),
+            event("15.103000", #"event":"render","view":2,"pid":4120,"title":"t""#),
+        ].joined(separator: "\n") + "\n"
+        let report = try analyze(log)
+        let incident = try #require(report.incidents.first)
+        #expect(incident.kind == .killedBeforeRender && incident.userSaw == "blank until rebuilt, 3.1 s")
+        #expect(report.verdict.contains("each view was blank until rebuilt (median 3.1 s)"))
+        #expect(!report.verdict.contains("stayed blank"))
+    }
+
+    /// The verdict counts every incident found, not the 10,000 the report lists.
+    @Test func theVerdictCountsIncidentsBeyondTheListedOnes() throws {
+        var text = ""
+        for i in 0..<12_000 {
+            let pid = 10_000 + i
+            let second = String(i % 60).count == 1 ? "0\(i % 60)" : "\(i % 60)"
+            let clock = "\(10 + i / 3600):\(String((i / 60) % 60).count == 1 ? "0" : "")\((i / 60) % 60):\(second)"
+            let time = (clock.count == 7 ? "0" : "") + clock
+            text += Fixture.launched(Fixture.failure(pid: pid, at: time + ".004300"), pid: pid, at: time + ".000000")
+        }
+        let report = try analyze(text)
+        #expect(report.incidents.count == 10_000 && report.omitted == 2_000)
+        #expect(report.count(.killedBeforeRender) == 12_000)
+        #expect(report.verdict.hasPrefix("12,000 kill-before-render incidents"))
+    }
+}
