@@ -51,13 +51,19 @@ struct Classifier {
         }
         // A foreground raise says the most (a hidden tab's process fails its background assertion first).
         let raise = t.failures.first { $0.role == .foreground && counts($0) } ?? t.failures.first(where: counts)
-        let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp].compactMap { $0 }
+        let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp, t.reported?.stamp].compactMap { $0 }
         guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
+        if let reported = t.reported, !reported.isJetsam {
+            return incident(t, .crash, .confirmed, .crashReport, end: end, reported.words)
+        }
         if let crashed = t.crashed {
             return incident(t, .crash, .confirmed, .reportedCrash, end: end, "crashed (signal \(crashed.signal))")
         }
         if let found = killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end) { return found }
-        return raise.map { goneWhenRaised(t, raise: $0) }
+        if let raise { return goneWhenRaised(t, raise: raise) }
+        guard let reported = t.reported else { return nil }
+        return incident(t, .killed, .confirmed, .jetsamReport, end: end,
+                        reported.words + "; whether it had rendered is not in the input")
     }
 
     /// The end was expected: WebKit was tearing the process down, the app was quitting, or it was coming back from
@@ -87,13 +93,15 @@ struct Classifier {
             // Only "does not exist" says the process is gone; an ambiguous error counts only with its rule off.
             let confidence: Incident.Confidence = raise.error?.targetGone == true ? .confirmed : .possible
             return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
-                            "foreground raise failed\(after) after launch")
+                            "foreground raise failed\(after) after launch" + (t.reported.map { "; \($0.words)" } ?? ""))
         }
         if raise == nil, t.render == nil, let launch = t.launch, Stamp.near(launch, end, .newProcess),
             unattributed.contains(where: { Stamp.near($0, end, .burst) && !$0.before(launch) })
         {
-            return incident(t, .killedBeforeRender, .likely, .unpairedErrorAfterLaunch, end: end,
-                            "died; an RBS error naming no pid")
+            // A Jetsam report naming the pid makes the kill certain, and says why.
+            return incident(t, .killedBeforeRender, t.reported == nil ? .likely : .confirmed, .unpairedErrorAfterLaunch,
+                            end: end, t.reported.map { $0.words + "; an RBS error naming no pid" }
+                                ?? "died; an RBS error naming no pid")
         }
         return nil
     }
@@ -123,7 +131,8 @@ struct Classifier {
                             "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
         }
         if t.killed != nil {
-            return used ? incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end, "\(what), then SIGKILL") : nil
+            let how = t.reported?.words ?? "SIGKILL"
+            return used ? incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end, "\(what), then \(how)") : nil
         }
         if let raise, used {
             return incident(t, .killedAfterRender, .likely, .vanishedAfterUse, end: end,

@@ -115,6 +115,9 @@ public enum Rule: String, CaseIterable, Sendable {
     case launchFailed = "launch-failed"
     case gpuProcessExited = "gpu-process-exited"
     case eventLog = "event-log"
+    case crashReport = "crash-report"
+    case jetsamReport = "jetsam-report"
+    case hostAppCrashReport = "host-app-crash-report"
 
     /// Quiet: WebKit was already tearing the process down, or had parked it in its process cache.
     case teardown = "quiet-teardown"

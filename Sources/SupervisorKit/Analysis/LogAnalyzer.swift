@@ -29,6 +29,7 @@ public final class LogAnalyzer {
     private var classifier: Classifier
     private var pairing = AssertionPairing()
     private var recovery = ViewRecovery()
+    private var facts = ReportFacts()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
@@ -80,6 +81,7 @@ public final class LogAnalyzer {
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
+        concludeReports()
         concludePidless()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
         return report
@@ -197,6 +199,8 @@ public final class LogAnalyzer {
     }
 
     private func conclude(_ timeline: Timeline) {
+        var timeline = timeline
+        for entry in facts.take(for: timeline) { timeline.add(entry) }
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
                 incident.recovered = recovery.recovered(view: view, after: death)
@@ -204,6 +208,47 @@ public final class LogAnalyzer {
             report.add(incident, limit: Self.incidentLimit)
         } else if timeline.process == .webContent, report.lanes.count < Self.laneLimit {
             report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
+        }
+    }
+
+    // MARK: - Reports
+
+    /// Takes what a crash or JetsamEvent report says; joined to the logs' timelines when they are classified.
+    func add(_ reported: [ReportFact], file: Int) {
+        for fact in reported {
+            ordinal += 1
+            let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
+            facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
+        }
+    }
+
+    /// Reports no timeline took: a WebContent death on its own, the host app's crash, the GPU process's.
+    private func concludeReports() {
+        let rest = facts.takeRest()
+        let hosts = Set(rest.compactMap { $0.fact.isWebContent ? $0.fact.responsible.name : nil })
+        for entry in rest {
+            let fact = entry.fact
+            if fact.isWebContent {
+                var timeline = Timeline(pid: fact.pid, at: entry.stamp)
+                timeline.add(entry)
+                conclude(timeline)
+                continue
+            }
+            guard case .crashed = fact.event else { continue }
+            let reported = ReportedDeath(event: fact.event, stamp: entry.stamp)
+            let kind: Incident.Kind
+            let detail: String
+            if fact.name.contains("WebKit.GPU") {
+                (kind, detail) = (.gpuProcessCrash, "the GPU process " + reported.words)
+            } else if classifier.host.pids.contains(fact.pid) || hosts.contains(fact.name) || fact.path?.contains(".app/") == true {
+                (kind, detail) = (.hostAppCrash, "\(fact.name) \(reported.words); not a WebContent process")
+            } else {
+                continue
+            }
+            report.add(Incident(
+                pid: fact.pid, kind: kind, confidence: .confirmed, rule: kind == .hostAppCrash ? .hostAppCrashReport : .crashReport,
+                seen: kind == .hostAppCrash ? .appClosed : .none, detail: detail, firstSeen: entry.stamp, lastSeen: entry.stamp, evidence: [entry.evidence], marks: []),
+                limit: Self.incidentLimit)
         }
     }
 

@@ -90,6 +90,8 @@ struct Timeline {
     /// From our event log: the ground truth of the death.
     var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool)?
     var unobserved = false
+    /// A crash or JetsamEvent report's word on the death.
+    var reported: ReportedDeath?
     /// Our event log's view that the process served.
     var view: Int?
     var evidence: [Evidence] = []
@@ -103,10 +105,23 @@ struct Timeline {
 
     /// The first sign of its end: a launch of the same pid after it is a new process.
     var end: Stamp? {
-        [termination, death?.stamp, killed, crashed?.stamp, launchFailed].compactMap { $0 }.min { $0.before($1) }
+        [termination, death?.stamp, killed, crashed?.stamp, launchFailed, reported?.stamp].compactMap { $0 }
+            .min { $0.before($1) }
     }
 
     /// `text` is the line as written, asked for only when the observation becomes evidence.
+    /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.
+    mutating func add(_ entry: ReportFacts.Entry) {
+        guard reported == nil else { return }
+        reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
+        if process == .unknown, entry.fact.isWebContent { process = .webContent }
+        if reported?.isJetsam == true, killed == nil { killed = entry.stamp }
+        if evidence.count < Self.evidenceLimit { evidence.append(entry.evidence) }
+        if marks.count < Self.markLimit {
+            marks.append(Mark(kind: reported?.isJetsam == true ? .killed : .crashed, role: nil, stamp: entry.stamp))
+        }
+    }
+
     mutating func add(_ o: Observation, at stamp: Stamp, text: () -> String) {
         lastSeen = stamp
         if process == .unknown { process = o.process }

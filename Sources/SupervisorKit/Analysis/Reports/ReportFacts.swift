@@ -1,0 +1,80 @@
+/// The facts of crash and JetsamEvent reports, by pid, until the timeline of the process they tell of takes them.
+/// A report may be read before or after the logs: facts wait here, and each timeline takes those of its pid whose
+/// time falls within its life when it is classified. Bounded: past `limit` facts, later ones are counted only.
+struct ReportFacts {
+    static let limit = 1 << 16
+    /// How long after a process was last seen its report may still be written.
+    static let slack = 600_000_000
+
+    /// A fact, where it was read.
+    struct Entry {
+        var fact: ReportFact
+        var stamp: Stamp
+
+        var evidence: Evidence { Evidence(stamp: stamp, text: fact.text) }
+    }
+
+    private var byPID: [Int32: [Entry]] = [:]
+    private(set) var count = 0
+    private(set) var dropped = 0
+
+    mutating func add(_ entry: Entry) {
+        guard count < Self.limit else { return dropped += 1 }
+        count += 1
+        byPID[entry.fact.pid, default: []].append(entry)
+    }
+
+    /// Removes and returns the WebContent facts about `timeline`'s process: its pid, at a time within its life (or
+    /// either has no time).
+    mutating func take(for timeline: Timeline) -> [Entry] {
+        guard let entries = byPID[timeline.pid] else { return [] }
+        let first = timeline.firstSeen.time
+        let last = (timeline.end ?? timeline.lastSeen).time
+        var taken: [Entry] = []
+        var left: [Entry] = []
+        for entry in entries {
+            let within = entry.fact.isWebContent && entry.stamp.time.map { time in
+                first.map { time >= $0 - Window.burst.micros } != false && last.map { time <= $0 + Self.slack } != false
+            } ?? true
+            if within { taken.append(entry) } else { left.append(entry) }
+        }
+        byPID[timeline.pid] = left.isEmpty ? nil : left
+        count -= taken.count
+        return taken
+    }
+
+    /// Every fact no timeline took, in the order read.
+    mutating func takeRest() -> [Entry] {
+        let rest = byPID.values.flatMap { $0 }.sorted { $0.stamp.ordinal < $1.stamp.ordinal }
+        byPID = [:]
+        count = 0
+        return rest
+    }
+}
+
+/// What a report says of a process's death, joined to its timeline.
+struct ReportedDeath {
+    var event: ReportFact.Event
+    var stamp: Stamp
+
+    /// `killed by Jetsam (per-process-limit, 2,210 pages = 34.5 MiB)`, `crashed: EXC_BAD_ACCESS (SIGSEGV)`.
+    var words: String {
+        switch event {
+        case .crashed(let exception, let signal, let termination):
+            let what = [exception, signal.map { exception == nil ? $0 : "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+            return "crashed: " + (what.isEmpty ? termination ?? "no exception given" : what) + ", per its crash report"
+        case .jetsamKilled(let reason, let pages, let pageSize):
+            var held = ""
+            if let pages {
+                held = ", \(grouped(pages)) pages"
+                if let pageSize { held += " = \(Double(pages * pageSize / 104_858) / 10) MiB" }
+            }
+            return "killed by Jetsam (\(reason)\(held))"
+        }
+    }
+
+    var isJetsam: Bool {
+        if case .jetsamKilled = event { return true }
+        return false
+    }
+}
