@@ -28,6 +28,9 @@ extension Processes {
                 let truth = try kills(try runSupervisor(["analyze", log, log + ".jetsam.jsonl", "--json"]))
                 let found = try kills(try runSupervisor(["analyze", log + ".ios.log", "--json"]))
                 #expect(found == truth, "seed \(seed)")
+                // A run's two logs together tell each death once.
+                let both = try runSupervisor(["analyze", log, log + ".ios.log", "--json"])
+                #expect(both.stdout.components(separatedBy: #""kind":"killed-before-render""#).count == truth.count + 1)
                 raced += truth.count
                 let compared = try runSupervisor(["analyze", "--truth", log, log + ".ios.log", "--json"])
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any])

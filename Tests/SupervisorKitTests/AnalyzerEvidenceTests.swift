@@ -86,3 +86,24 @@ import Testing
         #expect(report.verdict.hasPrefix("12,000 kill-before-render incidents"))
     }
 }
+
+/// Issue 17, item 6: a process told of by several files is one incident, and its story tells each step once.
+@Suite struct AnalyzerAcrossFiles {
+    @Test func oneIncidentPerProcessAndDeathWhateverNumberOfFilesTellOfIt() throws {
+        let copy = Array(Fixture.xcode.utf8)
+        let report = try analyze([("a.log", copy), ("b.log", copy)], story: 4107)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"])
+        let text = report.text
+        #expect(text.contains("FILE") && text.contains("a.log +1"))
+        let story = report.story(of: 4107)
+        #expect(story.components(separatedBy: " launched\n").count == 2, "\(story)")
+        #expect(story.components(separatedBy: "foreground assertion failed").count == 2, "\(story)")
+    }
+
+    /// The same pid launched again after its first death, in one file, is a second process.
+    @Test func aLaunchAfterTheDeathInTheSameFileIsANewProcess() throws {
+        let later = Fixture.launched(Fixture.failure(at: "10:11:20.004300"), at: "10:11:20.000000")
+        let report = try analyze(Fixture.xcode + later)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed", "4107 killed-before-render confirmed"])
+    }
+}

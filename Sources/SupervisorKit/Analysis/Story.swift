@@ -10,15 +10,21 @@ extension AnalysisReport {
         for incident in incidents where incident.pid == pid {
             lines += wrapped(
                 "pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
-                    + " — \(incident.detail); the user saw: \(incident.seen.rawValue)", indent: 2)
+                    + " — \(incident.detail); the user saw: \(incident.userSaw). What recovers it: "
+                    + incident.kind.recovery + ".", indent: 2)
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
+        var told: [(words: String, stamp: Stamp)] = []
         for step in steps {
+            // Two lines that say the same thing at the same moment (WebKit's and RunningBoard's, or a run's two logs)
+            // are one step.
+            let words = step.observation.words
+            if told.contains(where: { $0.words == words && Stamp.near($0.stamp, step.stamp, .burst) }) { continue }
+            told.append((words, step.stamp))
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
             let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
             let head = "  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24))"
-            let words = step.observation.words
             // A step that does not fit beside its place goes on a line of its own, whole where it can be.
             lines += head.count + 1 + words.count <= lineWidth
                 ? [head + " " + words] : wrapped(head, indent: 6) + wrapped("      " + words, indent: 6)
