@@ -49,6 +49,12 @@ enum AnalyzeCommand {
                 throw RuntimeError("'--truth' takes a run's JSON Lines logs, not \(foreign.map(\.rawValue).joined(separator: ", ")) lines")
             }
         }
+        let unplaced = zip(report.files, report.placed).filter { $0.1 == 0 }.map(\.0)
+        guard unplaced.count < report.files.count else {
+            throw RuntimeError(report.files.count == 1 ? "\(report.files[0]): no line in a format analyze reads"
+                : "no line in any of the \(report.files.count) inputs is in a format analyze reads")
+        }
+        for name in unplaced { printError("supervisor: warning: \(name): no line in a format analyze reads") }
         if let svg {
             try svg.write(SwimLanes(report: report, title: inputs.title).svg)
             try svg.commit()

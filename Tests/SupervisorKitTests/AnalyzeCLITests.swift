@@ -83,6 +83,17 @@ extension Processes {
             #expect(quiet.stdout.contains("No incidents."))
         }
 
+        /// "No incidents" is said only of input that was read: a file of which no line could be placed is named.
+        @Test func aFileWithNoLinePlacedIsNamedAndAloneFails() throws {
+            let folder = try TemporaryFolder(["notes.txt": "shopping: milk, eggs\nthe view went blank again\n", "race.log": Fixture.xcode])
+            let alone = try runSupervisor(["analyze", folder.path + "/notes.txt"])
+            #expect(alone.status == 1 && unwrapped(alone.stderr).contains("notes.txt: no line in a format analyze reads"))
+            #expect(!alone.stdout.contains("No incidents"))
+            let mixed = try runSupervisor(["analyze", folder.path])
+            #expect(mixed.status == 0 && unwrapped(mixed.stderr).contains("warning: \(folder.path)/notes.txt: no line in a format"))
+            #expect(mixed.stdout.contains("1 kill-before-render incident"))
+        }
+
         @Test func readsStandardInputAndDirectories() throws {
             let piped = try runSupervisor(["analyze", "-", "--json"], input: Fixture.syslog)
             #expect(piped.status == 0)

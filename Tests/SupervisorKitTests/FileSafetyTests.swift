@@ -164,9 +164,12 @@ extension Processes {
             return (status, Date().timeIntervalSince(start))
         }
 
+        /// One line analyze reads: a process launched, and nothing more.
+        static let launchLine = "Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1 - [PID=4107] WebProcessProxy::didFinishLaunching:\n"
+
         /// A FIFO inside an analyzed folder is passed over with a warning; the regular files are read.
         @Test func aFIFOInAnAnalyzedFolderIsPassedOver() throws {
-            let folder = try TemporaryFolder(["a.log": "Jan 1 device\n"])
+            let folder = try TemporaryFolder(["a.log": Self.launchLine])
             #expect(mkfifo(folder.path + "/p", 0o600) == 0)
             let result = try runSupervisorBounded(["analyze", folder.path], seconds: 10)
             #expect(result.status == 0)
@@ -221,7 +224,7 @@ extension Processes {
         /// `--` ends the options; `--log -` writes the event log to standard output, and the summary goes to
         /// standard error beside it.
         @Test func doubleDashEndsOptionsAndADashLogIsStandardOutput() throws {
-            let folder = try TemporaryFolder(["-odd.log": "Jan 1 device\n"])
+            let folder = try TemporaryFolder(["-odd.log": Self.launchLine])
             let analyzed = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' analyze -- -odd.log"])
             #expect(analyzed.status == 0, "\(analyzed.stderr)")
             let run = try runSupervisorBounded(["run", "--loads", "1", "--log", "-", "--json"])

@@ -54,6 +54,7 @@ public final class LogAnalyzer {
         let file = report.files.count
         report.files.append(name)
         var day: Int?
+        let placedBefore = assembler.formatCounts.reduce(0, +)
         var reader = LineReader(source)
         var line = 0
         var reported = 0
@@ -69,6 +70,7 @@ public final class LogAnalyzer {
             progress(bytes)
         })
         assembler.finish(emit: emit)
+        report.placed.append(assembler.formatCounts.reduce(0, +) - placedBefore)
         report.linesRead += line
         report.bytesRead += total
     }
