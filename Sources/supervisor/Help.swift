@@ -200,16 +200,24 @@ enum Help {
 
         Reads Xcode console logs (with metadata, or message-only), Console.app copies, syslog/idevicesyslog,
         flutter -v device relays, our --log JSON Lines, --log-format ios logs and Jetsam's kill log, in any
-        mix: the format is told line by line. Lines it cannot place are counted and skipped. Builds a
-        timeline per WebContent pid (launch, assertions, render, termination, teardown) and reports each
-        death that matters:
-          killed-before-render    new, never rendered, and gone when WebKit raised it to foreground
+        mix: the format is told line by line. Lines it cannot place are counted and skipped; a file with
+        no line it can place is named, and if no input has one the exit status is 1. Builds a timeline per
+        WebContent pid (launch, assertions, render, termination, teardown) and reports each death that
+        matters, once however many files tell of it:
+          killed-before-render    a foreground raise failed shortly after launch, before any render: the
+                                  seed's blank view, which only a rebuilt web view recovers
           killed-after-render     rendered or in use, then killed from outside (jetsam, a memory limit)
+          gone-when-raised        a background or suspended assertion failed, or a raise on a process
+                                  the input never shows launching: gone, but when it died is unknown
+          killed                  a Jetsam report names it killed; whether it had rendered is unknown
           crash                   reported as a crash, with no evidence of an outside kill
           launch-failed           the web process never launched
           gpu-process-crash       the GPU process exited, not WebContent
-        Each incident names its rule, a confidence (confirmed, likely, possible), what the user saw and the
-        file:line of its evidence. Exit status 0 whatever was found, unless --fail-on says otherwise.
+          host-app-crash          the app itself crashed (its crash report)
+        Each incident names its rule, a confidence (confirmed, likely, possible), what the user saw, what
+        would have recovered the view and the file:line of its evidence. Only a confirmed or likely kill
+        before render says the view stayed blank. Exit status 0 whatever was found, unless --fail-on says
+        otherwise.
 
         USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--fail-on <kinds>]
                                   [--truth <run.jsonl>] [--stats]
@@ -220,11 +228,14 @@ enum Help {
         OPTIONS:
           --json                  Print {"files", "linesRead", "linesSkipped", "formats", "incidents":
                                   [{"pid", "kind", "confidence", "rule", "firstSeen", "lastSeen",
-                                  "evidence", "userSaw", "detail"}]}.
+                                  "evidence", "userSaw", "detail", "recovery"}], "found": {kind:
+                                  {confidence: count}}}; "found" counts incidents beyond the 10,000
+                                  listed.
           --timeline <pid>        Also print that pid's story, step by step, with the gap before each step.
           --svg <file>            Draw one swim lane per WebContent pid on a shared time axis.
           --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated, at least one) is
-                                  found, for CI.
+                                  found, for CI; kind:confidence counts only that confidence or surer
+                                  (killed-before-render:likely).
           --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam
                                   log, <run.jsonl>.jetsam.jsonl, if present; or give it as another
                                   --truth): precision and recall per kind. Repeatable.
