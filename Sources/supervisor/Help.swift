@@ -211,8 +211,8 @@ enum Help {
         Each incident names its rule, a confidence (confirmed, likely, possible), what the user saw and the
         file:line of its evidence. Exit status 0 whatever was found, unless --fail-on says otherwise.
 
-        USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--fail-on <kinds>]
-                                  [--truth <run.jsonl>] [--stats]
+        USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--html <file>]
+                                  [--fail-on <kinds>] [--truth <run.jsonl>] [--stats]
 
         ARGUMENTS:
           <log>                   Files, directories (every file in them) or - for standard input.
@@ -223,6 +223,9 @@ enum Help {
                                   "evidence", "userSaw", "detail"}]}.
           --timeline <pid>        Also print that pid's story, step by step, with the gap before each step.
           --svg <file>            Draw one swim lane per WebContent pid on a shared time axis.
+          --html <file>           Write the report as one self-contained page to share: the verdict,
+                                  the incidents, the swim lanes, and each incident's lines quoted from
+                                  the input. It fetches nothing (no script, font or image).
           --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated, at least one) is
                                   found, for CI.
           --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam

@@ -42,16 +42,16 @@ public struct Incident {
     public let seen: Seen
     /// A few words on what happened, for the table.
     public let detail: String
-    let firstSeen: Stamp
-    let lastSeen: Stamp
-    let evidence: [Evidence]
+    public let firstSeen: Stamp
+    public let lastSeen: Stamp
+    public let evidence: [Evidence]
     let marks: [Timeline.Mark]
 }
 
 /// A line that tells part of an incident: where it is, and its text as written.
 public struct Evidence {
     static let textLimit = 400
-    let stamp: Stamp
+    public let stamp: Stamp
     /// Cut at `textLimit` bytes.
     public let text: String
 }
