@@ -189,8 +189,8 @@ struct HTMLReport {
           thead { display: none; }
           tbody tr { border: 1px solid #e4e4e4; border-radius: 4px; margin: 0 0 8px; padding: 4px 0; }
           td { border: none; padding: 2px 10px; }
-          td::before { content: attr(data-label); display: inline-block; min-width: 8.5em; font-size: 0.75em; \
-        color: #555; letter-spacing: 0.05em; }
+          td::before { content: attr(data-label); display: inline-block; width: 10em; margin-right: 0.5em; \
+        font-size: 0.75em; color: #555; letter-spacing: 0.05em; }
         }
         @media print {
           body { font-size: 10pt; }
