@@ -10,7 +10,7 @@ enum AnalyzeCommand {
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(
-            words, options: ["--timeline", "--svg", "--fail-on", "--truth"], flags: ["--json", "--stats"], positionals: true)
+            words, options: ["--timeline", "--svg", "--html", "--fail-on", "--truth"], flags: ["--json", "--stats"], positionals: true)
         // Every check comes before any reading: a typo costs nothing.
         let storyPID = try arguments.string("--timeline").map { text -> Int32 in
             guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
@@ -28,14 +28,17 @@ enum AnalyzeCommand {
         }
         let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
         let svgPath = try arguments.path("--svg")
-        if let svgPath {
+        let htmlPath = try arguments.path("--html")
+        if svgPath != nil || htmlPath != nil {
             var roles = FileRoles()
             for input in inputs.files + (truthInputs?.files ?? []) where input.file != nil {
                 try roles.reads(input.name, as: "a log to analyze")
             }
-            try roles.writes(svgPath, as: "the chart")
+            if let svgPath { try roles.writes(svgPath, as: "the chart") }
+            if let htmlPath { try roles.writes(htmlPath, as: "the HTML report") }
         }
         let svg = try svgPath.map { try OutputFile($0) }
+        let html = try htmlPath.map { try OutputFile($0) }
         _ = sv_ignore_signal(SIGPIPE)
 
         let started = monotonicNow()
@@ -55,10 +58,10 @@ enum AnalyzeCommand {
                 : "no line in any of the \(report.files.count) inputs is in a format analyze reads")
         }
         for name in unplaced { printError("supervisor: warning: \(name): no line in a format analyze reads") }
-        if let svg {
-            try svg.write(SwimLanes(report: report, title: inputs.title).svg)
-            try svg.commit()
-        }
+        try svg?.write(SwimLanes(report: report, title: inputs.title).svg)
+        try html?.write(HTMLReport(report: report, title: inputs.title).page)
+        try svg?.commit()
+        try html?.commit()
         var output: String
         if arguments.flag("--json") {
             var json = report.json

@@ -219,8 +219,8 @@ enum Help {
         before render says the view stayed blank. Exit status 0 whatever was found, unless --fail-on says
         otherwise.
 
-        USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--fail-on <kinds>]
-                                  [--truth <run.jsonl>] [--stats]
+        USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--html <file>]
+                                  [--fail-on <kinds>] [--truth <run.jsonl>] [--stats]
 
         ARGUMENTS:
           <log>                   Files, directories (every file in them) or - for standard input.
@@ -233,6 +233,9 @@ enum Help {
                                   listed.
           --timeline <pid>        Also print that pid's story, step by step, with the gap before each step.
           --svg <file>            Draw one swim lane per WebContent pid on a shared time axis.
+          --html <file>           Write the report as one self-contained page to share: the verdict,
+                                  the incidents, the swim lanes, and each incident's lines quoted from
+                                  the input. It fetches nothing (no script, font or image).
           --fail-on <kinds>       Exit 3 if an incident of these kinds (comma-separated, at least one) is
                                   found, for CI; kind:confidence counts only that confidence or surer
                                   (killed-before-render:likely).

@@ -7,13 +7,7 @@ extension AnalysisReport {
         if incidents.isEmpty {
             lines.append("No incidents.")
         } else {
-            let withFile = files.count > 1
-            let head = ["PID", "KIND", "CONFIDENCE", "AT"] + (withFile ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
-            let rows = [head] + incidents.map { incident in
-                [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue,
-                 clock(incident.firstSeen)] + (withFile ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
-            }
-            lines += table(rows, width: lineWidth)
+            lines += table([incidentColumns] + incidents.map(incidentCells), width: lineWidth)
             if omitted > 0 {
                 lines += wrapped("… and \(grouped(omitted)) more \(omitted == 1 ? "incident" : "incidents"), not listed "
                     + "(the report lists \(grouped(incidents.count))).")
@@ -21,6 +15,17 @@ extension AnalysisReport {
         }
         lines += [""] + wrapped(verdict)
         return lines.joined(separator: "\n")
+    }
+
+    /// The incidents table's columns, in the text and on the page: FILE only when there is more than one input.
+    public var incidentColumns: [String] {
+        ["PID", "KIND", "CONFIDENCE", "AT"] + (files.count > 1 ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
+    }
+
+    /// One incident's cells, as `incidentColumns` names them.
+    public func incidentCells(_ incident: Incident) -> [String] {
+        [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue, clock(incident.firstSeen)]
+            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
     }
 
     /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`

@@ -49,7 +49,7 @@ public struct AnalysisReport {
     }
 
     /// Lanes share one axis: time when every step has one, record order otherwise.
-    private var lanesTimed: Bool {
+    public var lanesTimed: Bool {
         incidents.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
             && lanes.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
     }
@@ -84,17 +84,17 @@ public struct AnalysisReport {
     // MARK: - Places and times
 
     /// `run.log:123`.
-    func place(_ stamp: Stamp) -> String { "\(files[stamp.file]):\(stamp.line)" }
+    public func place(_ stamp: Stamp) -> String { "\(files[stamp.file]):\(stamp.line)" }
 
     /// The time as the log wrote it, or nil for a line with none.
-    func time(_ stamp: Stamp) -> String? {
+    public func time(_ stamp: Stamp) -> String? {
         guard let time = stamp.time else { return nil }
         let text = LogTime.text(time, offsetSeconds: displayZone)
         return stamp.dated ? text : String(text.dropFirst(11))
     }
 
     /// `10:11:12.123` for the table, or `line 123` for a line with no time.
-    func clock(_ stamp: Stamp) -> String {
+    public func clock(_ stamp: Stamp) -> String {
         guard let text = time(stamp) else { return "line \(stamp.line)" }
         let clock = text.dropFirst(text.count > 20 ? 11 : 0)
         return String(clock.prefix(12))

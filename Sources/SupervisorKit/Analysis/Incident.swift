@@ -58,9 +58,9 @@ public struct Incident {
     /// A few words on what happened, for the table.
     public internal(set) var detail: String
     public internal(set) var recovered: Recovered?
-    let firstSeen: Stamp
-    internal(set) var lastSeen: Stamp
-    internal(set) var evidence: [Evidence]
+    public let firstSeen: Stamp
+    public internal(set) var lastSeen: Stamp
+    public internal(set) var evidence: [Evidence]
     let marks: [Timeline.Mark]
 
     /// What the user saw, in words: `blank view`, or `blank until rebuilt, 3.0 s` when the input tells.
@@ -96,7 +96,7 @@ extension Incident.Kind {
 /// A line that tells part of an incident: where it is, and its text as written.
 public struct Evidence {
     static let textLimit = 400
-    let stamp: Stamp
+    public let stamp: Stamp
     /// Cut at `textLimit` bytes.
     public let text: String
 }

@@ -1,5 +1,5 @@
 /// Where and when a line was: the clock for windows, the order, and the `file:line` a person can open.
-struct Stamp {
+public struct Stamp {
     /// Microseconds since 1970 (UTC when the line named its zone); nil for lines with no time (Xcode 15+).
     var time: Int?
     /// Whole seconds only: windows are widened by a second.
@@ -27,7 +27,7 @@ struct Stamp {
     }
 
     /// Microseconds from `self` to `later`, when both have a time.
-    func micros(to later: Stamp) -> Int? {
+    public func micros(to later: Stamp) -> Int? {
         guard let x = time, let y = later.time else { return nil }
         return y - x
     }

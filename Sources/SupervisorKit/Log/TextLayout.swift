@@ -67,7 +67,7 @@ public func clipped(_ text: String, width: Int) -> String {
     func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" || c == "." }
     var cut = width - 1
     // Back to a boundary between tokens, as far as half the room: a token longer than that is cut inside.
-    while cut > (width - 1) / 2, isWord(characters[cut - 1]), isWord(characters[cut]) { cut -= 1 }
+    while cut > max(1, (width - 1) / 2), isWord(characters[cut - 1]), isWord(characters[cut]) { cut -= 1 }
     if isWord(characters[cut - 1]), isWord(characters[cut]) { cut = width - 1 }
     return String(characters[..<cut]).trimmingTrailingSpaces() + "…"
 }
@@ -85,23 +85,37 @@ public func columns(_ rows: [[String]], labels: Int = 1) -> [String] {
     }
 }
 
-/// Left-aligned columns two spaces apart; the last column is wrapped at words onto lines of its own, indented to
-/// where it starts, so that every line fits `width`.
+/// Left-aligned columns two spaces apart, every cell wrapped at words inside its column, so that each line fits
+/// `width` and no word is cut. When the columns are too wide together, the one with the most room to spare beyond
+/// its longest word narrows first (a long detail wraps before a short file name does); a word is broken only when
+/// the longest words of all columns cannot stand side by side.
 public func table(_ rows: [[String]], width: Int = lineWidth) -> [String] {
     guard let count = rows.first?.count else { return [] }
-    let widths = (0..<count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
-    let start = widths.reduce(0, +) + 2 * (count - 1)
-    let room = max(24, width - start)
+    var widths = (0..<count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    let longestWords = (0..<count).map { column in
+        rows.map { $0[column].split(separator: " ").map(\.count).max() ?? 0 }.max() ?? 0
+    }
+    while widths.reduce(2 * (count - 1), +) > width {
+        let slack = (0..<count).max { widths[$0] - longestWords[$0] < widths[$1] - longestWords[$1] }!
+        let widest = (0..<count).max { widths[$0] < widths[$1] }!
+        let column = widths[slack] > longestWords[slack] ? slack : widest
+        guard widths[column] > 1 else { break }
+        widths[column] -= 1
+    }
     return rows.flatMap { row in
-        let cells = zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }
-        let last = wrapped(row[count - 1], width: room)
-        let margin = String(repeating: " ", count: start)
-        return [(cells + [last[0]]).joined(separator: "  ").trimmingTrailingSpaces()] + last.dropFirst().map { margin + $0 }
+        let cells = zip(row, widths).map { cell, room in wrapped(cell, width: room) }
+        let height = cells.map(\.count).max() ?? 1
+        return (0..<height).map { line in
+            zip(cells, widths).map { cell, room in
+                let text = line < cell.count ? cell[line] : ""
+                return text + String(repeating: " ", count: max(0, room - text.count))
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
     }
 }
 
 /// `1,234,567`, `-1,000`: a count as a person reads it.
-func grouped(_ value: Int) -> String {
+public func grouped(_ value: Int) -> String {
     let digits = Array(String(value.magnitude))
     var out = value < 0 ? "-" : ""
     for (i, digit) in digits.enumerated() {
