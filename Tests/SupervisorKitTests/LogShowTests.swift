@@ -95,9 +95,10 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
 
     /// The JSON styles' strings reach WebKit's matchers with their escapes resolved: `\u0027` around the
     /// assertion's name, `\"` around the reason, `\/` in paths.
-    @Test func jsonMessagesAreUnescaped() {
-        let failed = envelopes(LogShowFixture.ndjson, zone: pacific)[3]
-        #expect(failed.message == LogShowFixture.failed)
+    @Test func jsonMessagesAreUnescaped() throws {
+        let records = envelopes(LogShowFixture.ndjson, zone: pacific)
+        try #require(records.count == 5)
+        #expect(records[3].message == LogShowFixture.failed)
         var out: [UInt8] = []
         let escaped = Array(#"a\/b \"c\" \\ \n\t \u00e9 \ud83d\ude00 \ud800 end"#.utf8)
         JSONText.unescape(escaped.span, into: &out)

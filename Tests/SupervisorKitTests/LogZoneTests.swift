@@ -79,20 +79,20 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
     }
 
     /// The envelope reads a time written without a zone in the zone passed in, and a time written with one in its own.
-    @Test func zonelessTimesAreReadInTheAssumedZone() {
+    @Test func zonelessTimesAreReadInTheAssumedZone() throws {
         let seven = ZoneAssumption(zone: .offset(-25_200), reason: .otherFiles, year: 2026)
         let losAngeles = ZoneAssumption(zone: (try? LogZone(parsing: "America/Los_Angeles")) ?? .offset(0), reason: .option, year: 2026)
-        func read(_ line: String, _ zone: ZoneAssumption) -> Envelope { envelopes(line, zone: zone)[0].envelope }
-        let syslog = read("Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1 - [PID=4107] WebProcessProxy::didClose:", seven)
+        func read(_ line: String, _ zone: ZoneAssumption) throws -> Envelope { try #require(envelopes(line, zone: zone).first).envelope }
+        let syslog = try read("Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1 - [PID=4107] WebProcessProxy::didClose:", seven)
         #expect(syslog.time == (utc(2026, 3, 2, 17, 11) + 12) * 1_000_000)
         #expect(syslog.zone == .assumed(-25_200) && syslog.dated)
-        #expect(read("Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1", .machine).dated == false)
+        #expect(try read("Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1", .machine).dated == false)
         let compact = { (date: String) in
-            read("\(date) 10:11:12.120 Df MyApp[4100:2f1a3] [com.apple.WebKit:Process] 0x1 - [PID=4107] WebProcessProxy::didClose:", losAngeles)
+            try read("\(date) 10:11:12.120 Df MyApp[4100:2f1a3] [com.apple.WebKit:Process] 0x1 - [PID=4107] WebProcessProxy::didClose:", losAngeles)
         }
-        #expect(compact("2026-03-02").time == (utc(2026, 3, 2, 18, 11) + 12) * 1_000_000 + 120_000)
-        #expect(compact("2026-07-02").time == (utc(2026, 7, 2, 17, 11) + 12) * 1_000_000 + 120_000)
-        let xcode = read("2026-03-02 10:11:12.120000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose:", seven)
+        #expect(try compact("2026-03-02").time == (utc(2026, 3, 2, 18, 11) + 12) * 1_000_000 + 120_000)
+        #expect(try compact("2026-07-02").time == (utc(2026, 7, 2, 17, 11) + 12) * 1_000_000 + 120_000)
+        let xcode = try read("2026-03-02 10:11:12.120000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose:", seven)
         #expect(xcode.time == (utc(2026, 3, 2, 9, 11) + 12) * 1_000_000 + 120_000)
         #expect(xcode.zone == .written(3600))
     }

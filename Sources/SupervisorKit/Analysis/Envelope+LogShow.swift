@@ -66,10 +66,11 @@ extension Envelope {
         envelope.message = skippingLibraryAndCategory(line, from: line.skipping(32, from: colon + 1))
     }
 
-    /// `log show`'s preamble (`Filtering the log data using "..."`, which may quote a predicate naming WebKit) and
-    /// its column header: no event.
+    /// `log show`'s and `log stream`'s first line, `Filtering the log data using "..."`, which may quote a predicate
+    /// naming WebKit but tells of no event. (The rest of the preamble, the column header and the footer name
+    /// nothing the analyzer looks for, so they are skipped as any such line is.)
     static func isFurniture(_ line: Span<UInt8>, at i: Int) -> Bool {
-        line.matches(Marker.filtering, at: i) || line.matches(Marker.columnHeader, at: i)
+        line.matches(Marker.filtering, at: i)
     }
 
     /// A line of JSON punctuation that opens an object (`{`, `[{`, `},{`, `}, {`): the first line of an object of a
@@ -111,6 +112,5 @@ extension Marker {
     static let logType = bytes(#""log_type""#)
     static let localhost = bytes("localhost ")
     static let filtering = bytes("Filtering the log data")
-    static let columnHeader = bytes("Timestamp  ")
     static let messageStarts = ["[WebKit] ", "[BrowserEngineKit] ", "Error acquiring assertion", "LOG  "].map { Array($0.utf8) }
 }

@@ -58,7 +58,7 @@ enum LineShape: Equatable {
     case continuation
     /// No envelope: a message-only line if it names WebKit or RunningBoard, a wrapped flutter line, or unknown.
     case bare
-    /// Blank, or the furniture of `log show`'s output (`Filtering the log data ...`, its column header): skipped.
+    /// Blank, or `log show`'s `Filtering the log data ...`: skipped.
     case blank
 }
 
