@@ -5,6 +5,11 @@ extension Envelope {
     /// milliseconds with no zone, or else Xcode's `Name[pid:tid]`. Runs on every dated line, so it reads a few bytes.
     static func datedFormat(_ line: Span<UInt8>, at i: Int) -> LogFormat {
         var j = i + (line.isDigit(i + 2) ? 19 : 17)
+        // Xcode's `.123456+0100 ` is by far the most common: one look at what follows it settles most lines.
+        if line.byte(j) == 46, line.byte(j + 12) == 32, line.byte(j + 7) == 43 || line.byte(j + 7) == 45 {
+            let next = line.byte(j + 13)
+            if next != 48, next != 32, next != 108 { return .xcode }
+        }
         var digits = 0
         if line.byte(j) == 46 || line.byte(j) == 44 {
             j += 1
