@@ -123,7 +123,8 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
             """#
         #expect(envelopes(text, zone: pacific).map(\.envelope.hostPID) == [4100, 4100, 4100])
         let report = try analyze([("array.json", text)], zone: pacific, story: 4107)
-        #expect(report.story.map(\.stamp.line) == [1, 5, 9])
+        #expect(report.story.map(\.stamp.line) == [4, 6, 11])
+        #expect(report.story.first?.text == #""eventMessage" : "0x1 - [PID=4107] WebProcessProxy::didFinishLaunching:""#)
         #expect(report.story.map(\.observation.kind) == [.launch, .assertionTaken, .render])
         #expect(report.incidents.isEmpty)
     }

@@ -101,6 +101,21 @@ struct Envelope {
         body(text.span)
     }
 
+    /// In a JSON object written over many lines, the line that holds the message: the evidence a person is shown,
+    /// rather than a brace. How many lines come before it, and its bytes past the indentation; nil when the
+    /// message is on the record's first line.
+    func messageLine(in record: Span<UInt8>) -> (skipped: Int, range: Range<Int>)? {
+        guard let at = jsonMessage?.lowerBound else { return nil }
+        var skipped = 0
+        var start = 0
+        for i in 0..<at where record[i] == 10 {
+            skipped += 1
+            start = i + 1
+        }
+        guard skipped > 0 else { return nil }
+        return (skipped, record.skippingBlanks(from: start)..<(record.index(of: 10, from: at) ?? record.count))
+    }
+
     // MARK: - Telling the shape
 
     static func shape(of line: Span<UInt8>) -> LineShape {
