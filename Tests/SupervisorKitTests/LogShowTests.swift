@@ -149,3 +149,33 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
         #expect(records.allSatisfy { record in record.envelope.process.map { record.record.span.string($0) } == "MyApp" })
     }
 }
+
+/// The new readers on broken input: every fixture cut at random points, spliced, and sprinkled with JSON's and the
+/// envelopes' own punctuation: never a trap, and every incident's evidence points at a line that exists.
+@Suite struct LogShowRobustness {
+    @Test func truncatedAndSplicedRecordsNeverTrap() throws {
+        let fixtures = [LogShowFixture.standard, LogShowFixture.syslogStyle, LogShowFixture.compact, LogShowFixture.ndjson,
+                        LogShowFixture.jsonArray, LogShowFixture.unifiedLog, LogShowFixture.localizedConsole,
+                        LogShowFixture.tabbed].map { Array($0.utf8) }
+        let junk: [[UInt8]] = ["\\", "\\u12", "\\ud83d", "\"", "{", "[{", "},{", "}", "\n", "\t", "0x", ":", "\u{FF}", "1e999"].map {
+            Array($0.utf8)
+        }
+        var random = TestRandom(seed: 17)
+        for _ in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<1 + random.next(6) {
+                let fixture = fixtures[random.next(fixtures.count)]
+                let start = random.next(fixture.count)
+                bytes += fixture[start..<min(fixture.count, start + random.next(fixture.count))]
+                bytes += junk[random.next(junk.count)]
+            }
+            _ = WrittenClock.scan(bytes.span)
+            let report = try analyze([("fuzz.log", String(decoding: bytes, as: UTF8.self))], zone: pacific)
+            let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).count
+            #expect(report.linesRead <= lines)
+            for incident in report.incidents {
+                #expect(incident.evidence.allSatisfy { $0.stamp.line >= 1 && $0.stamp.line <= lines })
+            }
+        }
+    }
+}

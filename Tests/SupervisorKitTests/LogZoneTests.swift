@@ -112,6 +112,16 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
         #expect(scan("2026-03-02 23:30:00.000000-0800 MyApp[1:2] [x] y\n")?.day == LogTime.days(year: 2026, month: 3, day: 2))
     }
 
+    /// The scan reads an open file where its first bytes are and leaves its offset for the analysis.
+    @Test func aFileIsScannedWithoutMovingItsOffset() throws {
+        let folder = try TemporaryFolder(["x.log": "noise\n" + Fixture.xcode])
+        let fd = open(folder.path + "/x.log", O_RDONLY)
+        defer { close(fd) }
+        #expect(lseek(fd, 6, SEEK_SET) == 6)
+        #expect(WrittenClock.scan(file: fd)?.zoneSeconds == 3600)
+        #expect(lseek(fd, 0, SEEK_CUR) == 6)
+    }
+
     @Test func theRuleTakesTzThenTheOtherFilesThenTheMachine() {
         let seven = WrittenClock(zoneSeconds: -25_200, day: LogTime.days(year: 2026, month: 3, day: 2))
         let one = WrittenClock(zoneSeconds: 3600, day: LogTime.days(year: 2025, month: 3, day: 2))
