@@ -52,7 +52,7 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
 
 /// The `log show` styles, the unified-log parser's JSON Lines, a localized Console copy and tabbed message-only
 /// lines: each finds the kill before render, at the time written, with the host app's pid.
-@Suite struct LogShowStyles {
+@Suite struct AnalyzerLogShow {
     @Test(arguments: [
         ("default", LogShowFixture.standard, LogFormat.logShow, 7, 6, "2026-03-02 10:11:12.120000-0800"),
         ("syslog", LogShowFixture.syslogStyle, .logShowSyslog, 5, 2, "2026-03-02 10:11:12.120000-0800"),
@@ -152,7 +152,7 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
 
 /// The new readers on broken input: every fixture cut at random points, spliced, and sprinkled with JSON's and the
 /// envelopes' own punctuation: never a trap, and every incident's evidence points at a line that exists.
-@Suite struct LogShowRobustness {
+@Suite struct AnalyzerLogShowRobustness {
     @Test func truncatedAndSplicedRecordsNeverTrap() throws {
         let fixtures = [LogShowFixture.standard, LogShowFixture.syslogStyle, LogShowFixture.compact, LogShowFixture.ndjson,
                         LogShowFixture.jsonArray, LogShowFixture.unifiedLog, LogShowFixture.localizedConsole,

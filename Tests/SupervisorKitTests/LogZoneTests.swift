@@ -10,7 +10,7 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
 
 /// Times written without a zone, read in the zone assumed for them; `--tz` values; a file's zone found from its
 /// first bytes.
-@Suite struct LogZones {
+@Suite struct AnalyzerZones {
     @Test func tzValuesAreParsed() throws {
         let offsets = try ["+0100", "-07:00", "+05", "-0930", "UTC", "Z", "utc", "GMT"].map { text -> Int in
             guard case .offset(let seconds) = try LogZone(parsing: text) else { return .min }

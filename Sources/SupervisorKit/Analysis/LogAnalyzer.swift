@@ -106,6 +106,11 @@ public final class LogAnalyzer {
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
             thread = envelope.thread
+            if let (skipped, quoted) = envelope.messageLine(in: text) {
+                stamp.line += skipped
+                record.removeAll(keepingCapacity: true)
+                for i in quoted { record.append(text[i]) }
+            }
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
             envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
