@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -161,5 +162,30 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
         let asUTC = try analyze(files, zone: ZoneAssumption(zone: .offset(0), reason: .option, year: 2026))
         #expect(!asUTC.summaryOfIncidents.contains("4107 killed-before-render confirmed"))
         #expect(asUTC.zoneNotes == ["device.syslog: times without a zone read as UTC (--tz)."])
+    }
+}
+
+extension Processes {
+    /// This machine's zone as the real binary finds it: TZ, for each time in question.
+    @Suite struct AnalyzerZonesOfTheMachine {
+        /// With nothing else to go by, a compact-style log (no zone) is read in the machine's zone: TZ set to Los
+        /// Angeles puts March in -0800 and July in -0700; set to Kolkata, +0530.
+        @Test func aZonelessLogIsReadInTZ() throws {
+            let folder = try TemporaryFolder([
+                "march.log": LogShowFixture.compact,
+                "july.log": LogShowFixture.compact.replacingOccurrences(of: "2026-03-02", with: "2026-07-02"),
+            ])
+            func firstSeen(_ name: String, tz: String) throws -> String? {
+                let output = folder.path + "/" + name + ".json"
+                let status = try Sys.run(supervisorPath, ["analyze", folder.path + "/" + name, "--json"], environment: ["TZ=" + tz],
+                                         output: output)
+                #expect(status == 0)
+                let text = try String(contentsOfFile: output, encoding: .utf8)
+                return text.range(of: #""firstSeen":"[^"]*""#, options: .regularExpression).map { String(text[$0]) }
+            }
+            #expect(try firstSeen("march.log", tz: "America/Los_Angeles") == #""firstSeen":"2026-03-02 10:11:12.120000-0800""#)
+            #expect(try firstSeen("july.log", tz: "America/Los_Angeles") == #""firstSeen":"2026-07-02 10:11:12.120000-0700""#)
+            #expect(try firstSeen("march.log", tz: "Asia/Kolkata") == #""firstSeen":"2026-03-02 10:11:12.120000+0530""#)
+        }
     }
 }
