@@ -68,17 +68,6 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
         #expect(ZoneRule(Array("PST8PDT,M13.2.0,M11.1.0".utf8)) == nil)
     }
 
-    /// Where TZ is unset, this machine's zone is the one /etc/localtime names, at each time asked about.
-    @Test func theMachinesZoneIsEtcLocaltime() throws {
-        guard getenv("TZ") == nil, let target = try? Sys.realPath("/etc/localtime"), target.hasPrefix(ZoneInfo.directory) else {
-            return
-        }
-        let named = try LogZone(parsing: String(target.dropFirst(ZoneInfo.directory.count)))
-        for instant in [utc(2026, 1, 15), utc(2026, 7, 15), utc(1990, 7, 1), utc(2040, 1, 1)] {
-            #expect(LogZone.local.secondsEast(at: instant) == named.secondsEast(at: instant))
-        }
-    }
-
     /// The envelope reads a time written without a zone in the zone passed in, and a time written with one in its own.
     @Test func zonelessTimesAreReadInTheAssumedZone() throws {
         let seven = ZoneAssumption(zone: .offset(-25_200), reason: .otherFiles, year: 2026)
