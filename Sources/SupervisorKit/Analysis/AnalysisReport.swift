@@ -22,6 +22,8 @@ public struct AnalysisReport {
     public internal(set) var story: [StoryStep] = []
     /// The zone of the first timed line: times are shown as the log wrote them.
     var displayZone: Int?
+    /// By file index: the zone its times written without one were read in (see `zoneNotes`).
+    public internal(set) var assumedZones: [Int: ZoneAssumption] = [:]
 
     /// One process's steps, drawn as a swim lane.
     public struct Lane {

@@ -16,6 +16,19 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case eventLog = "supervisor-jsonl"
     /// Jetsam's kill log.
     case jetsamLog = "jetsam-jsonl"
+    /// `log show`'s default style: `2026-03-02 10:11:12.123456-0800 0x2f1a3  Default  0x0  4100  0  MyApp: (WebKit)
+    /// [com.apple.WebKit:Process] message`, between a preamble, a column header and a statistics footer.
+    case logShow = "log-show"
+    /// `log show --style syslog`: `2026-03-02 10:11:12.123456-0800  localhost MyApp[4100]: (WebKit) [sub:cat] message`.
+    case logShowSyslog = "log-show-syslog"
+    /// `log show --style compact`: `2026-03-02 10:11:12.123 Df MyApp[4100:2f1a3] [sub:cat] message`, with no zone.
+    case logShowCompact = "log-show-compact"
+    /// `log show --style ndjson` and `log stream`'s: one JSON object per line.
+    case logShowNDJSON = "log-show-ndjson"
+    /// `log show --style json`: the same objects in one pretty-printed array, each a record of many lines.
+    case logShowJSON = "log-show-json"
+    /// The JSON Lines of the open-source unified-log parser (`unifiedlog_iterator --format jsonl`), times in UTC.
+    case unifiedLog = "unifiedlog-jsonl"
 
     var index: Int {
         switch self {
@@ -26,6 +39,12 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .flutter: 4
         case .eventLog: 5
         case .jetsamLog: 6
+        case .logShow: 7
+        case .logShowSyslog: 8
+        case .logShowCompact: 9
+        case .logShowNDJSON: 10
+        case .logShowJSON: 11
+        case .unifiedLog: 12
         }
     }
 }
@@ -34,10 +53,12 @@ public enum LogFormat: String, CaseIterable, Sendable {
 enum LineShape: Equatable {
     /// The first line of a record in this envelope.
     case record(LogFormat)
-    /// Indented, or closing a brace: more of the record above (NSError dumps, Console.app continuations).
+    /// Indented, or closing a brace: more of the record above (NSError dumps, Console.app continuations, the keys of
+    /// a pretty-printed JSON object).
     case continuation
     /// No envelope: a message-only line if it names WebKit or RunningBoard, a wrapped flutter line, or unknown.
     case bare
+    /// Blank, or `log show`'s `Filtering the log data ...`: skipped.
     case blank
 }
 
@@ -45,8 +66,8 @@ enum LineShape: Equatable {
 struct Envelope {
     var format: LogFormat
     var time: Int?
-    /// The zone the line was written in; nil when it names none (the time is then read as UTC).
-    var zoneSeconds: Int?
+    /// The zone the time was read in: the one the line wrote, or the one assumed for a line that writes none.
+    var zone: Zone?
     /// Only whole seconds (syslog): windows are widened by a second.
     var coarse = false
     /// The day is not in the line (Console.app): it is carried from earlier lines or unknown.
@@ -54,7 +75,46 @@ struct Envelope {
     var hostPID: Int32?
     var thread: UInt64?
     var process: Range<Int>?
+    /// Where the message starts; it runs to the record's end.
     var message = 0
+    /// A JSON record's message: the body of its string, escapes as written.
+    var jsonMessage: Range<Int>?
+
+    enum Zone: Equatable {
+        case written(Int)
+        case assumed(Int)
+
+        /// Seconds east of UTC.
+        var seconds: Int {
+            switch self {
+            case .written(let seconds), .assumed(let seconds): seconds
+            }
+        }
+    }
+
+    /// Hands the message to `body`: as written, or a JSON string's with its escapes resolved, so that WebKit's
+    /// words match whatever the encoder escaped.
+    func withMessage(in record: Span<UInt8>, _ body: (Span<UInt8>) -> Void) {
+        guard let range = jsonMessage else { return body(record.extracting(min(message, record.count)..<record.count)) }
+        var text: [UInt8] = []
+        JSONText.unescape(record.extracting(range), into: &text)
+        body(text.span)
+    }
+
+    /// In a JSON object written over many lines, the line that holds the message: the evidence a person is shown,
+    /// rather than a brace. How many lines come before it, and its bytes past the indentation; nil when the
+    /// message is on the record's first line.
+    func messageLine(in record: Span<UInt8>) -> (skipped: Int, range: Range<Int>)? {
+        guard let at = jsonMessage?.lowerBound else { return nil }
+        var skipped = 0
+        var start = 0
+        for i in 0..<at where record[i] == 10 {
+            skipped += 1
+            start = i + 1
+        }
+        guard skipped > 0 else { return nil }
+        return (skipped, record.skippingBlanks(from: start)..<(record.index(of: 10, from: at) ?? record.count))
+    }
 
     // MARK: - Telling the shape
 
@@ -64,6 +124,10 @@ struct Envelope {
         if first == 9 || (first == 32 && line.byte(i + 1) == 32) {
             let text = line.skippingBlanks(from: i)
             if text == line.count { return .blank }
+            // jq's layout of an array: each object opens on a line of its own, indented by two.
+            if text - i <= 2, opensObject(line, at: text) { return .record(.logShowJSON) }
+            // A file of tabbed message-only lines: each is a message of its own, not more of the one above.
+            if first == 9, startsMessage(line, at: text) { return .record(.messageOnly) }
             // A pasted block indented whole (`  <pre>2022-07-11 ...`) is still a dated record.
             return embeddedDate(line, from: text).map { $0 - text <= 8 } == true ? .record(.xcode) : .continuation
         }
@@ -71,21 +135,22 @@ struct Envelope {
         guard i < line.count else { return .blank }
         switch line[i] {
         case 125:
-            return .continuation
+            return opensObject(line, at: i) ? .record(.logShowJSON) : .continuation
         case 123:
-            if line.contains(Marker.jetsamKill) { return .record(.jetsamLog) }
-            return line.contains(Marker.jsonEvent) ? .record(.eventLog) : .bare
+            return jsonShape(line, at: i)
         case 91:
+            if line.byte(i + 1) == 123 { return .record(.logShowJSON) }
             return flutterTiming(line, at: i) != nil ? .record(.flutter) : .bare
         case 48...57:
             if line.byte(i + 1) == 120 { return .bare }
-            if datedTime(line, at: i) != nil { return .record(.xcode) }
+            if datedTime(line, at: i) != nil { return .record(datedFormat(line, at: i)) }
             if let (_, end) = line.number(at: i), line.byte(end) == 9 || line.byte(end) == 32,
                 consoleType(line, at: line.skippingBlanks(from: end)) != nil
             {
                 return .record(.consoleApp)
             }
         default:
+            if isFurniture(line, at: i) { return .blank }
             if syslogTime(line, at: i) != nil { return .record(.syslog) }
             if consoleType(line, at: i) != nil { return .record(.consoleApp) }
             if processAndThread(line, from: i) != nil { return .record(.xcode) }
@@ -93,53 +158,84 @@ struct Envelope {
         return embeddedDate(line, from: i) != nil ? .record(.xcode) : .bare
     }
 
+    /// A line that opens with `{`: a whole JSON object, told by its keys in any order, or the first line of a
+    /// pretty-printed one.
+    private static func jsonShape(_ line: Span<UInt8>, at i: Int) -> LineShape {
+        if opensObject(line, at: i) { return .record(.logShowJSON) }
+        if line.contains(Marker.eventMessage) { return .record(.logShowNDJSON) }
+        if line.contains(Marker.jetsamKill) { return .record(.jetsamLog) }
+        if line.contains(Marker.jsonEvent) { return .record(.eventLog) }
+        return line.contains(Marker.logType) ? .record(.unifiedLog) : .bare
+    }
+
     // MARK: - Reading the envelope
 
     /// The envelope of the first line of a record. `day` carries the last date seen in the file, for envelopes
-    /// that print a time without one.
-    static func parse(_ line: Span<UInt8>, as format: LogFormat, day: inout Int?) -> Envelope {
+    /// that print a time without one; `zone` is how to read a time written without a zone.
+    static func parse(_ line: Span<UInt8>, as format: LogFormat, day: inout Int?, assuming zone: ZoneAssumption) -> Envelope {
         var envelope = Envelope(format: format)
         var i = line.byte(0) == 96 ? 1 : 0
         i = line.skipping(32, from: i)
         switch format {
         case .xcode:
             if let at = datedTime(line, at: i) ?? embeddedDate(line, from: i) {
-                i = readDatedTime(line, at: at, into: &envelope, day: &day)
+                i = readDatedTime(line, at: at, into: &envelope, day: &day, assuming: zone)
             }
             readProcess(line, from: i, into: &envelope)
+        case .logShow:
+            i = readDatedTime(line, at: i, into: &envelope, day: &day, assuming: zone)
+            readLogShowColumns(line, from: i, into: &envelope)
+        case .logShowSyslog:
+            i = readDatedTime(line, at: i, into: &envelope, day: &day, assuming: zone)
+            // The host (`localhost`), then `MyApp[4100]: (WebKit) [sub:cat] message`.
+            if let space = line.index(of: 32, from: i) { i = line.skipping(32, from: space) }
+            readProcess(line, from: i, into: &envelope)
+        case .logShowCompact:
+            i = readDatedTime(line, at: i, into: &envelope, day: &day, assuming: zone)
+            // The type in two columns (`Df`, `E `), then `MyApp[4100:2f1a3] [sub:cat] message`.
+            readProcess(line, from: line.skipping(32, from: i + 2), into: &envelope)
+        case .logShowNDJSON, .logShowJSON, .unifiedLog:
+            JSONLogRecord.read(line, into: &envelope, day: &day, assuming: zone)
         case .flutter:
             guard let timing = flutterTiming(line, at: i) else { break }
             i = line.skipping(32, from: timing)
             envelope.message = i
             guard line.matches(Marker.deviceLog, at: i) else { break }
             i = line.skipping(32, from: i + Marker.deviceLog.count)
-            if datedTime(line, at: i) != nil { i = readDatedTime(line, at: i, into: &envelope, day: &day) }
+            if datedTime(line, at: i) != nil { i = readDatedTime(line, at: i, into: &envelope, day: &day, assuming: zone) }
             // The device's host name, then `Runner[4100]: (WebKit) [com.apple.WebKit:Category] message`.
             if let space = line.index(of: 32, from: i) { i = line.skipping(32, from: space) }
             readProcess(line, from: i, into: &envelope)
         case .syslog:
             guard let (days, micros, end) = syslogTime(line, at: i) else { break }
-            envelope.time = days * LogTime.microsecondsPerDay + micros
             envelope.coarse = true
-            if let year = day.map({ LogTime.civil($0).year }) {
-                let (_, month, date) = LogTime.civil(days)
-                envelope.time = LogTime.days(year: year, month: month, day: date) * LogTime.microsecondsPerDay + micros
-            } else {
-                envelope.dated = false
-            }
+            let (_, month, date) = LogTime.civil(days)
+            let year = day.map { LogTime.civil($0).year } ?? zone.year
+            envelope.dated = year != nil
+            let wall = LogTime.days(year: year ?? 1970, month: month, day: date) * LogTime.microsecondsPerDay + micros
+            envelope.settle(wall, written: nil, assuming: zone)
             i = line.skipping(32, from: end)
             if let space = line.index(of: 32, from: i) { i = line.skipping(32, from: space) }
             readProcess(line, from: i, into: &envelope)
         case .consoleApp:
-            readConsole(line, from: i, into: &envelope, day: &day)
+            readConsole(line, from: i, into: &envelope, day: &day, assuming: zone)
         case .messageOnly, .eventLog, .jetsamLog:
             envelope.message = i
         }
         return envelope
     }
 
+    /// Sets the time from a clock reading (microseconds as if it were UTC) in the zone the line wrote, else in the
+    /// zone assumed.
+    mutating func settle(_ wall: Int, written: Int?, assuming assumption: ZoneAssumption) {
+        let seconds = written ?? assumption.zone.secondsEast(atWall: wall)
+        zone = written == nil ? .assumed(seconds) : .written(seconds)
+        time = wall - seconds * 1_000_000
+    }
+
     /// A date and time at `at`; returns where the rest of the line starts.
-    private static func readDatedTime(_ line: Span<UInt8>, at: Int, into envelope: inout Envelope, day: inout Int?) -> Int {
+    static func readDatedTime(_ line: Span<UInt8>, at: Int, into envelope: inout Envelope, day: inout Int?,
+                              assuming assumption: ZoneAssumption) -> Int {
         guard let (days, end) = LogTime.date(line, at: at),
             let (micros, timeEnd, fraction) = LogTime.timeOfDay(line, at: end + 1)
         else { return at }
@@ -147,8 +243,7 @@ struct Envelope {
         var i = timeEnd
         var zone = LogTime.zone(line, at: i) ?? LogTime.zone(line, at: i + 1)
         if zone != nil { i = line.skipping(32, from: i) } else if line.byte(i) == 90 { zone = (0, i + 1) }
-        envelope.zoneSeconds = zone?.seconds
-        envelope.time = days * LogTime.microsecondsPerDay + micros - (zone?.seconds ?? 0) * 1_000_000
+        envelope.settle(days * LogTime.microsecondsPerDay + micros, written: zone?.seconds, assuming: assumption)
         envelope.coarse = !fraction
         i = line.skipping(32, from: zone?.end ?? i)
         envelope.message = i
@@ -166,7 +261,13 @@ struct Envelope {
         envelope.process = start..<end
         var i = line.skipping(32, from: close + 1)
         if line.byte(i) == 58 { i = line.skipping(32, from: i + 1) }
-        // `(Library)` and `[Category]`, either of which may be missing, and a category may be empty.
+        envelope.message = skippingLibraryAndCategory(line, from: i)
+    }
+
+    /// Past `(Library)` and `[sub:Category]`, either of which may be missing, and a category may be empty; past
+    /// syslog's `<Notice>:`.
+    static func skippingLibraryAndCategory(_ line: Span<UInt8>, from start: Int) -> Int {
+        var i = start
         for (opening, closing) in [(UInt8(40), UInt8(41)), (91, 93)] where line.byte(i) == opening {
             guard let shut = line.index(of: closing, from: i + 1, to: i + 80) else { break }
             i = line.skipping(32, from: shut + 1)
@@ -174,10 +275,11 @@ struct Envelope {
         if line.byte(i) == 60, let shut = line.index(of: 62, from: i, to: i + 16), line.byte(shut + 1) == 58 {
             i = line.skipping(32, from: shut + 2)
         }
-        envelope.message = i
+        return i
     }
 
-    private static func readConsole(_ line: Span<UInt8>, from start: Int, into envelope: inout Envelope, day: inout Int?) {
+    private static func readConsole(_ line: Span<UInt8>, from start: Int, into envelope: inout Envelope, day: inout Int?,
+                                    assuming assumption: ZoneAssumption) {
         var i = start
         if let (_, end) = line.number(at: i) { i = line.skippingBlanks(from: end) }
         guard let typeEnd = consoleType(line, at: i) else { return }
@@ -185,10 +287,9 @@ struct Envelope {
         guard let (micros, end, fraction) = LogTime.timeOfDay(line, at: i) else { return }
         i = end
         let zone = LogTime.zone(line, at: i) ?? LogTime.zone(line, at: i + 1)
-        envelope.zoneSeconds = zone?.seconds
         envelope.coarse = !fraction
         envelope.dated = day != nil
-        envelope.time = (day ?? 0) * LogTime.microsecondsPerDay + micros - (zone?.seconds ?? 0) * 1_000_000
+        envelope.settle((day ?? 0) * LogTime.microsecondsPerDay + micros, written: zone?.seconds, assuming: assumption)
         i = zone?.end ?? i
         let tabbed = line.byte(i) == 9
         i = line.skippingBlanks(from: i)
@@ -212,7 +313,7 @@ struct Envelope {
 
     /// `YYYY-MM-DD HH:MM:SS` (or `YY-`, or a `T`) at `i`, told by the shape of its bytes alone: this runs on
     /// every line.
-    private static func datedTime(_ line: Span<UInt8>, at i: Int) -> Int? {
+    static func datedTime(_ line: Span<UInt8>, at i: Int) -> Int? {
         let year = line.isDigit(i + 2) ? 4 : 2
         let j = i + year
         for k in [i, i + 1, j + 1, j + 2, j + 4, j + 5, j + 7, j + 8, j + 10, j + 11, j + 13, j + 14] where !line.isDigit(k) {
@@ -248,21 +349,22 @@ struct Envelope {
         return (LogTime.days(year: 1970, month: month, day: date), micros, timeEnd)
     }
 
-    /// `default`, `info`, `error`, `fault`, `debug` or `notice` followed by a tab or spaces and a time; returns where
-    /// the type word ends.
+    /// Console's type column, then a tab or spaces and a time; returns where the type word ends. Console writes the
+    /// type in the Mac's language (`默认`, `错误`), so any single word is taken when the rest keeps Console's shape:
+    /// a time with a fraction, then a tab or a run of spaces. The English words need no more than a time.
     private static func consoleType(_ line: Span<UInt8>, at i: Int) -> Int? {
-        for word in Marker.consoleTypes {
-            var matched = true
-            for (k, byte) in word.enumerated() where line.byte(i + k) | 0x20 != byte {
-                matched = false
-                break
-            }
-            guard matched else { continue }
-            let end = i + word.count
-            guard line.byte(end) == 9 || line.byte(end) == 32 else { return nil }
-            return LogTime.timeOfDay(line, at: line.skippingBlanks(from: end)) != nil ? end : nil
+        var end = i
+        while end - i < 32, line.byte(end) >= 0x80 || (line.byte(end) | 0x20) &- 97 < 26 { end += 1 }
+        guard end > i, line.byte(end) == 9 || line.byte(end) == 32,
+            let (_, timeEnd, fraction) = LogTime.timeOfDay(line, at: line.skippingBlanks(from: end))
+        else { return nil }
+        let english = Marker.consoleTypes.contains { word in
+            word.count == end - i && word.indices.allSatisfy { line[i + $0] | 0x20 == word[$0] }
         }
-        return nil
+        if english { return end }
+        guard fraction else { return nil }
+        let after = (LogTime.zone(line, at: timeEnd) ?? LogTime.zone(line, at: timeEnd + 1))?.end ?? timeEnd
+        return line.byte(after) == 9 || (line.byte(after) == 32 && line.byte(after + 1) == 32) ? end : nil
     }
 
     /// flutter -v's `[+2061 ms]`, `[  +13 ms]` or `[        ]` at `i`; returns the index after it.
@@ -275,7 +377,7 @@ struct Envelope {
     }
 
     /// `[4100:99001]` or `[4100]` within the first 200 bytes after `start`: the bracket, pid, thread and close.
-    private static func processAndThread(_ line: Span<UInt8>, from start: Int) -> (Int, Int, UInt64?, Int)? {
+    static func processAndThread(_ line: Span<UInt8>, from start: Int) -> (Int, Int, UInt64?, Int)? {
         var i = start
         let limit = min(line.count, start + 200)
         while let open = line.index(of: 91, from: i, to: limit) {

@@ -12,10 +12,13 @@ public final class LogAnalyzer {
         public var story: Int32?
         /// Rules to switch off: tests use this to show that each quiet rule is what keeps its case quiet.
         public var disabled: Set<Rule> = []
+        /// How to read times written without a zone (and dates without a year).
+        public var zone: ZoneAssumption
 
-        public init(story: Int32? = nil, disabled: Set<Rule> = []) {
+        public init(story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine) {
             self.story = story
             self.disabled = disabled
+            self.zone = zone
         }
     }
 
@@ -104,13 +107,19 @@ public final class LogAnalyzer {
             stamp.time = event.time
             observations = event.observations
         } else {
-            let envelope = Envelope.parse(text, as: format, day: &day)
+            let envelope = Envelope.parse(text, as: format, day: &day, assuming: options.zone)
             stamp.time = envelope.time
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
             thread = envelope.thread
-            if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zoneSeconds ?? 0 }
-            WebKitMessage.observe(text.extracting(min(envelope.message, text.count)..<text.count), into: &observations)
+            if let (skipped, quoted) = envelope.messageLine(in: text) {
+                stamp.line += skipped
+                record.removeAll(keepingCapacity: true)
+                for i in quoted { record.append(text[i]) }
+            }
+            if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
+            if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
+            envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
             if let pid = envelope.hostPID {
                 if let process = envelope.process, text.extracting(process).contains(Marker.webContent) {
                     observations.append(Observation(.alive, pid: Int(pid), process: .webContent))

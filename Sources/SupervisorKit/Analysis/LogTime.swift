@@ -1,5 +1,6 @@
-/// Times in logs. The analyzer keeps microseconds since 1970 in UTC when a line names its zone; a line that does not
-/// (syslog, or a relay that dropped it) is read as UTC, which is consistent within its file.
+/// Times in logs. The analyzer keeps microseconds since 1970 in UTC: a line that names its zone is read in it, and
+/// one that does not (idevicesyslog, `log show --style compact`, Console copies) in the zone assumed for the
+/// analysis (`ZoneAssumption`), so that it meets the same device's other files.
 enum LogTime {
     static let microsecondsPerDay = 86_400_000_000
 

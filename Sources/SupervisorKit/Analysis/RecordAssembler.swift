@@ -42,7 +42,7 @@ struct RecordAssembler {
         case .record(let format):
             finish(emit: emit)
             let device = format == .flutter && text.contains(Marker.deviceLog)
-            start(format, text, line: line, keep: format.keepsEveryRecord || device || relevant(text))
+            start(format, text, line: line, keep: format.keepsEveryRecord || format == .logShowJSON || device || relevant(text))
         }
     }
 
