@@ -10,13 +10,16 @@ enum AnalyzeCommand {
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(
-            words, options: ["--timeline", "--svg", "--html", "--fail-on", "--truth"], flags: ["--json", "--stats"], positionals: true)
+            words, options: ["--timeline", "--svg", "--html", "--fail-on", "--truth", "--tz"], flags: ["--json", "--stats"], positionals: true)
         // Every check comes before any reading: a typo costs nothing.
         let storyPID = try arguments.string("--timeline").map { text -> Int32 in
             guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
             return pid
         }
         let failOn = try arguments.string("--fail-on").map(Self.kinds) ?? []
+        let zone = try arguments.string("--tz").map { text in
+            do throws(ZoneError) { return try LogZone(parsing: text) } catch { throw UsageError("'--tz': \(error)") }
+        }
         guard !arguments.positionals.isEmpty else {
             throw UsageError("no logs to analyze: give files, a directory, or - for standard input")
         }
@@ -43,8 +46,10 @@ enum AnalyzeCommand {
 
         let started = monotonicNow()
         let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
-        let report = try analyze(inputs, story: storyPID, progress: progress)
-        let truth = try truthInputs.map { try analyze($0, story: nil, progress: progress) }
+        // Times written without a zone are read in the zone the other files write, else this machine's.
+        let assumed = ZoneAssumption(option: zone, written: inputs.files.map { $0.file.flatMap { WrittenClock.scan(file: $0.fd) } })
+        let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress)
+        let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress) }
         progress.finish()
         if let truth {
             let foreign = truth.formatLines.keys.filter { $0 != .eventLog && $0 != .jetsamLog }
@@ -133,8 +138,10 @@ enum AnalyzeCommand {
         Stats(seconds: Double(monotonicNow() - start) / 1e9, bytes: report.bytesRead, peakRSSBytes: Sys.peakResidentBytes())
     }
 
-    private static func analyze(_ inputs: LogInputs, story: Int32?, progress: ByteProgress) throws -> AnalysisReport {
-        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story))
+    private static func analyze(_ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress) throws
+        -> AnalysisReport
+    {
+        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone))
         for input in inputs.files {
             let base = progress.done
             do {

@@ -198,9 +198,10 @@ enum Help {
     static let analyze = """
         OVERVIEW: Find kill-before-render incidents in our logs and in real iOS and macOS device logs.
 
-        Reads Xcode console logs (with metadata, or message-only), Console.app copies, syslog/idevicesyslog,
-        flutter -v device relays, our --log JSON Lines, --log-format ios logs and Jetsam's kill log, in any
-        mix: the format is told line by line. Lines it cannot place are counted and skipped; a file with
+        Reads Xcode console logs (with metadata, or message-only), Console.app copies in any language,
+        syslog/idevicesyslog, flutter -v device relays, log show output in every style (default, syslog,
+        compact, ndjson, json), the open-source unified-log parser's JSON Lines, our --log JSON Lines,
+        --log-format ios logs and Jetsam's kill log, in any mix: the format is told line by line. Lines it cannot place are counted and skipped; a file with
         no line it can place is named, and if no input has one the exit status is 1. Builds a timeline per
         WebContent pid (launch, assertions, render, termination, teardown) and reports each death that
         matters, once however many files tell of it:
@@ -220,7 +221,7 @@ enum Help {
         otherwise.
 
         USAGE: supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--html <file>]
-                                  [--fail-on <kinds>] [--truth <run.jsonl>] [--stats]
+                                  [--fail-on <kinds>] [--truth <run.jsonl>] [--tz <zone>] [--stats]
 
         ARGUMENTS:
           <log>                   Files, directories (every file in them) or - for standard input.
@@ -242,6 +243,10 @@ enum Help {
           --truth <run.jsonl>     Compare what the logs alone yield with a run's event log (and its Jetsam
                                   log, <run.jsonl>.jetsam.jsonl, if present; or give it as another
                                   --truth): precision and recall per kind. Repeatable.
+          --tz <zone>             Read times written without a zone (idevicesyslog, log show --style
+                                  compact, Console copies) in this zone: +HHMM, +HH:MM, UTC, local, or a
+                                  name such as America/Los_Angeles. (default: the zone the other files
+                                  write, else this machine's)
           --stats                 Also print how long the analysis took and its peak memory.
           -h, --help              Show help information.
         """

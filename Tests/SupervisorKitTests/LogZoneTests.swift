@@ -178,3 +178,31 @@ extension Processes {
         }
     }
 }
+
+extension Processes {
+    /// The CLI's part: the zone the other inputs write is found before reading, `--tz` overrides it, and the
+    /// summary says which zone a file without one was read in.
+    @Suite struct AnalyzeZonesCLI {
+        @Test func theOtherFilesZoneIsAssumedAndTzOverridesIt() throws {
+            let folder = try TemporaryFolder([
+                "a-xcode.log": """
+                    2026-03-02 10:11:11.900000-0700 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didFinishLaunching:
+
+                    """,
+                "b-device.syslog": """
+                    Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Error>: \(LogShowFixture.failed)
+
+                    """,
+            ])
+            let joined = try runSupervisor(["analyze", folder.path])
+            #expect(joined.status == 0, "\(joined.stderr)")
+            #expect(joined.stdout.contains("killed-before-render  confirmed"), "\(joined.stdout)")
+            let oneLine = { (text: String) in text.replacingOccurrences(of: "\n", with: " ") }
+            #expect(oneLine(joined.stdout).contains("b-device.syslog: times without a zone read as -0700 (the zone the other files write)."))
+            let utc = try runSupervisor(["analyze", folder.path, "--tz", "UTC"])
+            #expect(!utc.stdout.contains("killed-before-render  confirmed") && oneLine(utc.stdout).contains("read as UTC (--tz)"))
+            let bad = try runSupervisor(["analyze", folder.path, "--tz", "Mars/Olympus"])
+            #expect(bad.status == 64 && bad.stderr.hasPrefix("supervisor: error: '--tz': "), "\(bad.stderr)")
+        }
+    }
+}

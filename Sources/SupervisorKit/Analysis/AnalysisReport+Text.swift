@@ -3,7 +3,7 @@
 extension AnalysisReport {
     /// What was read, one row per incident, and the verdict.
     public var text: String {
-        var lines = wrapped(summary) + [""]
+        var lines = wrapped(summary) + zoneNotes.flatMap { wrapped($0) } + [""]
         if incidents.isEmpty {
             lines.append("No incidents.")
         } else {

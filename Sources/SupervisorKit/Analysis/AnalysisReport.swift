@@ -114,6 +114,9 @@ public struct AnalysisReport {
             ("incidents", .array(incidents.map(json))),
         ]
         if omitted > 0 { fields.append(("incidentsOmitted", .int(omitted))) }
+        if !assumedZones.isEmpty {
+            fields.append(("zonesAssumed", .object(assumedZones.sorted { $0.key < $1.key }.map { (files[$0.key], .string($0.value.description)) })))
+        }
         fields.append(("found", .object(Incident.Kind.allCases.compactMap { kind in
             count(kind) == 0 ? nil : (kind.rawValue, .object(Incident.Confidence.allCases.map { confidence in
                 (confidence.rawValue, .int(found[kind]?[confidence] ?? 0))
