@@ -201,10 +201,11 @@ enum Help {
         Reads Xcode console logs (with metadata, or message-only), Console.app copies in any language,
         syslog/idevicesyslog, flutter -v device relays, log show output in every style (default, syslog,
         compact, ndjson, json), the open-source unified-log parser's JSON Lines, our --log JSON Lines,
-        --log-format ios logs and Jetsam's kill log, in any mix: the format is told line by line. Lines it cannot place are counted and skipped; a file with
-        no line it can place is named, and if no input has one the exit status is 1. Builds a timeline per
-        WebContent pid (launch, assertions, render, termination, teardown) and reports each death that
-        matters, once however many files tell of it:
+        --log-format ios logs and Jetsam's kill log, in any mix: the format is told line by line. Lines
+        it cannot place are counted and skipped; a file with no line it can place is named, and if no
+        input has one the exit status is 1. Builds a timeline per WebContent pid (launch, assertions,
+        render, termination, teardown) and reports each death that matters, once however many files
+        tell of it:
           killed-before-render    a foreground raise failed shortly after launch, before any render: the
                                   seed's blank view, which only a rebuilt web view recovers
           killed-after-render     rendered or in use, then killed from outside (jetsam, a memory limit)
