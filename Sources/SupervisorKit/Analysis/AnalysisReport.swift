@@ -2,6 +2,9 @@
 /// draw from.
 public struct AnalysisReport {
     public internal(set) var files: [String] = []
+    /// Lines of each file (indexed like `files`) in a format the analyzer reads: every line of a report it recognised.
+    /// A file with none gave the analysis nothing.
+    public internal(set) var placed: [Int] = []
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
     /// Blank lines, and lines in no envelope the analyzer knows: counted and skipped. With the lines per format they

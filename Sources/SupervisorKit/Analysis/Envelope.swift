@@ -16,6 +16,12 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case eventLog = "supervisor-jsonl"
     /// Jetsam's kill log.
     case jetsamLog = "jetsam-jsonl"
+    /// A crash report, JSON (`.ips`, `bug_type` 309) or text: read whole by `DiagnosticReport`, as are the next two.
+    case crashReport = "crash-report"
+    /// A JetsamEvent report (`.ips`, `bug_type` 298).
+    case jetsamReport = "jetsam-report"
+    /// Another of Apple's diagnostic reports (`.ips`): recognised, and saying nothing the analyzer uses.
+    case diagnosticReport = "diagnostic-report"
 
     var index: Int {
         switch self {
@@ -26,6 +32,9 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .flutter: 4
         case .eventLog: 5
         case .jetsamLog: 6
+        case .crashReport: 7
+        case .jetsamReport: 8
+        case .diagnosticReport: 9
         }
     }
 }
@@ -132,7 +141,7 @@ struct Envelope {
             readProcess(line, from: i, into: &envelope)
         case .consoleApp:
             readConsole(line, from: i, into: &envelope, day: &day)
-        case .messageOnly, .eventLog, .jetsamLog:
+        case .messageOnly, .eventLog, .jetsamLog, .crashReport, .jetsamReport, .diagnosticReport:
             envelope.message = i
         }
         return envelope

@@ -51,6 +51,18 @@ public final class LogAnalyzer {
     public func read(_ source: some ByteSource, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
         let file = report.files.count
         report.files.append(name)
+        report.placed.append(0)
+        var source = try ReplaySource(source, limit: DiagnosticReport.headLimit)
+        if let shape = DiagnosticReport.shape(of: source.head) {
+            let reading = try DiagnosticReport.read(&source, as: shape)
+            add(reading.facts, file: file)
+            report.formatLines[reading.format, default: 0] += reading.lines
+            report.placed[file] = reading.lines
+            report.linesRead += reading.lines
+            report.bytesRead += reading.bytes
+            return
+        }
+        let placedBefore = assembler.formatCounts.reduce(0, +)
         var day: Int?
         var reader = LineReader(source)
         var line = 0
@@ -69,6 +81,15 @@ public final class LogAnalyzer {
         assembler.finish(emit: emit)
         report.linesRead += line
         report.bytesRead += total
+        report.placed[file] = assembler.formatCounts.reduce(0, +) - placedBefore
+    }
+
+    /// What crash and JetsamEvent reports said, with the file each came from, kept for the join to timelines.
+    private(set) var reportFacts: [(file: Int, fact: ReportFact)] = []
+
+    /// Keeps the facts of the report read as file `file`, up to `incidentLimit` in all.
+    func add(_ facts: [ReportFact], file: Int) {
+        for fact in facts.prefix(Self.incidentLimit - reportFacts.count) { reportFacts.append((file, fact)) }
     }
 
     /// Classifies every timeline and returns what was found.
