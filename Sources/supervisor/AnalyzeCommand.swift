@@ -30,7 +30,7 @@ enum AnalyzeCommand {
         let svgPath = try arguments.path("--svg")
         if let svgPath {
             var roles = FileRoles()
-            for input in inputs.files + (truthInputs?.files ?? []) where input.file != nil {
+            for input in inputs.files + (truthInputs?.files ?? []) where !input.isStandardInput {
                 try roles.reads(input.name, as: "a log to analyze")
             }
             try roles.writes(svgPath, as: "the chart")
@@ -119,15 +119,7 @@ enum AnalyzeCommand {
 
     private static func analyze(_ inputs: LogInputs, story: Int32?, progress: ByteProgress) throws -> AnalysisReport {
         let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story))
-        for input in inputs.files {
-            let base = progress.done
-            do {
-                try analyzer.read(input.fd, name: input.name) { progress.show(base + $0) }
-            } catch {
-                throw RuntimeError("cannot read '\(input.name)': \(String(cString: strerror(error.errno)))")
-            }
-            progress.done = base + input.bytes
-        }
+        try inputs.read(into: analyzer, progress: progress)
         return analyzer.finish()
     }
 }
