@@ -70,7 +70,7 @@ struct LogInputs {
         progress.finish()
         if !skipped.isEmpty {
             printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
-                + "read: \(Self.listed(skipped))")
+                + "read: \(Self.listed(skipped.sorted()))")
         }
         for note in reader.notes { printError("supervisor: warning: \(note)") }
     }
