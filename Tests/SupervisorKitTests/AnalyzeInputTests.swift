@@ -174,3 +174,26 @@ extension Processes {
         }
     }
 }
+
+extension Processes {
+    /// gzip is a child of the analysis while it reads: it is reaped, and its pipe closed, whether it ran to its end
+    /// or was stopped early (a tar archive ends before gzip's output does).
+    @Suite struct GzipChild {
+        @Test func noProcessOrDescriptorOutlivesTheReading() throws {
+            let folder = try TemporaryFolder(["console.log": Fixture.xcode])
+            // b.tar.gz holds a megabyte of zeros after the archive's end: reading stops there, with gzip still writing.
+            _ = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && gzip -c console.log > a.gz && "
+                + "{ tar -cf - console.log; head -c 1048576 /dev/zero; } | gzip > b.tar.gz"])
+            let before = try openHostDescriptors()
+            for name in ["a.gz", "b.tar.gz"] {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + name)))
+                let (report, notes) = try readInputs([(name, bytes)])
+                #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"] && notes.isEmpty, "\(name)")
+                #expect(childProcesses().isEmpty, "\(name)")
+                // Foundation may close descriptors of its own in between: only new ones are leaks.
+                let leaked = Set(try openHostDescriptors()).subtracting(before)
+                #expect(leaked.isEmpty, "\(name): \(leaked)")
+            }
+        }
+    }
+}

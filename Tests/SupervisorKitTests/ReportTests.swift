@@ -204,6 +204,10 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ se
         var reader = JSONReader(deep, from: 30)
         reader.skipValue()
         #expect(reader.stopped)
+        var nested = JSONReader([UInt8](repeating: 91, count: 100) + [UInt8](repeating: 93, count: 100))
+        var depth = 0
+        while nested.beginArray() { depth += 1 }
+        #expect(depth == JSONReader.depthLimit && !nested.stopped)
     }
 
     /// Logs, and JSON Lines that are not reports, are not taken for reports.

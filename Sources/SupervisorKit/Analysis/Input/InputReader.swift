@@ -42,7 +42,7 @@ public final class InputReader {
         } catch {
             throw InputError(name, error)
         }
-        if unpacked.outcome == .failed { damaged.append(name) }
+        if unpacked.outcome == .failed, damaged.last != name { damaged.append(name) }
     }
 
     /// Passes over a `.logarchive` folder met in a directory: it is said once, in `notes`.

@@ -1,12 +1,12 @@
 /// A source whose first bytes were read ahead to tell what it holds (a report, a compressed file, UTF-16 text): it
 /// hands those bytes out again, then the rest, so that telling costs no second read and works on a pipe.
-public struct ReplaySource<Base: ByteSource>: ByteSource {
+struct ReplaySource<Base: ByteSource>: ByteSource {
     /// The bytes read ahead: `limit` of them, or the whole source if it is shorter.
-    public let head: [UInt8]
+    let head: [UInt8]
     private var replayed = 0
     private var base: Base
 
-    public init(_ base: Base, limit: Int) throws(SystemError) {
+    init(_ base: Base, limit: Int) throws(SystemError) {
         var base = base
         var head = [UInt8](repeating: 0, count: limit)
         var count = 0
@@ -20,7 +20,7 @@ public struct ReplaySource<Base: ByteSource>: ByteSource {
         self.base = base
     }
 
-    public mutating func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
+    mutating func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
         guard replayed < head.count else { return try base.read(into: &buffer, from: offset) }
         let count = min(head.count - replayed, buffer.count - offset)
         for i in 0..<count { buffer[offset + i] = head[replayed + i] }
