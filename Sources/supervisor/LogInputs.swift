@@ -61,9 +61,9 @@ struct LogInputs {
                     skipped.append("\(path) (\(error.reason))")
                     continue
                 }
-                try reader.read(file.fd, name: input.name) { progress.show(base + $0) }
+                try reader.read(file.fd, name: input.name, passingOverBinary: input.inDirectory) { progress.show(base + $0) }
             } else {
-                try reader.read(0, name: input.name) { progress.show(base + $0) }
+                try reader.read(0, name: input.name, passingOverBinary: false) { progress.show(base + $0) }
             }
             progress.done = base + input.bytes
         }

@@ -171,6 +171,10 @@ extension Processes {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try analyzedFiles(result.stdout) == [folder.path + "/a.log"])
             #expect(unwrapped(result.stderr) == "supervisor: warning: passed over 1 binary file: \(folder.path)/b.bin\n")
+            // Named, it is read as it is: the user asked for it.
+            let named = try runSupervisor(["analyze", folder.path + "/b.bin", "--json"])
+            #expect(named.status == 0 && named.stderr.isEmpty, "\(named.stderr)")
+            #expect(try analyzedFiles(named.stdout) == [folder.path + "/b.bin"])
         }
     }
 }

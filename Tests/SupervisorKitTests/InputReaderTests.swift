@@ -14,7 +14,7 @@ func readInputs(_ files: [(String, [UInt8])]) throws -> (report: AnalysisReport,
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
-        try reader.read(fd, name: name)
+        try reader.read(fd, name: name, passingOverBinary: true)
     }
     return (analyzer.finish(), reader.notes)
 }

@@ -2,8 +2,9 @@ import Glibc
 
 /// Reads what a user brings into an analyzer, whatever wraps it: a log or report as it is, a `.gz` of one, a
 /// sysdiagnose `.tar.gz` (or `.tar`) member by member, UTF-16 text. Each is told from its first bytes, never its
-/// name. What cannot be a log is passed over cheaply and said once at the end: binary files, and the binary unified
-/// log (`.logarchive`), which only Apple's `log` tool or the open-source parser can turn into text.
+/// name. What cannot be a log is passed over cheaply and said once at the end: binary files found in a directory or
+/// an archive, and the binary unified log (`.logarchive`), which only Apple's `log` tool or the open-source parser
+/// can turn into text.
 public final class InputReader {
     /// A file is passed over as binary when more than a tenth of its first `binaryProbe` bytes are control bytes
     /// other than tab, line ends, form feed and escape: a NUL-padded log still reads, a tracev3 or a plist does not.
@@ -19,15 +20,20 @@ public final class InputReader {
     }
 
     /// Reads the open file `fd`, named `name` in the report; `progress` is called with how far into the file the
-    /// reading has come. A compressed file must be a regular file: gzip rereads it from its start.
-    public func read(_ fd: Int32, name: String, progress: ((Int) -> Void)? = nil) throws(InputError) {
+    /// reading has come. A compressed file must be a regular file: gzip rereads it from its start. A binary file
+    /// is passed over when `passingOverBinary` (found in a directory); one the user named is read as it is.
+    public func read(_ fd: Int32, name: String, passingOverBinary: Bool, progress: ((Int) -> Void)? = nil) throws(InputError) {
         let tick = { if let progress, let offset = Sys.offset(fd) { progress(offset) } }
         let source: ReplaySource<FileSource>
         do throws(SystemError) { source = try ReplaySource(FileSource(fd: fd), limit: DiagnosticReport.headLimit) } catch {
             throw InputError(name, error)
         }
         guard source.head.starts(with: [0x1F, 0x8B]) else {
-            do throws(SystemError) { return try readUnpacked(source, name: name, tick: tick) } catch { throw InputError(name, error) }
+            do throws(SystemError) {
+                return try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+            } catch {
+                throw InputError(name, error)
+            }
         }
         guard let gzip = Sys.executable(named: "gzip") else {
             throw InputError(name, "it is gzip-compressed, and no 'gzip' program was found on PATH to unpack it")
@@ -38,7 +44,8 @@ public final class InputReader {
             throw InputError(name, "it is gzip-compressed and cannot be reread from its start: unpack it with 'gzip -dc' first")
         }
         do throws(SystemError) {
-            try readUnpacked(try ReplaySource(unpacked, limit: DiagnosticReport.headLimit), name: name, tick: tick)
+            let source = try ReplaySource(unpacked, limit: DiagnosticReport.headLimit)
+            try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
         } catch {
             throw InputError(name, error)
         }
@@ -76,8 +83,12 @@ public final class InputReader {
 
     // MARK: - Inside a file
 
-    private func readUnpacked<S: ByteSource>(_ source: ReplaySource<S>, name: String, tick: @escaping () -> Void) throws(SystemError) {
-        guard TarReader<S>.isTar(source.head) else { return try readText(source, name: name, tick: tick) }
+    private func readUnpacked<S: ByteSource>(
+        _ source: ReplaySource<S>, name: String, passingOverBinary: Bool, tick: @escaping () -> Void
+    ) throws(SystemError) {
+        guard TarReader<S>.isTar(source.head) else {
+            return try readText(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+        }
         let archive = TarReader(source)
         while let entry = try archive.next() {
             guard entry.kind == .file else { continue }
@@ -93,18 +104,20 @@ public final class InputReader {
             if member.head.starts(with: [0x1F, 0x8B]) {
                 binary.append(memberName)
             } else {
-                try readText(member, name: memberName, tick: tick)
+                try readText(member, name: memberName, passingOverBinary: true, tick: tick)
             }
             tick()
         }
         if archive.damaged { damaged.append(name) }
     }
 
-    private func readText<S: ByteSource>(_ source: ReplaySource<S>, name: String, tick: @escaping () -> Void) throws(SystemError) {
+    private func readText<S: ByteSource>(
+        _ source: ReplaySource<S>, name: String, passingOverBinary: Bool, tick: @escaping () -> Void
+    ) throws(SystemError) {
         if let order = UTF16Order.of(source.head) {
             return try analyzer.read(UTF16Source(source, order: order), name: name) { _ in tick() }
         }
-        guard !Self.looksBinary(source.head) else { return binary.append(name) }
+        guard !passingOverBinary || !Self.looksBinary(source.head) else { return binary.append(name) }
         try analyzer.read(source, name: name) { _ in tick() }
     }
 
