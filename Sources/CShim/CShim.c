@@ -87,6 +87,42 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
     return rc;
 }
 
+int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
+                    int *pidfd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attrs;
+    sigset_t none, all;
+    int rc;
+
+    *pidfd = -1;
+    sigemptyset(&none);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+
+    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
+    if ((rc = posix_spawnattr_init(&attrs)) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return rc;
+    }
+    if ((rc = posix_spawn_file_actions_adddup2(&actions, in_fd, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, 1)) == 0 &&
+        (rc = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0 &&
+        (rc = posix_spawnattr_setsigmask(&attrs, &none)) == 0 &&
+        (rc = posix_spawnattr_setsigdefault(&attrs, &all)) == 0 &&
+        (rc = posix_spawnattr_setflags(&attrs, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) == 0) {
+        rc = posix_spawn(pid, path, &actions, &attrs, argv, envp);
+        if (rc == 0) {
+            *pidfd = sv_pidfd_open(*pid);
+            if (*pidfd < 0) rc = errno;
+        }
+    }
+    posix_spawnattr_destroy(&attrs);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc;
+}
+
 int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait) {
     siginfo_t info = {0};
     if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | (wait ? 0 : WNOHANG)) != 0) return -1;

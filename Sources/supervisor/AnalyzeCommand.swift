@@ -34,7 +34,7 @@ enum AnalyzeCommand {
         let htmlPath = try arguments.path("--html")
         if svgPath != nil || htmlPath != nil {
             var roles = FileRoles()
-            for input in inputs.files + (truthInputs?.files ?? []) where input.file != nil {
+            for input in inputs.files + (truthInputs?.files ?? []) where !input.isStandardInput {
                 try roles.reads(input.name, as: "a log to analyze")
             }
             if let svgPath { try roles.writes(svgPath, as: "the chart") }
@@ -47,7 +47,7 @@ enum AnalyzeCommand {
         let started = monotonicNow()
         let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
         // Times written without a zone are read in the zone the other files write, else this machine's.
-        let assumed = ZoneAssumption(option: zone, written: inputs.files.map { $0.file.flatMap { WrittenClock.scan(file: $0.fd) } })
+        let assumed = ZoneAssumption(option: zone, written: inputs.writtenClocks())
         let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress)
         let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress) }
         progress.finish()
@@ -142,66 +142,8 @@ enum AnalyzeCommand {
         -> AnalysisReport
     {
         let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone))
-        for input in inputs.files {
-            let base = progress.done
-            do {
-                try analyzer.read(input.fd, name: input.name) { progress.show(base + $0) }
-            } catch {
-                throw RuntimeError("cannot read '\(input.name)': \(String(cString: strerror(error.errno)))")
-            }
-            progress.done = base + input.bytes
-        }
+        try inputs.read(into: analyzer, progress: progress)
         return analyzer.finish()
-    }
-}
-
-/// The logs to read, opened before any work starts: files, the regular files under directories (sorted, hidden
-/// ones skipped), and `-` for standard input. A FIFO, socket or device named as a log is an error; one found in a
-/// directory is passed over with a warning, since it cannot be read without waiting on whoever holds its other end.
-struct LogInputs {
-    struct Input {
-        let name: String
-        /// nil for standard input.
-        let file: InputFile?
-        var fd: Int32 { file?.fd ?? 0 }
-        var bytes: Int { file?.status.size ?? 0 }
-    }
-
-    private(set) var files: [Input] = []
-    private var passedOver: [String] = []
-    var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
-    var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
-
-    init(_ paths: [String]) throws {
-        for path in paths { try add(path, inDirectory: false) }
-        if !passedOver.isEmpty {
-            let shown = passedOver.prefix(3).joined(separator: ", ") + (passedOver.count > 3 ? ", ..." : "")
-            printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
-                + "\(passedOver.count == 1 ? "is" : "are") not regular: \(shown)")
-        }
-        if files.isEmpty { throw RuntimeError("no files to analyze in \(paths.map { "'\($0)'" }.joined(separator: ", "))") }
-    }
-
-    private mutating func add(_ path: String, inDirectory: Bool) throws {
-        if path == "-" {
-            files.append(Input(name: "<stdin>", file: nil))
-            return
-        }
-        let named = try UserPath(path, for: "read")
-        guard let status = named.status else { throw FileError(path, "read", SystemError("stat", errno: ENOENT)) }
-        if status.isDirectory {
-            let names: [String]
-            do {
-                names = try Sys.directoryEntries(path).filter { !$0.hasPrefix(".") }
-            } catch {
-                throw RuntimeError("cannot read directory '\(path)': \(String(cString: strerror(error.errno)))")
-            }
-            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name, inDirectory: true) }
-        } else if !status.isRegular && inDirectory {
-            passedOver.append("\(path) (\(status.kindName))")
-        } else {
-            files.append(Input(name: path, file: try InputFile(path)))
-        }
     }
 }
 

@@ -2,27 +2,10 @@ import Testing
 
 @testable import SupervisorKit
 
-/// Bytes held in memory, handed out as a file would be.
-struct MemorySource: ByteSource {
-    let bytes: [UInt8]
-    var offset = 0
-
-    init(_ text: String) {
-        bytes = Array(text.utf8)
-    }
-
-    mutating func read(into buffer: inout [UInt8], from start: Int) throws(SystemError) -> Int {
-        let count = min(bytes.count - offset, buffer.count - start)
-        for i in 0..<count { buffer[start + i] = bytes[offset + i] }
-        offset += count
-        return count
-    }
-}
-
 /// Runs the analyzer over `files` (name, text) as one analysis, reading times without a zone as `zone` says.
 func analyze(_ files: [(String, String)], zone: ZoneAssumption, story: Int32? = nil) throws -> AnalysisReport {
     let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone))
-    for (name, text) in files { try analyzer.read(MemorySource(text), name: name) }
+    for (name, text) in files { try analyzer.read(MemorySource(Array(text.utf8)), name: name) }
     return analyzer.finish()
 }
 

@@ -23,6 +23,12 @@
 int sv_spawn(const char *path, char *const argv[], char *const envp[],
              int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd);
 
+/// Spawns `path` as a filter with posix_spawn: `in_fd` becomes its standard input, `out_fd` its standard output,
+/// /dev/null its standard error, and every other descriptor is closed; the signal mask and every disposition are
+/// reset. A pidfd is opened right after the spawn. `out_fd` must be above 2. Returns 0 or an errno value.
+int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
+                    int *pidfd);
+
 /// eventfd(0, EFD_CLOEXEC), non-blocking when asked: Swift's Glibc module does not show eventfd.
 int sv_eventfd(int nonblocking);
 

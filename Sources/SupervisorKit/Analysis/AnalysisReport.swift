@@ -2,8 +2,8 @@
 /// draw from.
 public struct AnalysisReport {
     public internal(set) var files: [String] = []
-    /// Lines of each file (as `files`) in a format the analyzer reads: a file with none was not understood, and
-    /// "no incidents" cannot be said of it.
+    /// Lines of each file (indexed like `files`) in a format the analyzer reads: every line of a report it recognised.
+    /// A file with none gave the analysis nothing.
     public internal(set) var placed: [Int] = []
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0

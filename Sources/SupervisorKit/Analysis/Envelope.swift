@@ -29,6 +29,12 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case logShowJSON = "log-show-json"
     /// The JSON Lines of the open-source unified-log parser (`unifiedlog_iterator --format jsonl`), times in UTC.
     case unifiedLog = "unifiedlog-jsonl"
+    /// A crash report, JSON (`.ips`, `bug_type` 309) or text: read whole by `DiagnosticReport`, as are the next two.
+    case crashReport = "crash-report"
+    /// A JetsamEvent report (`.ips`, `bug_type` 298).
+    case jetsamReport = "jetsam-report"
+    /// Another of Apple's diagnostic reports (`.ips`): recognised, and saying nothing the analyzer uses.
+    case diagnosticReport = "diagnostic-report"
 
     var index: Int {
         switch self {
@@ -45,6 +51,9 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .logShowNDJSON: 10
         case .logShowJSON: 11
         case .unifiedLog: 12
+        case .crashReport: 13
+        case .jetsamReport: 14
+        case .diagnosticReport: 15
         }
     }
 }
@@ -219,7 +228,7 @@ struct Envelope {
             readProcess(line, from: i, into: &envelope)
         case .consoleApp:
             readConsole(line, from: i, into: &envelope, day: &day, assuming: zone)
-        case .messageOnly, .eventLog, .jetsamLog:
+        case .messageOnly, .eventLog, .jetsamLog, .crashReport, .jetsamReport, .diagnosticReport:
             envelope.message = i
         }
         return envelope

@@ -56,6 +56,17 @@ public final class LogAnalyzer {
     public func read(_ source: some ByteSource, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
         let file = report.files.count
         report.files.append(name)
+        report.placed.append(0)
+        var source = try ReplaySource(source, limit: DiagnosticReport.headLimit)
+        if let shape = DiagnosticReport.shape(of: source.head) {
+            let reading = try DiagnosticReport.read(&source, as: shape)
+            add(reading.facts, file: file)
+            report.formatLines[reading.format, default: 0] += reading.lines
+            report.placed[file] = reading.lines
+            report.linesRead += reading.lines
+            report.bytesRead += reading.bytes
+            return
+        }
         var day: Int?
         let placedBefore = assembler.formatCounts.reduce(0, +)
         var reader = LineReader(source)
@@ -73,9 +84,9 @@ public final class LogAnalyzer {
             progress(bytes)
         })
         assembler.finish(emit: emit)
-        report.placed.append(assembler.formatCounts.reduce(0, +) - placedBefore)
         report.linesRead += line
         report.bytesRead += total
+        report.placed[file] = assembler.formatCounts.reduce(0, +) - placedBefore
     }
 
     /// Classifies every timeline and returns what was found.
@@ -232,6 +243,9 @@ public final class LogAnalyzer {
             facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
         }
     }
+
+    /// The facts read from reports and not yet joined, with the file each came from.
+    var reportFacts: [(file: Int, fact: ReportFact)] { facts.waiting.map { ($0.stamp.file, $0.fact) } }
 
     /// Reports no timeline took: a WebContent death on its own, the host app's crash, the GPU process's.
     private func concludeReports() {

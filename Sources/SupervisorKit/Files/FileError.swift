@@ -35,18 +35,19 @@ public struct FileError: Error, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
-        let reason: String
+    public var description: String { "cannot \(action) '\(path)': \(reason)" }
+
+    /// Why, without the file's name: for a list of files skipped.
+    public var reason: String {
         switch problem {
-        case .system(let error): reason = String(cString: strerror(error.errno))
-        case .notRegular(let kind): reason = "it is \(kind), not a regular file"
-        case .inUse(let pid?): reason = "it is in use by pid \(pid) (another supervisor)"
-        case .inUse(nil): reason = "it is in use by another process"
-        case .notOurs(let what): reason = "it is not \(what); move it away or name another file"
-        case .tooBig(let size, let limit): reason = "it is \(byteCount(size)), over the \(byteCount(limit)) limit"
-        case .changed(let what): reason = what
+        case .system(let error): String(cString: strerror(error.errno))
+        case .notRegular(let kind): "it is \(kind), not a regular file"
+        case .inUse(let pid?): "it is in use by pid \(pid) (another supervisor)"
+        case .inUse(nil): "it is in use by another process"
+        case .notOurs(let what): "it is not \(what); move it away or name another file"
+        case .tooBig(let size, let limit): "it is \(byteCount(size)), over the \(byteCount(limit)) limit"
+        case .changed(let what): what
         }
-        return "cannot \(action) '\(path)': \(reason)"
     }
 }
 

@@ -31,3 +31,12 @@ struct ReportFact {
     /// A WebKit content process: `com.apple.WebKit.WebContent`, perhaps with a suffix such as `.Extension`.
     var isWebContent: Bool { name.contains("WebContent") }
 }
+
+extension ReportFact {
+    /// The process a crashed one was working for: the responsible process the report names, else its parent,
+    /// unless that is launchd (pid 1), every app's parent and no one's host.
+    static func host(responsible: (name: String?, pid: Int?), parent: (name: String?, pid: Int?)) -> (name: String?, pid: Int32?) {
+        let host = responsible.name != nil || responsible.pid != nil || parent.pid == 1 ? responsible : parent
+        return (host.name, host.pid.flatMap(Int32.init(exactly:)))
+    }
+}

@@ -43,9 +43,12 @@ struct ReportFacts {
         return taken
     }
 
+    /// The facts waiting, in the order read.
+    var waiting: [Entry] { byPID.values.flatMap { $0 }.sorted { $0.stamp.ordinal < $1.stamp.ordinal } }
+
     /// Every fact no timeline took, in the order read.
     mutating func takeRest() -> [Entry] {
-        let rest = byPID.values.flatMap { $0 }.sorted { $0.stamp.ordinal < $1.stamp.ordinal }
+        let rest = waiting
         byPID = [:]
         count = 0
         return rest

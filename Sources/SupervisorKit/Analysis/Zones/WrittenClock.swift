@@ -59,7 +59,8 @@ extension LogFormat {
     var writesDeviceZone: Bool {
         switch self {
         case .xcode, .consoleApp, .flutter, .logShow, .logShowSyslog, .logShowNDJSON, .logShowJSON: true
-        case .messageOnly, .syslog, .logShowCompact, .eventLog, .jetsamLog, .unifiedLog: false
+        case .messageOnly, .syslog, .logShowCompact, .eventLog, .jetsamLog, .unifiedLog, .crashReport, .jetsamReport,
+            .diagnosticReport: false
         }
     }
 }

@@ -1,0 +1,127 @@
+import Glibc
+import SupervisorKit
+
+/// The logs to read: files, the files under directories (recursively, sorted, hidden ones skipped), and `-` for
+/// standard input. They are found and checked before any work starts, and opened one at a time as they are read, so
+/// a directory of any size is read within the descriptor limit.
+///
+/// A FIFO, socket or device named as a log is an error; one found in a directory is passed over with a warning, since
+/// it cannot be read without waiting on whoever holds its other end. A file named as a log that cannot be read is an
+/// error; one in a directory that cannot be read, or a symbolic link there that leads nowhere, is skipped with a
+/// warning: one bad file in a sysdiagnose must not cost the rest. A `.logarchive` folder is not read (see
+/// `InputReader`).
+struct LogInputs {
+    struct Input {
+        let name: String
+        /// nil for standard input.
+        let path: String?
+        let bytes: Int
+        /// Found in a directory rather than named: skipped with a warning if it cannot be opened.
+        let inDirectory: Bool
+
+        var isStandardInput: Bool { path == nil }
+    }
+
+    private(set) var files: [Input] = []
+    private var passedOver: [String] = []
+    /// `path (why)` of each file in a directory that cannot be read.
+    private var unreadable: [String] = []
+    private var logArchives: [String] = []
+    /// Directories already walked: a symbolic link back up the tree is not followed round.
+    private var walked: Set<UserPath.Identity> = []
+    var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
+    var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
+
+    init(_ paths: [String]) throws {
+        for path in paths { try add(path, inDirectory: false) }
+        if !passedOver.isEmpty {
+            printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
+                + "\(passedOver.count == 1 ? "is" : "are") not regular: \(Self.listed(passedOver))")
+        }
+        if files.isEmpty {
+            let named = paths.map { "'\($0)'" }.joined(separator: ", ")
+            guard let archive = logArchives.first else { throw RuntimeError("no files to analyze in \(named)") }
+            throw RuntimeError("no files to analyze in \(named): " + InputReader.logArchiveNote(archive))
+        }
+    }
+
+    /// Reads every input into `analyzer`, one open file at a time, then warns of what was skipped or passed over.
+    func read(into analyzer: LogAnalyzer, progress: ByteProgress) throws {
+        let reader = InputReader(analyzer)
+        for archive in logArchives { reader.passOverLogArchive(archive) }
+        var skipped = unreadable
+        for input in files {
+            let base = progress.done
+            if let path = input.path {
+                let file: InputFile
+                do {
+                    file = try InputFile(path)
+                } catch {
+                    guard input.inDirectory else { throw error }
+                    skipped.append("\(path) (\(error.reason))")
+                    continue
+                }
+                try reader.read(file.fd, name: input.name, passingOverBinary: input.inDirectory) { progress.show(base + $0) }
+            } else {
+                try reader.read(0, name: input.name, passingOverBinary: false) { progress.show(base + $0) }
+            }
+            progress.done = base + input.bytes
+        }
+        progress.finish()
+        if !skipped.isEmpty {
+            printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
+                + "read: \(Self.listed(skipped.sorted()))")
+        }
+        for note in reader.notes { printError("supervisor: warning: \(note)") }
+    }
+
+    /// The clocks the files write in their first dated lines, read one open file at a time: what a file with no
+    /// zone of its own is read in. A few agreeing are enough; standard input and unreadable files give none.
+    func writtenClocks() -> [WrittenClock?] {
+        var clocks: [WrittenClock?] = []
+        for input in files where clocks.count(where: { $0 != nil }) < Self.clocksEnough {
+            clocks.append(input.path.flatMap { try? InputFile($0) }.flatMap { WrittenClock.scan(file: $0.fd) })
+        }
+        return clocks
+    }
+
+    private static let clocksEnough = 16
+
+    private mutating func add(_ path: String, inDirectory: Bool) throws {
+        if path == "-" {
+            files.append(Input(name: "<stdin>", path: nil, bytes: 0, inDirectory: false))
+            return
+        }
+        let named: UserPath
+        do {
+            named = try UserPath(path, for: "read")
+        } catch {
+            guard inDirectory else { throw error }
+            return unreadable.append("\(path) (\(error.reason))")
+        }
+        guard let status = named.status else { throw FileError(path, "read", SystemError("stat", errno: ENOENT)) }
+        if status.isDirectory {
+            if path.split(separator: "/").last?.hasSuffix(".logarchive") == true { return logArchives.append(path) }
+            guard walked.insert(named.identity).inserted else { return }
+            let names: [String]
+            do {
+                names = try Sys.directoryEntries(path).filter { !$0.hasPrefix(".") }
+            } catch {
+                let reason = String(cString: strerror(error.errno))
+                guard inDirectory else { throw RuntimeError("cannot read directory '\(path)': \(reason)") }
+                return unreadable.append("\(path) (\(reason))")
+            }
+            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name, inDirectory: true) }
+        } else if !status.isRegular && inDirectory {
+            passedOver.append("\(path) (\(status.kindName))")
+        } else {
+            // A named file is opened (and closed) now, so that one that cannot be read stops the command before work.
+            if !inDirectory { _ = try InputFile(path) }
+            files.append(Input(name: path, path: path, bytes: status.size, inDirectory: inDirectory))
+        }
+    }
+
+    private static func listed(_ names: [String]) -> String {
+        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
+    }
+}
