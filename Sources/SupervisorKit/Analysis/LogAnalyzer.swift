@@ -251,12 +251,16 @@ public final class LogAnalyzer {
     private func concludeReports() {
         let rest = facts.takeRest()
         let hosts = Set(rest.compactMap { $0.fact.isWebContent ? $0.fact.responsible.name : nil })
+        // A crash report and a Jetsam entry of one process, close in time, tell one death.
+        var alone: [Int32: Timeline] = [:]
         for entry in rest {
             let fact = entry.fact
             if fact.isWebContent {
-                var timeline = Timeline(pid: fact.pid, at: entry.stamp)
-                timeline.add(entry)
-                conclude(timeline)
+                if let open = alone[fact.pid], !ReportFacts.sameDeath(open.firstSeen, entry.stamp) {
+                    conclude(open)
+                    alone[fact.pid] = nil
+                }
+                alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)].add(entry)
                 continue
             }
             guard case .crashed = fact.event else { continue }
@@ -275,6 +279,7 @@ public final class LogAnalyzer {
                 seen: kind == .hostAppCrash ? .appClosed : .none, detail: detail, firstSeen: entry.stamp, lastSeen: entry.stamp, evidence: [entry.evidence], marks: []),
                 limit: Self.incidentLimit)
         }
+        for timeline in alone.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
     }
 
     /// Each burst of pid-less lines is one incident, unless a timeline already tells the same death with a pid.

@@ -112,7 +112,11 @@ struct Timeline {
     /// `text` is the line as written, asked for only when the observation becomes evidence.
     /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.
     mutating func add(_ entry: ReportFacts.Entry) {
-        guard reported == nil else { return }
+        lastSeen = entry.stamp.before(lastSeen) ? lastSeen : entry.stamp
+        guard reported == nil else {
+            if evidence.count < Self.evidenceLimit { evidence.append(entry.evidence) }
+            return
+        }
         reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
         if process == .unknown, entry.fact.isWebContent { process = .webContent }
         if reported?.isJetsam == true, killed == nil { killed = entry.stamp }

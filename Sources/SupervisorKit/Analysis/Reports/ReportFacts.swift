@@ -43,6 +43,12 @@ struct ReportFacts {
         return taken
     }
 
+    /// Whether two reports' times are close enough to tell of one death (either without a time counts as close).
+    static func sameDeath(_ a: Stamp, _ b: Stamp) -> Bool {
+        guard let x = a.time, let y = b.time else { return true }
+        return abs(x - y) <= slack
+    }
+
     /// The facts waiting, in the order read.
     var waiting: [Entry] { byPID.values.flatMap { $0 }.sorted { $0.stamp.ordinal < $1.stamp.ordinal } }
 
