@@ -225,7 +225,9 @@ enum Help {
                                   [--fail-on <kinds>] [--truth <run.jsonl>] [--tz <zone>] [--stats]
 
         ARGUMENTS:
-          <log>                   Files, directories (every file in them) or - for standard input.
+          <log>                   Files, directories (recursively) or - for standard input. Crash and
+                                  JetsamEvent reports (.ips, .crash), .gz files and sysdiagnose archives
+                                  or folders are read too; a .logarchive is not (it says how to export it).
 
         OPTIONS:
           --json                  Print {"files", "linesRead", "linesSkipped", "formats", "incidents":
