@@ -46,36 +46,25 @@ int sv_pidfd_send_signal(int pidfd, int sig) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
 }
 
-int sv_spawn(const char *path, char *const argv[], char *const envp[],
-             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd) {
-    posix_spawn_file_actions_t actions;
+/* Spawns `path` with `actions` applied, every signal unblocked and at its default, in a process group of its own
+ * when `group` is set, and opens a pidfd on the child. */
+static int sv_spawn_with(const char *path, char *const argv[], char *const envp[],
+                         posix_spawn_file_actions_t *actions, int group, pid_t *pid, int *pidfd) {
     posix_spawnattr_t attrs;
     sigset_t none, all;
     int rc;
 
-    *pidfd = -1;
     sigemptyset(&none);
     sigfillset(&all);
     sigdelset(&all, SIGKILL);
     sigdelset(&all, SIGSTOP);
-
-    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
-    if ((rc = posix_spawnattr_init(&attrs)) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return rc;
-    }
-    /* The caller guarantees every source fd is above the targets, so no dup2 clobbers a later source. */
-    if ((rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 0)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 1)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, in_fd, SV_CHANNEL_IN_FD)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, SV_CHANNEL_OUT_FD)) == 0 &&
-        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, SV_CHANNEL_OUT_FD + 1)) == 0 &&
-        (rc = posix_spawnattr_setsigmask(&attrs, &none)) == 0 &&
+    if ((rc = posix_spawnattr_init(&attrs)) != 0) return rc;
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (group ? POSIX_SPAWN_SETPGROUP : 0);
+    if ((rc = posix_spawnattr_setsigmask(&attrs, &none)) == 0 &&
         (rc = posix_spawnattr_setsigdefault(&attrs, &all)) == 0 &&
-        (rc = posix_spawnattr_setpgroup(&attrs, 0)) == 0 &&
-        (rc = posix_spawnattr_setflags(&attrs, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-                                                   POSIX_SPAWN_SETPGROUP)) == 0) {
-        rc = posix_spawn(pid, path, &actions, &attrs, argv, envp);
+        (!group || (rc = posix_spawnattr_setpgroup(&attrs, 0)) == 0) &&
+        (rc = posix_spawnattr_setflags(&attrs, flags)) == 0) {
+        rc = posix_spawn(pid, path, actions, &attrs, argv, envp);
         if (rc == 0) {
             /* Nothing else reaps our children, so the pid cannot be recycled before this call. */
             *pidfd = sv_pidfd_open(*pid);
@@ -83,6 +72,23 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
         }
     }
     posix_spawnattr_destroy(&attrs);
+    return rc;
+}
+
+int sv_spawn(const char *path, char *const argv[], char *const envp[],
+             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd) {
+    posix_spawn_file_actions_t actions;
+    int rc;
+
+    *pidfd = -1;
+    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
+    /* The caller guarantees every source fd is above the targets, so no dup2 clobbers a later source. */
+    if ((rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 0)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 1)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, in_fd, SV_CHANNEL_IN_FD)) == 0 &&
+        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, SV_CHANNEL_OUT_FD)) == 0 &&
+        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, SV_CHANNEL_OUT_FD + 1)) == 0)
+        rc = sv_spawn_with(path, argv, envp, &actions, 1, pid, pidfd);
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }
@@ -90,35 +96,15 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
 int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
                     int *pidfd) {
     posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attrs;
-    sigset_t none, all;
     int rc;
 
     *pidfd = -1;
-    sigemptyset(&none);
-    sigfillset(&all);
-    sigdelset(&all, SIGKILL);
-    sigdelset(&all, SIGSTOP);
-
     if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
-    if ((rc = posix_spawnattr_init(&attrs)) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        return rc;
-    }
     if ((rc = posix_spawn_file_actions_adddup2(&actions, in_fd, 0)) == 0 &&
         (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, 1)) == 0 &&
         (rc = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)) == 0 &&
-        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0 &&
-        (rc = posix_spawnattr_setsigmask(&attrs, &none)) == 0 &&
-        (rc = posix_spawnattr_setsigdefault(&attrs, &all)) == 0 &&
-        (rc = posix_spawnattr_setflags(&attrs, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) == 0) {
-        rc = posix_spawn(pid, path, &actions, &attrs, argv, envp);
-        if (rc == 0) {
-            *pidfd = sv_pidfd_open(*pid);
-            if (*pidfd < 0) rc = errno;
-        }
-    }
-    posix_spawnattr_destroy(&attrs);
+        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0)
+        rc = sv_spawn_with(path, argv, envp, &actions, 0, pid, pidfd);
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }

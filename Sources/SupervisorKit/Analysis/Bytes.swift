@@ -52,6 +52,18 @@ extension Span where Element == UInt8 {
         return j > i ? (value, j) : nil
     }
 
+    /// The hexadecimal number starting at `i` (at most `digits` digits) and the index after it.
+    func hexNumber(at i: Int, digits: Int = 16) -> (value: UInt64, end: Int)? {
+        var j = i
+        var value: UInt64 = 0
+        while isHexDigit(j), j - i < digits {
+            let byte = self[j] | 0x20
+            value = value &* 16 &+ UInt64(byte <= 57 ? byte - 48 : byte - 87)
+            j += 1
+        }
+        return j > i ? (value, j) : nil
+    }
+
     /// The number after the first `marker` at or after `start`, spaces allowed in between.
     func number(after marker: [UInt8], from start: Int = 0) -> Int? {
         guard let at = index(of: marker, from: start) else { return nil }

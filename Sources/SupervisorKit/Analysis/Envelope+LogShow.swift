@@ -100,15 +100,8 @@ extension Envelope {
 
     /// `0x2f1a3` at `i`: its value and the index after it.
     private static func hexNumber(_ line: Span<UInt8>, at i: Int) -> (UInt64, Int)? {
-        guard line.byte(i) == 48, line.byte(i + 1) == 120, line.isHexDigit(i + 2) else { return nil }
-        var j = i + 2
-        var value: UInt64 = 0
-        while line.isHexDigit(j), j - i < 18 {
-            let byte = line[j] | 0x20
-            value = value &* 16 &+ UInt64(byte <= 57 ? byte - 48 : byte - 87)
-            j += 1
-        }
-        return (value, j)
+        guard line.byte(i) == 48, line.byte(i + 1) == 120 else { return nil }
+        return line.hexNumber(at: i + 2).map { ($0.value, $0.end) }
     }
 }
 

@@ -394,14 +394,7 @@ struct Envelope {
             guard let (pid, end) = line.number(at: open + 1) else { continue }
             if line.byte(end) == 93 { return (open, pid, nil, end) }
             guard line.byte(end) == 58 else { continue }
-            var j = end + 1
-            var thread: UInt64 = 0
-            while line.isHexDigit(j), j - end < 17 {
-                let byte = line[j] | 0x20
-                thread = thread &* 16 &+ UInt64(byte <= 57 ? byte - 48 : byte - 87)
-                j += 1
-            }
-            if line.byte(j) == 93, j > end + 1 { return (open, pid, thread, j) }
+            if let (thread, j) = line.hexNumber(at: end + 1), line.byte(j) == 93 { return (open, pid, thread, j) }
         }
         return nil
     }

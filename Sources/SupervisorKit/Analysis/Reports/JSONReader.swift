@@ -233,61 +233,10 @@ struct JSONReader {
         return negative ? -value : value
     }
 
-    /// The text of a string's raw bytes with its escapes undone; a bad escape or a lone surrogate becomes U+FFFD.
+    /// The text of a string's raw bytes with its escapes undone; a lone surrogate becomes U+FFFD.
     private func decoded(_ range: Range<Int>) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(min(range.count, Self.stringLimit))
-        var i = range.lowerBound
-        while i < range.upperBound, out.count < Self.stringLimit {
-            let b = bytes[i]
-            guard b == 92, i + 1 < range.upperBound else {
-                out.append(b)
-                i += 1
-                continue
-            }
-            let escaped = bytes[i + 1]
-            i += 2
-            switch escaped {
-            case 98: out.append(8)
-            case 102: out.append(12)
-            case 110: out.append(10)
-            case 114: out.append(13)
-            case 116: out.append(9)
-            case 117:
-                var scalar = hex4(at: i, before: range.upperBound)
-                i += 4
-                if let high = scalar, (0xD800..<0xDC00).contains(high) {
-                    if i + 1 < range.upperBound, bytes[i] == 92, bytes[i + 1] == 117,
-                        let low = hex4(at: i + 2, before: range.upperBound), (0xDC00..<0xE000).contains(low)
-                    {
-                        scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                        i += 6
-                    } else {
-                        scalar = nil
-                    }
-                }
-                let character = scalar.flatMap(Unicode.Scalar.init) ?? "\u{FFFD}"
-                out += Array(String(character).utf8)
-            default: out.append(escaped)
-            }
-        }
+        JSONText.unescape(bytes.span.extracting(range), into: &out)
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private func hex4(at i: Int, before limit: Int) -> UInt32? {
-        guard i + 4 <= limit else { return nil }
-        var value: UInt32 = 0
-        for j in i..<i + 4 {
-            let b = bytes[j]
-            let digit: UInt8
-            switch b {
-            case 48...57: digit = b - 48
-            case 65...70: digit = b - 55
-            case 97...102: digit = b - 87
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
     }
 }
