@@ -178,9 +178,13 @@ struct Classifier {
         } else {
             return nil
         }
+        // Killed before it rendered but with the page told is the seed's first case (a reload recovers it), which
+        // the detail says in so many words rather than leave "after render" beside "before render".
         let detail =
-            (outside ? "SIGKILL" : death.status) + (death.rendered ? " after render" : " before render")
-            + (t.unobserved ? ", unobserved" : "")
+            kind == .killedAfterRender && !death.rendered
+            ? "in use, then SIGKILL before it rendered; the page was told"
+            : (outside ? "SIGKILL" : death.status) + (death.rendered ? " after render" : " before render")
+                + (t.unobserved ? ", unobserved" : "")
         return incident(t, kind, .confirmed, .eventLog, end: death.stamp, detail)
     }
 
