@@ -2,9 +2,10 @@ import Glibc
 import SupervisorKit
 
 /// `analyze` on a generated device log of the asked size and density of WebKit lines, beside
-/// `LC_ALL=C grep -c RBSAssertionErrorDomain` on the same file: both as separate processes with their output written to a file (GNU grep stops at the first match
-/// when its output is /dev/null), taking turns, the file already in the page cache. The peak RSS is the one the
-/// analysis reports with `--stats` (its own VmHWM). It must find exactly the kill-before-render incidents planted.
+/// `LC_ALL=C grep -c RBSAssertionErrorDomain` on the same file: both as separate processes with their output written
+/// to a file (GNU grep stops at the first match when its output is /dev/null), taking turns, the file already in the
+/// page cache. The peak RSS is the one the analysis reports with `--stats` (its own VmHWM). It must find exactly the
+/// kill-before-render incidents planted.
 enum AnalyzeBench {
     struct Result {
         var seconds: [Double] = []

@@ -69,7 +69,7 @@ extension Processes {
             let both = try runSupervisor(["analyze", folder.path, "--json"])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])
             #expect((json["files"] as? [String])?.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.log", "b.log"])
-            #expect(json["formats"] as? [String: Int] == ["xcode-console": 8, "console-app": 6])
+            #expect(json["formats"] as? [String: Int] == ["xcode-console": 7, "console-app": 6])
         }
 
         /// One swim lane per WebContent pid, with a legend and the verdict, as a well-formed SVG.

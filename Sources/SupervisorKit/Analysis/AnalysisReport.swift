@@ -4,9 +4,11 @@ public struct AnalysisReport {
     public internal(set) var files: [String] = []
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
-    /// Blank lines, and lines in no envelope the analyzer knows: counted and skipped. With the lines per format they
-    /// add up to `linesRead`.
+    /// Lines in no record read: blank, in no envelope the analyzer knows, in a record that names nothing it reads,
+    /// or never looked at (a large file is looked at only around the words it reads). With the lines per format
+    /// they add up to `linesRead`.
     public internal(set) var linesSkipped = 0
+    /// Lines in the records read (a record's first line and its continuations), per envelope.
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
     /// Incidents beyond the report's limit, counted only.
@@ -134,11 +136,13 @@ public struct AnalysisReport {
         return lines.joined(separator: "\n")
     }
 
-    /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`
+    /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 34 skipped.`
     public var summary: String {
         let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
-        return "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
-            + (formats.isEmpty ? "" : ": " + formats.joined(separator: ", ")) + "; \(grouped(linesSkipped)) skipped."
+        let read = "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
+        guard !formats.isEmpty else { return read + ", none in a record read." }
+        return read + ": \(grouped(linesRead - linesSkipped)) in records read (" + formats.joined(separator: ", ")
+            + "), \(grouped(linesSkipped)) skipped."
     }
 
     /// The one line a person reads first.
