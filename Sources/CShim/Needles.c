@@ -58,7 +58,7 @@ sv_needles *sv_needles_new(const char *const needles[], const size_t lengths[], 
     unsigned char firsts[8];
     int buckets = 0;
     for (int i = 0; i < count; i++) {
-        if (lengths[i] < 1 || lengths[i] > length_limit) {
+        if (lengths[i] < 1 || lengths[i] > length_limit || memchr(needles[i], '\n', lengths[i]) != NULL) {
             free(set);
             return NULL;
         }

@@ -133,6 +133,20 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
         }
     }
 
+    /// Windows large enough for the helper thread to find their hits ahead of time, one of them with more lines
+    /// that hold a hit than it keeps: the same records, the same lines.
+    @Test func windowsScannedAheadGiveWhatEveryLineGives() throws {
+        var random = TestRandom(seed: 23)
+        var bytes: [UInt8] = []
+        while bytes.count < 3 << 20 { bytes += Self.randomLog(&random) + [10] }
+        let dense = "[WebKit] 0x1 - [PID=4107] WebProcessProxy::didClose:\n"
+        bytes += Array(String(repeating: dense, count: 40_000).utf8)
+        while bytes.count < 8 << 20 { bytes += Self.randomLog(&random) + [10] }
+        for reads in [[1 << 20], [300_000, 1 << 20, 700_000]] {
+            #expect(try skimmed(bytes, reads: reads) == everyLine(bytes), "reads \(reads)")
+        }
+    }
+
     /// Each needle split across two reads, in the first line of a read that is not the file's first: the
     /// scanner must look again at the line a block ended in.
     @Test func aHitSplitAcrossTwoReadsIsFound() throws {

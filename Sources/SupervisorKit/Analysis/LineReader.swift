@@ -8,8 +8,11 @@ struct LineReader<Source: ByteSource> {
     static var blockSize: Int { 1 << 20 }
 
     private var source: Source
+    /// Holds the window handed out last.
     private(set) var buffer: [UInt8]
-    /// Where the next window starts: the bytes before it were handed out.
+    /// Holds the window before it, untouched until the next one is read: the two can be worked on at once.
+    private(set) var previous: [UInt8]
+    /// Where the next window starts in `buffer`: the bytes before it were handed out.
     private var start = 0
     private var end = 0
     private(set) var bytesRead = 0
@@ -20,13 +23,15 @@ struct LineReader<Source: ByteSource> {
     init(_ source: Source) {
         self.source = source
         buffer = [UInt8](repeating: 0, count: LineLimits.lookBehind + LineLimits.maximumLength + 1 + Self.blockSize)
+        previous = [UInt8](repeating: 0, count: buffer.count)
     }
 
-    /// The next window of whole lines (perhaps empty), and by how much the bytes already handed out moved towards
-    /// the buffer's start; nil at the end of the input. A window begins where the last one ended.
+    /// The next window of whole lines in `buffer` (perhaps empty), and by how much the bytes already handed out moved
+    /// towards the buffer's start as they were carried over from `previous`; nil at the end of the input. A window
+    /// begins where the last one ended.
     mutating func nextWindow() throws(SystemError) -> (lines: Range<Int>, moved: Int)? {
         guard !atEnd else { return nil }
-        let moved = compact()
+        let moved = turn()
         let fresh = end
         let count = try source.read(into: &buffer, from: end)
         bytesRead += count
@@ -42,7 +47,8 @@ struct LineReader<Source: ByteSource> {
         if dropping { dropRest(from: fresh) }
         var limit = Sys.lastIndex(of: 10, in: buffer, start..<end).map { $0 + 1 } ?? start
         if end - limit > LineLimits.maximumLength {
-            // The unfinished line ends where its first `LineLimits.maximumLength` bytes do; its newline is still to come.
+            // The unfinished line ends where its first `LineLimits.maximumLength` bytes do; its newline is still to
+            // come.
             end = limit + LineLimits.maximumLength + 1
             buffer[end - 1] = 10
             dropping = true
@@ -68,12 +74,12 @@ struct LineReader<Source: ByteSource> {
         end = fresh + rest
     }
 
-    /// Moves what must stay (the unfinished line, and up to `LineLimits.lookBehind` bytes before it) to the buffer's
-    /// start; returns by how much it moved.
-    private mutating func compact() -> Int {
+    /// Makes `buffer` the previous one and carries what must stay (the unfinished line, and up to
+    /// `LineLimits.lookBehind` bytes before it) to the start of the other; returns by how much it moved.
+    private mutating func turn() -> Int {
         let keep = max(0, start - LineLimits.lookBehind)
-        guard keep > 0 else { return 0 }
-        Sys.move(in: &buffer, keep..<end, to: 0)
+        swap(&buffer, &previous)
+        Sys.copy(previous, keep..<end, to: &buffer)
         start -= keep
         end -= keep
         return keep

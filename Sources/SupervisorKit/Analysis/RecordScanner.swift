@@ -18,14 +18,27 @@ struct RecordScanner {
     private var takenEnd: Int? = 0
     /// The record taken last is still open at the window's end: the next window starts with its continuations.
     private var continuing = false
+    /// The hits found ahead of time in the window being scanned, the next of them to look at, and the lines before
+    /// the window (the hits count newlines from its start).
+    private var found: Prescan?
+    private var nextFound = 0
+    private var linesBeforeWindow = 0
+
+    /// Whether hits are what the scanner looks for now (a window found ahead of time saves it that pass).
+    var skims: Bool { reading == .aroundHits }
 
     /// Gives `assembler` the lines of `range` (whole lines of `buffer`, each ending with a newline) that it must
-    /// see. `moved` is by how much the reader moved the lines before the range since the last call.
+    /// see. `moved` is by how much the reader moved the lines before the range since the last call; `prescan` holds
+    /// the hits a helper thread found in the range, if one looked.
     mutating func scan(
-        _ range: Range<Int>, moved: Int, in buffer: [UInt8], into assembler: inout RecordAssembler,
-        emit: RecordAssembler.Emit
+        _ range: Range<Int>, moved: Int, in buffer: [UInt8], prescan: Prescan? = nil,
+        into assembler: inout RecordAssembler, emit: RecordAssembler.Emit
     ) {
         takenEnd = takenEnd.flatMap { $0 >= moved ? $0 - moved : nil }
+        found = prescan
+        nextFound = 0
+        linesBeforeWindow = lines
+        defer { found = nil }
         let window = LineWindow(buffer: buffer, end: range.upperBound)
         var at = range.lowerBound
         if continuing {
@@ -65,8 +78,7 @@ struct RecordScanner {
     private mutating func takeAroundNextHit(
         from start: Int, _ window: LineWindow, into assembler: inout RecordAssembler, emit: RecordAssembler.Emit
     ) -> Int {
-        let (hit, newlines, lineStart) = Marker.relevant.next(in: window.buffer, start..<window.end)
-        lines += newlines
+        let (hit, lineStart) = nextHit(from: start, window)
         guard hit < window.end else { return hit }
         let lineEnd = window.lineEnd(from: hit)
         // A hit past the part of its line that is read is no hit.
@@ -86,6 +98,31 @@ struct RecordScanner {
         lines += 1
         take(text, of: window, shape: shape, number: lines, into: &assembler, emit: emit)
         return follow(from: lineEnd + 1, window, into: &assembler, emit: emit)
+    }
+
+    /// The first hit from `start` on (the window's end if there is none) and where its line starts, from the hits
+    /// found ahead of time while they last; `lines` becomes the number of lines before that line.
+    private mutating func nextHit(from start: Int, _ window: LineWindow) -> (at: Int, lineStart: Int) {
+        var from = start
+        if let found {
+            while nextFound < found.count {
+                let hit = found.hits[nextFound]
+                nextFound += 1
+                if hit.line_start >= start {
+                    lines = linesBeforeWindow + hit.newlines
+                    return (hit.at, hit.line_start)
+                }
+            }
+            self.found = nil
+            // The helper found every hit up to where it stopped.
+            if found.end >= start {
+                lines = linesBeforeWindow + found.newlines
+                from = found.end
+            }
+        }
+        let (hit, newlines, lineStart) = Marker.relevant.next(in: window.buffer, from..<window.end)
+        lines += newlines
+        return (hit, lineStart)
     }
 
     /// The line to start from so that the assembler reads the hit's line as it would reading every line: the
@@ -187,18 +224,93 @@ extension LineShape {
     }
 }
 
+/// The hits a helper thread found in a window ahead of time: the first of each line, and where it stopped with the
+/// newlines from the window's start to there.
+struct Prescan {
+    let hits: [Sys.NeedleHit]
+    let count: Int
+    let end: Int
+    let newlines: Int
+}
+
 extension LineReader {
     /// Reads the source to its end, giving `assembler` the lines it must see; `afterRead` is called with the bytes
     /// read so far after every block. Returns the number of lines read.
+    ///
+    /// Each window is read before the one before it is worked on, so that a helper thread can look for the hits in
+    /// the one while the scanner takes the records of the other (and the analyzer reads them).
     mutating func records(
         into assembler: inout RecordAssembler, emit: RecordAssembler.Emit, afterRead: (Int) -> Void = { _ in }
     ) throws(SystemError) -> Int {
         var scanner = RecordScanner()
+        var helper = Helper.notStarted
+        var waiting: (lines: Range<Int>, moved: Int, prescan: Prescan?)?
         while let (window, moved) = try nextWindow() {
             afterRead(bytesRead)
-            scanner.scan(window, moved: moved, in: buffer, into: &assembler, emit: emit)
+            guard let (lines, lastMoved, prescan) = waiting else {
+                waiting = (window, moved, nil)
+                continue
+            }
+            var ahead: Prescan?
+            if scanner.skims, window.count >= LookAhead.worthwhile, let lookAhead = helper.lookAhead() {
+                ahead = lookAhead.scan(window, of: buffer) {
+                    scanner.scan(lines, moved: lastMoved, in: previous, prescan: prescan, into: &assembler, emit: emit)
+                }
+            } else {
+                scanner.scan(lines, moved: lastMoved, in: previous, prescan: prescan, into: &assembler, emit: emit)
+            }
+            waiting = (window, moved, ahead)
+        }
+        if let (lines, moved, prescan) = waiting {
+            scanner.scan(lines, moved: moved, in: buffer, prescan: prescan, into: &assembler, emit: emit)
         }
         scanner.finish(into: &assembler, emit: emit)
         return scanner.lines
+    }
+}
+
+/// The helper thread of one input: started when a window is first worth scanning ahead, so never for a small input.
+private enum Helper {
+    case notStarted, running(LookAhead), unavailable
+
+    mutating func lookAhead() -> LookAhead? {
+        switch self {
+        case .running(let lookAhead):
+            return lookAhead
+        case .unavailable:
+            return nil
+        case .notStarted:
+            guard let thread = Sys.NeedleThread(Marker.relevant) else {
+                self = .unavailable
+                return nil
+            }
+            let lookAhead = LookAhead(thread)
+            self = .running(lookAhead)
+            return lookAhead
+        }
+    }
+}
+
+/// A helper thread and the two lists of hits it fills in turn: one for the window it scans, one for the window the
+/// scanner works on meanwhile.
+private final class LookAhead {
+    /// Hits found ahead in one window at most; past them the scanner looks on by itself.
+    static let capacity = 16 << 10
+    /// A smaller window is scanned where it is taken: handing it over would cost more than it saves.
+    static let worthwhile = 256 << 10
+
+    private let thread: Sys.NeedleThread
+    private var filling = [Sys.NeedleHit](repeating: Sys.NeedleHit(), count: capacity)
+    private var filled = [Sys.NeedleHit](repeating: Sys.NeedleHit(), count: capacity)
+
+    init(_ thread: Sys.NeedleThread) {
+        self.thread = thread
+    }
+
+    /// Runs `body` while the thread finds the hits of `window` in `buffer`; returns them.
+    func scan(_ window: Range<Int>, of buffer: [UInt8], while body: () -> Void) -> Prescan {
+        let found = thread.scanning(buffer, window, into: &filling, while: body)
+        swap(&filling, &filled)
+        return Prescan(hits: filled, count: found.count, end: found.end, newlines: found.newlines)
     }
 }
