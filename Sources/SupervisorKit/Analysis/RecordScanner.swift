@@ -218,6 +218,7 @@ private struct LineWindow {
         Envelope.shape(of: buffer.span.extracting(text))
     }
 }
+
 extension LineShape {
     var startsRecord: Bool {
         if case .record = self { true } else { false }
