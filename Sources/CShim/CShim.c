@@ -19,10 +19,6 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -195,6 +191,8 @@ const void *sv_memmem(const void *haystack, size_t haystack_length, const void *
     return memmem(haystack, haystack_length, needle, needle_length);
 }
 
+const void *sv_memrchr(const void *bytes, int byte, size_t length) { return memrchr(bytes, byte, length); }
+
 int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path) {
     posix_spawn_file_actions_t actions;
     pid_t pid;
@@ -209,75 +207,6 @@ int sv_run_to_file(const char *path, char *const argv[], char *const envp[], con
         if (errno != EINTR) return -errno;
     }
     return status;
-}
-
-struct sv_needles {
-    int count;
-    int anchor_count;
-    unsigned char anchors[8];
-    unsigned char is_anchor[256];
-    unsigned char first[32];
-    size_t length[32];
-    unsigned char bytes[32][32];
-};
-
-sv_needles *sv_needles_new(const char *const needles[], const size_t lengths[], int count) {
-    if (count < 1 || count > 32) return NULL;
-    sv_needles *set = calloc(1, sizeof *set);
-    if (set == NULL) return NULL;
-    for (int i = 0; i < count; i++) {
-        if (lengths[i] < 1 || lengths[i] > 32) goto fail;
-        unsigned char first = (unsigned char)needles[i][0];
-        if (!set->is_anchor[first]) {
-            if (set->anchor_count == 8) goto fail;
-            set->anchors[set->anchor_count++] = first;
-            set->is_anchor[first] = 1;
-        }
-        set->first[i] = first;
-        set->length[i] = lengths[i];
-        memcpy(set->bytes[i], needles[i], lengths[i]);
-    }
-    set->count = count;
-    return set;
-fail:
-    free(set);
-    return NULL;
-}
-
-void sv_needles_free(sv_needles *set) { free(set); }
-
-static int sv_needle_at(const sv_needles *set, const unsigned char *p, size_t length, size_t at) {
-    for (int i = 0; i < set->count; i++) {
-        size_t n = set->length[i];
-        if (set->first[i] == p[at] && at + n <= length && (n == 1 || p[at + 1] == set->bytes[i][1]) &&
-            memcmp(p + at, set->bytes[i], n) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-int sv_needles_any(const sv_needles *set, const void *bytes, size_t length) {
-    const unsigned char *p = bytes;
-    size_t i = 0;
-#if defined(__SSE2__)
-    __m128i anchors[8];
-    int count = set->anchor_count;
-    for (int k = 0; k < count; k++) anchors[k] = _mm_set1_epi8((char)set->anchors[k]);
-    for (; i + 16 <= length; i += 16) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i hits = _mm_cmpeq_epi8(block, anchors[0]);
-        for (int k = 1; k < count; k++) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, anchors[k]));
-        unsigned mask = (unsigned)_mm_movemask_epi8(hits);
-        while (mask != 0) {
-            if (sv_needle_at(set, p, length, i + (size_t)__builtin_ctz(mask))) return 1;
-            mask &= mask - 1;
-        }
-    }
-#endif
-    for (; i < length; i++) {
-        if (set->is_anchor[p[i]] && sv_needle_at(set, p, length, i)) return 1;
-    }
-    return 0;
 }
 
 size_t sv_heap_in_use(void) {

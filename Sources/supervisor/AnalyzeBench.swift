@@ -1,10 +1,11 @@
 import Glibc
 import SupervisorKit
 
-/// `analyze` on a generated device log of the asked size, beside `LC_ALL=C grep -c RBSAssertionErrorDomain` on the
-/// same file: both as separate processes with their output written to a file (GNU grep stops at the first match
-/// when its output is /dev/null), taking turns, the file already in the page cache. The peak RSS is the one the
-/// analysis reports with `--stats` (its own VmHWM). It must find exactly the kill-before-render incidents planted.
+/// `analyze` on a generated device log of the asked size and density of WebKit lines, beside
+/// `LC_ALL=C grep -c RBSAssertionErrorDomain` on the same file: both as separate processes with their output written
+/// to a file (GNU grep stops at the first match when its output is /dev/null), taking turns, the file already in the
+/// page cache. The peak RSS is the one the analysis reports with `--stats` (its own VmHWM). It must find exactly the
+/// kill-before-render incidents planted.
 enum AnalyzeBench {
     struct Result {
         var seconds: [Double] = []
@@ -13,7 +14,7 @@ enum AnalyzeBench {
     }
 
     /// `scratch` gets a fresh folder of its own for the log, removed after.
-    static func measure(megabytes: Int, rounds: Int, scratch: String) throws -> Result {
+    static func measure(megabytes: Int, chatterPercent: Int, rounds: Int, scratch: String) throws -> Result {
         var template = Array((scratch + "/supervisor-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw RuntimeError("cannot make a folder in '\(scratch)': \(String(cString: strerror(errno)))")
@@ -28,7 +29,7 @@ enum AnalyzeBench {
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        var generator = DeviceLogGenerator(seed: 1)
+        var generator = DeviceLogGenerator(seed: 1, chatterPercent: chatterPercent)
         do {
             try generator.write(to: fd, bytes: megabytes << 20)
         } catch {

@@ -172,21 +172,23 @@ enum Help {
         with no attach delay), the channel's title-probe round trip and one-way throughput of small frames
         (supervisor and worker pinned to one CPU, as the floor is), 256 live workers at once (supervisor
         RSS, CPU per event, idle wake-ups per second), a 10,000-tab session restored (floor: reading and
-        CRC-checking its file), and analyze on a generated device log beside grep -c on the same file (its
-        time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c,
-        built by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare,
-        the launchers alone: ours, the floor's and Foundation.Process's, each starting a child without libc
-        that does nothing before its hello (scripts/bare.c). Each target from the benchmark issue is checked
-        and reported as met or MISSED, or as not checked when it needs a floor that was not given.
+        CRC-checking its file), and analyze on two generated device logs (one with a WebKit line in ten),
+        each beside grep -c on the same file (its time, and its peak RSS). With --floor, the same work done
+        by a plain C program (scripts/floor.c, built by scripts/bench) is measured in the same run; the
+        ratio is ours/floor at p50. With --bare, the launchers alone: ours, the floor's and
+        Foundation.Process's, each starting a child without libc that does nothing before its hello
+        (scripts/bare.c). Each target from the benchmark issue is checked and reported as met or MISSED, or
+        as not checked when it needs a floor that was not given.
 
         USAGE: supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
-                                [--analyze-mb <n>] [--json]
+                                [--analyze-mb <n>] [--analyze-only] [--json]
 
         OPTIONS:
           --iterations <n>        Samples per latency metric; round trips take ten times as many.
                                   (default: 500)
           --analyze-mb <n>        Size of the generated device log, in MB, written to $TMPDIR or /tmp and
                                   removed after. (default: 1024)
+          --analyze-only          Measure only the two analyze rows; no worker is started.
           --floor <path>          The C floor program built from scripts/floor.c.
           --bare <path>           The libc-free child built from scripts/bare.c.
           --worker <path>         The WebContent executable. (default: the one next to this binary)

@@ -48,7 +48,7 @@ extension Processes {
                 archive + "/crashes_and_spins/com.apple.WebKit.WebContent-2026-03-02-101113.ips",
                 archive + "/crashes_and_spins/JetsamEvent-2026-03-02-101113.ips", archive + "/logs/console.log",
             ])
-            #expect(result.stdout.contains(#""formats":{"xcode-console":8,"crash-report":38,"jetsam-report":67}"#))
+            #expect(result.stdout.contains(#""formats":{"xcode-console":7,"crash-report":38,"jetsam-report":67}"#))
             #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
             let stderr = unwrapped(result.stderr)
             #expect(stderr.components(separatedBy: "binary unified log").count == 2, "\(stderr)")
@@ -89,7 +89,7 @@ extension Processes {
             let result = try runSupervisor(["analyze", folder.path + "/console.txt", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains(#""pid":4107,"kind":"killed-before-render","confidence":"confirmed""#))
-            #expect(result.stdout.contains(#""formats":{"xcode-console":8}"#))
+            #expect(result.stdout.contains(#""formats":{"xcode-console":7}"#))
 
             let whole = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/console.txt"))
             try whole.prefix(whole.count - 12).write(to: URL(fileURLWithPath: folder.path + "/cut.gz"))

@@ -45,14 +45,31 @@ extension Processes {
                 "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
                 "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
-                "session restore 10,000 tabs", "analyze 8 MB device log", "analyze peak RSS",
+                "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
+                "analyze 8 MB dense log", "analyze dense log peak RSS",
             ])
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(6).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.dropLast(8).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
             #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
+            #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.last?["p50"] as? Double ?? 0 > 1)
             #expect(metrics.first { $0["name"] as? String == "scale 256: idle wake-ups" }?["p50"] as? Double == 0)
+            #expect(childProcesses().isEmpty)
+        }
+
+        /// The analyze rows alone, each timed beside grep and checked against the incidents planted, with their
+        /// targets; no worker is started.
+        @Test func benchAnalyzeOnlyMeasuresTheTwoAnalyzeRows() throws {
+            let result = try runSupervisor(["bench", "--analyze-only", "--analyze-mb", "4", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let metrics = try #require(output["metrics"] as? [[String: Any]])
+            #expect(metrics.compactMap { $0["name"] as? String } == [
+                "analyze 4 MB device log", "analyze device log peak RSS", "analyze 4 MB dense log", "analyze dense log peak RSS",
+            ])
+            #expect(metrics.compactMap { $0["target"] as? String } == ["p50 ≤ 4× grep -c", "≤ 64 MiB", "p50 ≤ 6× grep -c", "≤ 64 MiB"])
+            #expect(metrics.enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
             #expect(childProcesses().isEmpty)
         }
 

@@ -37,7 +37,7 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
 /// lines: each finds the kill before render, at the time written, with the host app's pid.
 @Suite struct AnalyzerLogShow {
     @Test(arguments: [
-        ("default", LogShowFixture.standard, LogFormat.logShow, 7, 6, "2026-03-02 10:11:12.120000-0800"),
+        ("default", LogShowFixture.standard, LogFormat.logShow, 6, 7, "2026-03-02 10:11:12.120000-0800"),
         ("syslog", LogShowFixture.syslogStyle, .logShowSyslog, 5, 2, "2026-03-02 10:11:12.120000-0800"),
         ("compact", LogShowFixture.compact, .logShowCompact, 5, 2, "2026-03-02 10:11:12.120000-0800"),
         ("ndjson", LogShowFixture.ndjson, .logShowNDJSON, 5, 2, "2026-03-02 10:11:12.120000-0800"),

@@ -28,11 +28,13 @@ extension AnalysisReport {
             + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
     }
 
-    /// `Read 1,234 lines in 2 files: xcode-console 800, syslog 400; 34 skipped.`
+    /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 34 skipped.`
     public var summary: String {
         let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
-        return "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
-            + (formats.isEmpty ? "" : ": " + formats.joined(separator: ", ")) + "; \(grouped(linesSkipped)) skipped."
+        let read = "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
+        guard !formats.isEmpty else { return read + ", none in a record read." }
+        return read + ": \(grouped(linesRead - linesSkipped)) in records read (" + formats.joined(separator: ", ")
+            + "), \(grouped(linesSkipped)) skipped."
     }
 
     /// The one line a person reads first. Only a confirmed or likely kill before render says the view stayed blank;

@@ -7,9 +7,11 @@ public struct AnalysisReport {
     public internal(set) var placed: [Int] = []
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
-    /// Blank lines, and lines in no envelope the analyzer knows: counted and skipped. With the lines per format they
-    /// add up to `linesRead`.
+    /// Lines in no record read: blank, in no envelope the analyzer knows, in a record that names nothing it reads,
+    /// or never looked at (a large file is looked at only around the words it reads). With the lines per format
+    /// they add up to `linesRead`.
     public internal(set) var linesSkipped = 0
+    /// Lines in the records read (a record's first line and its continuations), per envelope.
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
     /// Incidents beyond the report's limit, counted only.

@@ -1,11 +1,11 @@
-/// Reads logs of any envelope, line by line, and finds kill-before-render incidents and the other ways a WebContent
-/// process ends, in bounded memory.
+/// Reads logs of any envelope and finds kill-before-render incidents and the other ways a WebContent process ends,
+/// in bounded memory.
 ///
-/// Each line's envelope is told from its first bytes; a line that names none of the words WebKit, RunningBoard or
-/// our logs use (`Marker.relevant`, looked for in one vector pass) is counted and dropped without a copy or a
-/// `String`.
-/// The rest become records (a line and its continuations), then observations, then one timeline per pid, and each
-/// timeline is classified once the input ends, so that lines written out of order still meet.
+/// The words WebKit, RunningBoard and our logs use (`Marker.relevant`) are looked for across whole blocks in one
+/// vector pass; only the records around them are told apart (`RecordScanner`), the other lines counted and dropped
+/// without a copy or a `String`.
+/// The records (a line and its continuations) become observations, then one timeline per pid, and each timeline is
+/// classified once the input ends, so that lines written out of order still meet.
 public final class LogAnalyzer {
     public struct Options {
         /// Record every step of this pid's story, for `--timeline`.
@@ -68,25 +68,20 @@ public final class LogAnalyzer {
             return
         }
         var day: Int?
-        let placedBefore = assembler.formatCounts.reduce(0, +)
+        let placedBefore = assembler.placedLines
         var reader = LineReader(source)
-        var line = 0
         var reported = 0
         var total = 0
         let emit: RecordAssembler.Emit = { text, format, first in self.take(text, format, file: file, line: first, day: &day) }
-        try reader.forEachLine({ text in
-            line += 1
-            assembler.take(text, line: line, emit: emit)
-        }, afterRead: { bytes in
+        let lines = try reader.records(into: &assembler, emit: emit, afterRead: { bytes in
             total = bytes
             guard let progress, bytes - reported >= 64 << 20 else { return }
             reported = bytes
             progress(bytes)
         })
-        assembler.finish(emit: emit)
-        report.linesRead += line
+        report.linesRead += lines
         report.bytesRead += total
-        report.placed[file] = assembler.formatCounts.reduce(0, +) - placedBefore
+        report.placed[file] = assembler.placedLines - placedBefore
     }
 
     /// Classifies every timeline and returns what was found.
@@ -108,7 +103,7 @@ public final class LogAnalyzer {
     private func take(_ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?) {
         ordinal += 1
         record.removeAll(keepingCapacity: true)
-        for i in 0..<text.count { record.append(text[i]) }
+        Sys.append(text, to: &record)
         var stamp = Stamp(time: nil, ordinal: ordinal, file: file, line: line)
         var thread: UInt64?
         observations.removeAll(keepingCapacity: true)

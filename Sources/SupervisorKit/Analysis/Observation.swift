@@ -124,10 +124,10 @@ enum TerminationCause: UInt8 {
 
 /// Byte strings the parsers look for.
 enum Marker {
-    /// A line with none of these is not read any further: the cheap check that keeps a 1 GB log fast. Each starts
-    /// with a byte that is rare in logs (capitals and `[`), so one vector pass finds the few places to compare:
-    /// WebKit's proxies and assertions, RunningBoard's errors, its `[app<...>]` and WebKit identities, forwarded
-    /// WebContent lines, terminations, and the app's lifecycle.
+    /// A record with none of these is not read: they are looked for across whole blocks first, and lines are told
+    /// apart only around a hit (RecordScanner), which keeps a 1 GB log near grep's speed. WebKit's proxies and
+    /// assertions, RunningBoard's errors, its `[app<...>]` and WebKit identities, forwarded WebContent lines,
+    /// terminations, and the app's lifecycle.
     static let relevant = Sys.Needles([
         "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",

@@ -1,18 +1,27 @@
 /// Groups lines into records: a first line in a known envelope and the lines that continue it (indented lines, an
-/// NSError dump's closing brace, flutter's hard wraps). A line that names none of the words WebKit, RunningBoard or
-/// our logs use (`Marker.relevant`) is counted and dropped without a copy or a `String`.
+/// NSError dump's closing brace, flutter's hard wraps), as `Envelope.shape(of:)` tells them. A record is read only
+/// if it names one of the words WebKit, RunningBoard or our logs use (`Marker.relevant`), or if its format keeps
+/// every record. It is given the lines around the hits `RecordScanner` finds, or every line of a file.
 struct RecordAssembler {
     static let recordLimit = 16 << 10
 
-    /// Lines per format, by `LogFormat.index`: counted for every line, so kept out of a dictionary.
+    /// Lines in the records read, per format, by `LogFormat.index`: kept out of a dictionary, as they are counted
+    /// for every line taken.
     private(set) var formatCounts = [Int](repeating: 0, count: LogFormat.allCases.count)
-    /// Blank lines and lines in no envelope the analyzer knows.
+    /// Lines in no record read: blank, in no envelope the analyzer knows, in a record that names nothing it reads,
+    /// or never looked at.
     private(set) var linesSkipped = 0
+    /// Lines taken that are in a known envelope (or continue one), read or not: how a file shows it is in a format
+    /// the analyzer reads, though nothing in it matters. Exact for the lines a file's first window gives, and for
+    /// every record read.
+    private(set) var placedLines = 0
+    /// A record of a format that keeps every record was taken: the rest of its file must be read line by line.
+    private(set) var keepsEveryRecordSeen = false
 
     private var record: [UInt8] = []
     private var format = LogFormat.messageOnly
     private var firstLine = 0
-    private var kept = false
+    private var lines = 0
     private var open = false
     private var wrappedLines = 0
 
@@ -21,28 +30,45 @@ struct RecordAssembler {
 
     /// Takes the next line; calls `emit` with the record it completes, if any.
     mutating func take(_ text: Span<UInt8>, line: Int, emit: Emit) {
-        switch Envelope.shape(of: text) {
+        take(text, shape: Envelope.shape(of: text), line: line, emit: emit)
+    }
+
+    /// Takes the next line, whose shape the caller has already told.
+    mutating func take(_ text: Span<UInt8>, shape: LineShape, line: Int, emit: Emit) {
+        switch shape {
         case .blank:
             linesSkipped += 1
         case .continuation where open:
-            count(format)
-            append(text, separator: 10, keep: kept || relevant(text))
+            placedLines += 1
+            append(text, separator: 10)
         case .bare where open && format == .flutter && wrappedLines < 8:
             // flutter -v hard-wraps long device lines: the rest has no prefix, and nothing was lost at the cut.
+            placedLines += 1
             wrappedLines += 1
-            count(.flutter)
-            append(text, separator: nil, keep: true)
+            append(text, separator: nil)
         case .continuation, .bare:
             finish(emit: emit)
             if relevant(text) {
-                start(.messageOnly, text, line: line, keep: true)
+                placedLines += 1
+                start(.messageOnly, text, line: line)
             } else {
                 linesSkipped += 1
             }
         case .record(let format):
+            placedLines += 1
             finish(emit: emit)
-            let device = format == .flutter && text.contains(Marker.deviceLog)
-            start(format, text, line: line, keep: format.keepsEveryRecord || format == .logShowJSON || device || relevant(text))
+            start(format, text, line: line)
+        }
+    }
+
+    var isOpen: Bool { open }
+
+    /// Whether a line of this shape would leave the open record open: more of it, or a blank line within it.
+    func continues(_ shape: LineShape) -> Bool {
+        switch shape {
+        case .blank, .continuation: open
+        case .bare: open && format == .flutter && wrappedLines < 8
+        case .record: false
         }
     }
 
@@ -50,38 +76,43 @@ struct RecordAssembler {
     mutating func finish(emit: Emit) {
         guard open else { return }
         open = false
-        guard kept, format.keepsEveryRecord || relevant(record.span) else { return }
+        guard format.keepsEveryRecord || relevant(record.span) else {
+            linesSkipped += lines
+            return
+        }
+        formatCounts[format.index] += lines
         emit(record.span, format, firstLine)
+    }
+
+    /// Counts lines that were never taken.
+    mutating func skip(_ count: Int) {
+        linesSkipped += count
     }
 
     private func relevant(_ text: Span<UInt8>) -> Bool {
         Marker.relevant.occur(in: text)
     }
 
-    private mutating func count(_ format: LogFormat) {
-        formatCounts[format.index] += 1
-    }
-
-    private mutating func start(_ format: LogFormat, _ text: Span<UInt8>, line: Int, keep: Bool) {
-        count(format)
+    private mutating func start(_ format: LogFormat, _ text: Span<UInt8>, line: Int) {
         record.removeAll(keepingCapacity: true)
         self.format = format
         firstLine = line
-        kept = false
+        lines = 0
         open = true
         wrappedLines = 0
-        append(text, separator: nil, keep: keep)
+        if format.keepsEveryRecord { keepsEveryRecordSeen = true }
+        append(text, separator: nil)
     }
 
-    private mutating func append(_ text: Span<UInt8>, separator: UInt8?, keep: Bool) {
-        guard keep else { return }
-        kept = true
+    private mutating func append(_ text: Span<UInt8>, separator: UInt8?) {
+        lines += 1
         if let separator, record.count < Self.recordLimit { record.append(separator) }
-        for i in 0..<min(text.count, Self.recordLimit - record.count) { record.append(text[i]) }
+        Sys.append(text.extracting(0..<min(text.count, Self.recordLimit - record.count)), to: &record)
     }
 }
 
 extension LogFormat {
-    /// Our own logs: every record counts, though most name no word `Marker.relevant` looks for.
+    /// Our own logs: every record counts, though most name no word `Marker.relevant` looks for. A file with a
+    /// record of such a format is read line by line.
     var keepsEveryRecord: Bool { self == .eventLog || self == .jetsamLog }
 }

@@ -3,6 +3,8 @@
 /// must parse), and now and then a WebContent process lives a whole life, or is killed before it renders. Seeded,
 /// so every run writes the same bytes; written block by block, so it costs little memory.
 public struct DeviceLogGenerator {
+    /// How many lines in a hundred are WebKit's routine chatter.
+    private let chatterPercent: Int
     private var state: UInt64
     private var micros = 1_795_400_000_000_000
     private var nextPID: Int32 = 4200
@@ -10,8 +12,11 @@ public struct DeviceLogGenerator {
     /// The pids planted as killed before render, in order.
     public private(set) var killedBeforeRender: [Int32] = []
 
-    public init(seed: UInt64) {
+    /// `chatterPercent` 6 is a device log as it comes; 10 is one a WebKit-heavy app writes, where the analyzer has
+    /// the most to parse.
+    public init(seed: UInt64, chatterPercent: Int = 6) {
         state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        self.chatterPercent = chatterPercent
     }
 
     /// Writes at least `bytes` bytes of whole lines to `fd`.
@@ -25,7 +30,7 @@ public struct DeviceLogGenerator {
                 killBeforeRender()
             } else if line % 20_000 == 0 {
                 liveAndExit()
-            } else if next(100) < 6 {
+            } else if next(100) < chatterPercent {
                 chatter()
             } else {
                 noise()
