@@ -169,9 +169,9 @@ struct HTMLReport {
         table { border-collapse: collapse; width: 100%; font-size: 0.9em; }
         th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid #e4e4e4; }
         th { font-size: 0.8em; letter-spacing: 0.05em; color: #555; border-bottom: 2px solid #ccc; white-space: nowrap; }
-        td { overflow-wrap: anywhere; }
+        td { overflow-wrap: break-word; }
         tbody tr:nth-child(even) { background: #f8f8f8; }
-        .kind { font-weight: 600; }
+        .kind { font-weight: 600; white-space: nowrap; }
         .chart { overflow-x: auto; border: 1px solid #e4e4e4; }
         .chart svg { display: block; width: 100%; min-width: 720px; height: auto; }
         .incident { border-left: 4px solid #7f7f7f; padding: 4px 0 4px 14px; margin: 1.2em 0; }
