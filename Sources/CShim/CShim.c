@@ -64,7 +64,12 @@ static int sv_spawn_with(const char *path, char *const argv[], char *const envp[
         if (rc == 0) {
             /* Nothing else reaps our children, so the pid cannot be recycled before this call. */
             *pidfd = sv_pidfd_open(*pid);
-            if (*pidfd < 0) rc = errno;
+            if (*pidfd < 0) {
+                /* Out of descriptors, say: a child nobody can watch must not outlive this call. */
+                rc = errno;
+                kill(*pid, SIGKILL);
+                while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR) {}
+            }
         }
     }
     posix_spawnattr_destroy(&attrs);

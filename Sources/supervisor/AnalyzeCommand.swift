@@ -59,10 +59,16 @@ enum AnalyzeCommand {
         }
         let unplaced = zip(report.files, report.placed).filter { $0.1 == 0 }.map(\.0)
         guard unplaced.count < report.files.count else {
-            throw RuntimeError(report.files.count == 1 ? "\(report.files[0]): no line in a format analyze reads"
-                : "no line in any of the \(report.files.count) inputs is in a format analyze reads")
+            switch report.files.count {
+            case 0: throw RuntimeError("no file in the input could be read as a log (see the warnings above)")
+            case 1: throw RuntimeError("\(report.files[0]): no line in a format analyze reads")
+            default: throw RuntimeError("no line in any of the \(report.files.count) inputs is in a format analyze reads")
+            }
         }
-        for name in unplaced { printError("supervisor: warning: \(name): no line in a format analyze reads") }
+        if !unplaced.isEmpty {
+            printError("supervisor: warning: \(unplaced.count == 1 ? "\(unplaced[0]) has" : "\(unplaced.count) files have") "
+                + "no line in a format analyze reads" + (unplaced.count == 1 ? "" : ": " + listed(unplaced)))
+        }
         try svg?.write(SwimLanes(report: report, title: inputs.title).svg)
         try html?.write(HTMLReport(report: report, title: inputs.title).page)
         try svg?.commit()

@@ -80,7 +80,7 @@ struct HTMLReport {
         out += "</tbody>\n</table>\n"
         if report.omitted > 0 {
             out += "<p>… and \(grouped(report.omitted)) more \(report.omitted == 1 ? "incident" : "incidents"), not listed "
-                + "(the report keeps 10,000).</p>\n"
+                + "(the report lists \(grouped(report.incidents.count))).</p>\n"
         }
         return out + "</section>\n"
     }

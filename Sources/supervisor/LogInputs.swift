@@ -36,7 +36,7 @@ struct LogInputs {
         for path in paths { try add(path, inDirectory: false) }
         if !passedOver.isEmpty {
             printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
-                + "\(passedOver.count == 1 ? "is" : "are") not regular: \(Self.listed(passedOver))")
+                + "\(passedOver.count == 1 ? "is" : "are") not regular: \(listed(passedOver))")
         }
         if files.isEmpty {
             let named = paths.map { "'\($0)'" }.joined(separator: ", ")
@@ -70,7 +70,7 @@ struct LogInputs {
         progress.finish()
         if !skipped.isEmpty {
             printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
-                + "read: \(Self.listed(skipped.sorted()))")
+                + "read: \(listed(skipped.sorted()))")
         }
         for note in reader.notes { printError("supervisor: warning: \(note)") }
     }
@@ -119,9 +119,5 @@ struct LogInputs {
             if !inDirectory { _ = try InputFile(path) }
             files.append(Input(name: path, path: path, bytes: status.size, inDirectory: inDirectory))
         }
-    }
-
-    private static func listed(_ names: [String]) -> String {
-        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
     }
 }

@@ -99,7 +99,7 @@ struct SwimLanes {
         let others = report.otherLanes.map { Lane(pid: $0.pid, kind: nil, steps: steps($0.marks)) }
         let all = (incidents + others).filter { !$0.steps.isEmpty }
         let chosen = all.prefix(Self.laneLimit).sorted { ($0.steps.map(\.at).min() ?? 0) < ($1.steps.map(\.at).min() ?? 0) }
-        return (chosen, all.count - chosen.count)
+        return (chosen, all.count - chosen.count + report.lanesOmitted + report.omitted)
     }
 
     private func steps(_ marks: [AnalysisReport.LaneMark]) -> [Step] {

@@ -90,7 +90,7 @@ extension Processes {
             #expect(alone.status == 1 && unwrapped(alone.stderr).contains("notes.txt: no line in a format analyze reads"))
             #expect(!alone.stdout.contains("No incidents"))
             let mixed = try runSupervisor(["analyze", folder.path])
-            #expect(mixed.status == 0 && unwrapped(mixed.stderr).contains("warning: \(folder.path)/notes.txt: no line in a format"))
+            #expect(mixed.status == 0 && unwrapped(mixed.stderr).contains("warning: \(folder.path)/notes.txt has no line in a format"))
             #expect(mixed.stdout.contains("1 kill-before-render incident"))
             // A log in a known envelope with nothing about WebKit was read: "No incidents" is true of it.
             let quiet = try TemporaryFolder(["quiet.syslog": "Mar  2 10:11:12 iPhone SpringBoard[58] <Notice>: Scene update\n"])

@@ -70,6 +70,28 @@ import Testing
         #expect(!report.verdict.contains("stayed blank"))
     }
 
+    /// A load that dies and comes back twice: each death is timed to the recovery after it.
+    @Test func eachDeathOfALoadIsTimedToItsOwnRecovery() throws {
+        func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:\#(time)Z","\#(fields)}"# }
+        func death(_ time: String, _ pid: Int) -> [String] {
+            [event(time, #"event":"inject","view":1,"pid":\#(pid),"kind":"race""#),
+             event(time, #"event":"death","view":1,"pid":\#(pid),"status":"killed","signal":9,"rendered":false"#),
+             event(time, #"event":"unobserved","view":1,"pid":\#(pid)"#)]
+        }
+        let log = ([event("11:00.000000", #"event":"view-open","view":1,"load":7"#),
+                    event("11:00.000100", #"event":"spawn","view":1,"pid":4107,"load":7"#)]
+            + death("11:00.002000", 4107)
+            + [event("11:01.000000", #"event":"recovery","view":1,"kind":"reload","reason":"blank","attempt":1"#),
+               event("11:01.000100", #"event":"spawn","view":1,"pid":4120,"load":7"#),
+               event("11:01.100000", #"event":"render","view":1,"pid":4120,"title":"t""#)]
+            + death("12:00.000000", 4120)
+            + [event("12:00.050000", #"event":"recovery","view":1,"kind":"reload","reason":"blank","attempt":2"#),
+               event("12:00.050100", #"event":"spawn","view":1,"pid":4130,"load":7"#),
+               event("12:00.150000", #"event":"render","view":1,"pid":4130,"title":"t""#)]).joined(separator: "\n") + "\n"
+        let report = try analyze(log)
+        #expect(report.incidents.map(\.userSaw) == ["blank until reloaded, 1.0 s", "blank until reloaded, 150.0 ms"])
+    }
+
     /// The verdict counts every incident found, not the 10,000 the report lists.
     @Test func theVerdictCountsIncidentsBeyondTheListedOnes() throws {
         var text = ""
@@ -105,5 +127,29 @@ import Testing
         let later = Fixture.launched(Fixture.failure(at: "10:11:20.004300"), at: "10:11:20.000000")
         let report = try analyze(Fixture.xcode + later)
         #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed", "4107 killed-before-render confirmed"])
+    }
+}
+
+/// A log that quotes a crash report's header further down is still a log: a report starts at its first line.
+@Suite struct AnalyzerQuotedReport {
+    @Test func aLogQuotingACrashReportIsReadAsALog() throws {
+        let header = "Process:             com.apple.WebKit.WebContent [4107]\nIdentifier:          com.apple.WebKit.WebContent\n"
+            + "Exception Type:      EXC_BAD_ACCESS (SIGSEGV)\n"
+        let report = try analyze(Fixture.xcode + header)
+        #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"])
+    }
+}
+
+/// A report's numbers are whatever it says: huge ones never trap; a one-line report has every entry read.
+@Suite struct AnalyzerHostileReports {
+    @Test func hugePagesAndAOneLineReportOfManyEntries() throws {
+        let meta = #"{"bug_type":"298","timestamp":"2026-03-02 10:11:13.00 -0800"}"#
+        let huge = meta + "\n" + #"{"date":"2026-03-02 10:11:12.96 -0800","memoryStatus":{"pageSize":99999999999},"processes":[{"pid":4107,"name":"com.apple.WebKit.WebContent","rpages":999999999999,"reason":"per-process-limit"}]}"# + "\n"
+        let one = try analyze(huge)
+        #expect(one.incidents.map(\.kind) == [.killed])
+        let entries = (0..<5_000).map { #"{"pid":\#(20_000 + $0),"name":"com.apple.WebKit.WebContent","rpages":10,"reason":"vm-pageshortage"}"# }
+        let many = meta + "\n" + #"{"date":"2026-03-02 10:11:12.96 -0800","processes":["# + entries.joined(separator: ",") + "]}\n"
+        let report = try analyze(many)
+        #expect(report.count(.killed) == 5_000)
     }
 }

@@ -106,7 +106,12 @@ extension Processes {
                 """
             let alone = try runSupervisor(["analyze", "-", "--json"], input: log)
             #expect(alone.stdout.contains(#""kind":"crash","confidence":"likely""#), "\(alone.stdout)")
-            let folder = try TemporaryFolder(["a.log": log, "b.ips": ReportFixture.webContentIPS, "c.ips": ReportFixture.hostAppIPS])
+            // Another app's crash (another pid, name and coalition), as a sysdiagnose holds many: not the view's story.
+            let otherApp = ReportFixture.hostAppIPS.replacingOccurrences(of: "MyApp", with: "OtherApp")
+                .replacingOccurrences(of: "4100", with: "5100").replacingOccurrences(of: "977", with: "12")
+            let folder = try TemporaryFolder([
+                "a.log": log, "b.ips": ReportFixture.webContentIPS, "c.ips": ReportFixture.hostAppIPS, "d.ips": otherApp,
+            ])
             let result = try runSupervisor(["analyze", folder.path, "--json"])
             #expect(result.stdout.contains(#""pid":4107,"kind":"crash","confidence":"confirmed","rule":"crash-report""#), "\(result.stdout)")
             #expect(result.stdout.contains("crashed: EXC_BAD_ACCESS (SIGSEGV), per its crash report"))

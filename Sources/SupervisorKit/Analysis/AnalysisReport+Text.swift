@@ -3,7 +3,12 @@
 extension AnalysisReport {
     /// What was read, one row per incident, and the verdict.
     public var text: String {
-        var lines = wrapped(summary) + zoneNotes.flatMap { wrapped($0) } + [""]
+        var lines = wrapped(summary) + zoneNotes.flatMap { wrapped($0) }
+        if reportFactsDropped > 0 {
+            lines += wrapped("\(grouped(reportFactsDropped)) crash and Jetsam report entries past the first "
+                + "\(grouped(ReportFacts.limit)) were not read.")
+        }
+        lines.append("")
         if incidents.isEmpty {
             lines.append("No incidents.")
         } else {

@@ -16,10 +16,14 @@ public struct AnalysisReport {
     public internal(set) var incidents: [Incident] = []
     /// Incidents beyond the report's limit, counted only.
     public internal(set) var omitted = 0
+    /// Report entries (crashes, Jetsam kills) past the limit of those waiting to be joined: not read.
+    public internal(set) var reportFactsDropped = 0
     /// Every incident found, listed or not, by kind and confidence: what the verdict and `--fail-on` count.
     private var found: [Incident.Kind: [Incident.Confidence: Int]] = [:]
     /// WebContent processes that were no incident, for the chart.
     public internal(set) var lanes: [Lane] = []
+    /// WebContent processes that were no incident, past the lanes kept: counted only.
+    public internal(set) var lanesOmitted = 0
     /// Every step of the pid asked for with `--timeline`.
     public internal(set) var story: [StoryStep] = []
     /// The zone of the first timed line: times are shown as the log wrote them.

@@ -140,7 +140,7 @@ struct Classifier {
         }
         switch t.termination == nil ? nil : t.cause {
         case .crash?: return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash")
-        case .numeric?: return incident(t, .crash, .possible, .reportedCrash, end: end, "reason \(t.causeNumber ?? 0), undecoded")
+        case .numeric?: return incident(t, .crash, .possible, .reportedCrash, end: end, t.causeNumber.map { "reason \($0), undecoded" } ?? "a reason not decoded")
         default: return nil
         }
     }

@@ -69,6 +69,7 @@ public final class LogAnalyzer {
         }
         var day: Int?
         let placedBefore = assembler.placedLines
+        assembler.beginFile()
         var reader = LineReader(source)
         var reported = 0
         var total = 0
@@ -92,6 +93,7 @@ public final class LogAnalyzer {
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
+        report.reportFactsDropped = facts.dropped
         concludeReports()
         concludePidless()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
@@ -223,8 +225,12 @@ public final class LogAnalyzer {
                 incident.recovered = recovery.recovered(view: view, after: death)
             }
             report.add(incident, limit: Self.incidentLimit)
-        } else if timeline.process == .webContent, report.lanes.count < Self.laneLimit {
-            report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
+        } else if timeline.process == .webContent {
+            if report.lanes.count < Self.laneLimit {
+                report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
+            } else {
+                report.lanesOmitted += 1
+            }
         }
     }
 
@@ -233,6 +239,8 @@ public final class LogAnalyzer {
     /// Takes what a crash or JetsamEvent report says; joined to the logs' timelines when they are classified.
     func add(_ reported: [ReportFact], file: Int) {
         for fact in reported {
+            // A report read alone is shown in the zone it was written in, as a log is.
+            if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
             ordinal += 1
             let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
             facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
@@ -245,7 +253,9 @@ public final class LogAnalyzer {
     /// Reports no timeline took: a WebContent death on its own, the host app's crash, the GPU process's.
     private func concludeReports() {
         let rest = facts.takeRest()
-        let hosts = Set(rest.compactMap { $0.fact.isWebContent ? $0.fact.responsible.name : nil })
+        // The host app is the one WebKit's processes answer to: a pid the logs gave, a WebContent report's
+        // responsible process, or its coalition. Other apps' crashes in a sysdiagnose are not the view's story.
+        let (hosts, coalitions) = (facts.hostNames, facts.webContentCoalitions)
         // A crash report and a Jetsam entry of one process, close in time, tell one death.
         var alone: [Int32: Timeline] = [:]
         for entry in rest {
@@ -264,7 +274,9 @@ public final class LogAnalyzer {
             let detail: String
             if fact.name.contains("WebKit.GPU") {
                 (kind, detail) = (.gpuProcessCrash, "the GPU process " + reported.words)
-            } else if classifier.host.pids.contains(fact.pid) || hosts.contains(fact.name) || fact.path?.contains(".app/") == true {
+            } else if classifier.host.pids.contains(fact.pid) || hosts.contains(fact.name)
+                || fact.coalition.map(coalitions.contains) == true
+            {
                 (kind, detail) = (.hostAppCrash, "\(fact.name) \(reported.words); not a WebContent process")
             } else {
                 continue

@@ -15,7 +15,8 @@ struct RecordAssembler {
     /// the analyzer reads, though nothing in it matters. Exact for the lines a file's first window gives, and for
     /// every record read.
     private(set) var placedLines = 0
-    /// A record of a format that keeps every record was taken: the rest of its file must be read line by line.
+    /// A record of a format that keeps every record was taken in this file: the rest of it must be read line by
+    /// line.
     private(set) var keepsEveryRecordSeen = false
 
     private var record: [UInt8] = []
@@ -27,6 +28,11 @@ struct RecordAssembler {
 
     /// A record the assembler completed: its bytes (cut at `recordLimit`), its envelope and the line it starts on.
     typealias Emit = (Span<UInt8>, LogFormat, Int) -> Void
+
+    /// A new file starts: what the last one was made of says nothing of this one.
+    mutating func beginFile() {
+        keepsEveryRecordSeen = false
+    }
 
     /// Takes the next line; calls `emit` with the record it completes, if any.
     mutating func take(_ text: Span<UInt8>, line: Int, emit: Emit) {

@@ -2,9 +2,7 @@
 /// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`.
 extension AnalysisReport {
     public func story(of pid: Int32) -> String {
-        let steps = story.enumerated().sorted { a, b in
-            a.element.stamp.before(b.element.stamp) || !b.element.stamp.before(a.element.stamp) && a.offset < b.offset
-        }.map(\.element)
+        let steps = toldSteps
         guard !steps.isEmpty else { return "No line in the input names pid \(pid)." }
         var lines: [String] = []
         for incident in incidents where incident.pid == pid {
@@ -15,13 +13,8 @@ extension AnalysisReport {
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
-        var told: [(words: String, stamp: Stamp)] = []
         for step in steps {
-            // Two lines that say the same thing at the same moment (WebKit's and RunningBoard's, or a run's two logs)
-            // are one step.
             let words = step.observation.words
-            if told.contains(where: { $0.words == words && Stamp.near($0.stamp, step.stamp, .burst) }) { continue }
-            told.append((words, step.stamp))
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
             let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
             let head = "  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24))"
@@ -35,12 +28,31 @@ extension AnalysisReport {
     }
 
     public func storyJSON(of pid: Int32) -> JSON {
-        .array(story.map { step in
+        .array(toldSteps.map { step in
             .object([
                 ("time", time(step.stamp).map(JSON.string) ?? .null), ("at", .string(place(step.stamp))),
                 ("step", .string(step.observation.words)), ("line", .string(step.text)),
             ])
         })
+    }
+
+    /// The story's steps in order, each told once: two lines that say the same thing at the same moment (WebKit's
+    /// and RunningBoard's, or a run's two logs) are one step. Only the steps still within a burst of the one being
+    /// looked at are compared, so a long story costs no more than a short one per step.
+    private var toldSteps: [StoryStep] {
+        let steps = story.enumerated().sorted { a, b in
+            a.element.stamp.before(b.element.stamp) || !b.element.stamp.before(a.element.stamp) && a.offset < b.offset
+        }.map(\.element)
+        var told: [StoryStep] = []
+        var recent: [(words: String, stamp: Stamp)] = []
+        for step in steps {
+            recent.removeAll { !Stamp.near($0.stamp, step.stamp, .burst) }
+            let words = step.observation.words
+            if recent.contains(where: { $0.words == words }) { continue }
+            recent.append((words, step.stamp))
+            told.append(step)
+        }
+        return told
     }
 }
 

@@ -109,7 +109,6 @@ struct Timeline {
             .min { $0.before($1) }
     }
 
-    /// `text` is the line as written, asked for only when the observation becomes evidence.
     /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.
     mutating func add(_ entry: ReportFacts.Entry) {
         lastSeen = entry.stamp.before(lastSeen) ? lastSeen : entry.stamp
@@ -126,6 +125,7 @@ struct Timeline {
         }
     }
 
+    /// `text` is the line as written, asked for only when the observation becomes evidence.
     mutating func add(_ o: Observation, at stamp: Stamp, text: () -> String) {
         lastSeen = stamp
         if process == .unknown { process = o.process }

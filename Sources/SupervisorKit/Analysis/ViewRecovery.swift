@@ -1,12 +1,19 @@
 /// How our own event log says each view came back after its process died: a `recovery` event for the view
-/// (`rebuild`, `reload`), then the first render of the same load, in that view or in the view rebuilt for it.
-/// Bounded: past `limit` loads, later ones are not followed.
+/// (`rebuild`, `reload`), then the first render of the same load, in that view or in the view rebuilt for it. A load
+/// may die and recover more than once. Bounded: past `limit` views or recoveries, later ones are not followed.
 struct ViewRecovery {
     static let limit = 1 << 16
 
+    private struct Recovery {
+        var how: String
+        var time: Int
+        var rendered: Int?
+    }
+
     private var loadOfView: [Int: Int] = [:]
-    /// By load: the recovery under way, and then the render that ended it.
-    private var recoveries: [Int: (how: String, rendered: Int?)] = [:]
+    /// By load, in the order they happened.
+    private var recoveries: [Int: [Recovery]] = [:]
+    private var count = 0
 
     mutating func note(_ event: EventRecord) {
         guard let view = event.view else { return }
@@ -14,22 +21,26 @@ struct ViewRecovery {
         case "view-open", "spawn":
             if let load = event.load, loadOfView.count < Self.limit { loadOfView[view] = load }
         case "recovery":
-            if let load = loadOfView[view], recoveries.count < Self.limit {
-                recoveries[load] = (event.kind == "rebuild" ? "rebuilt" : event.kind == "reload" ? "reloaded" : event.kind, nil)
-            }
+            guard let load = loadOfView[view], let time = event.time, count < Self.limit else { return }
+            count += 1
+            let how = event.kind == "rebuild" ? "rebuilt" : event.kind == "reload" ? "reloaded" : event.kind
+            recoveries[load, default: []].append(Recovery(how: how, time: time))
         case "render":
-            if let load = loadOfView[view], let recovery = recoveries[load], recovery.rendered == nil {
-                recoveries[load] = (recovery.how, event.time)
-            }
+            guard let load = loadOfView[view], let time = event.time, var list = recoveries[load],
+                let open = list.lastIndex(where: { $0.rendered == nil && $0.time <= time })
+            else { return }
+            list[open].rendered = time
+            recoveries[load] = list
         default:
             break
         }
     }
 
-    /// How the view came back, and how long after `death` (microseconds since 1970) its content was seen again.
+    /// How the view came back after the death at `death` (microseconds since 1970): the first recovery of its load
+    /// after the death, and how long from the death until its content was seen again.
     func recovered(view: Int, after death: Int) -> Incident.Recovered? {
-        guard let load = loadOfView[view], let recovery = recoveries[load], let rendered = recovery.rendered,
-            rendered >= death
+        guard let load = loadOfView[view], let recovery = recoveries[load]?.first(where: { $0.time >= death }),
+            let rendered = recovery.rendered
         else { return nil }
         return Incident.Recovered(how: recovery.how, micros: rendered - death)
     }

@@ -132,3 +132,8 @@ extension String {
         return text
     }
 }
+
+/// The first three of `names`, and `...` when there are more: for a warning that names what it passed over.
+public func listed(_ names: [String]) -> String {
+    names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
+}

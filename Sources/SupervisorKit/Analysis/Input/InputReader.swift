@@ -12,6 +12,8 @@ public final class InputReader {
 
     private let analyzer: LogAnalyzer
     private var binary: [String] = []
+    /// gzip-compressed members of an archive: one gzip at a time is read, so these are named, not read.
+    private var compressedMembers: [String] = []
     private var logArchives: [String] = []
     private var damaged: [String] = []
 
@@ -65,10 +67,14 @@ public final class InputReader {
             notes.append("not read: " + Self.logArchiveNote(first + more))
         }
         if !binary.isEmpty {
-            notes.append("passed over \(binary.count) binary \(binary.count == 1 ? "file" : "files"): " + Self.listed(binary))
+            notes.append("passed over \(binary.count) binary \(binary.count == 1 ? "file" : "files"): " + listed(binary))
+        }
+        if !compressedMembers.isEmpty {
+            notes.append("not read: \(compressedMembers.count) gzip-compressed \(compressedMembers.count == 1 ? "member" : "members") "
+                + "inside an archive (" + listed(compressedMembers) + "); unpack the archive and analyze its folder to read them")
         }
         if !damaged.isEmpty {
-            notes.append("\(Self.listed(damaged)) \(damaged.count == 1 ? "is" : "are") damaged or cut short: "
+            notes.append("\(listed(damaged)) \(damaged.count == 1 ? "is" : "are") damaged or cut short: "
                 + "what came before the damage was read")
         }
         return notes
@@ -102,7 +108,7 @@ public final class InputReader {
             let member = try ReplaySource(TarMember(archive: archive), limit: DiagnosticReport.headLimit)
             let memberName = "\(name):\(entry.path)"
             if member.head.starts(with: [0x1F, 0x8B]) {
-                binary.append(memberName)
+                compressedMembers.append(memberName)
             } else {
                 try readText(member, name: memberName, passingOverBinary: true, tick: tick)
             }
@@ -125,10 +131,6 @@ public final class InputReader {
         let probe = head.prefix(binaryProbe)
         let control = probe.count { $0 < 32 && $0 != 9 && $0 != 10 && $0 != 12 && $0 != 13 && $0 != 27 }
         return control * 10 > probe.count
-    }
-
-    private static func listed(_ names: [String]) -> String {
-        names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
     }
 }
 

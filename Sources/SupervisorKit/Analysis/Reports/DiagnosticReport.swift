@@ -169,8 +169,9 @@ struct ReportLines {
     /// The line holding `offset`, as written, without its indentation, cut at `Evidence.textLimit` bytes.
     func text(at offset: Int) -> String {
         let target = max(0, min(offset, bytes.count))
+        // A report may be one long line: the quote starts at most a little before the offset.
         var start = target
-        while start > 0, bytes[start - 1] != 10 { start -= 1 }
+        while start > max(0, target - Evidence.textLimit / 4), bytes[start - 1] != 10 { start -= 1 }
         while start < target, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
         var end = DiagnosticReport.firstNewline(in: bytes, from: target)
         if end > start, bytes[end - 1] == 13 { end -= 1 }

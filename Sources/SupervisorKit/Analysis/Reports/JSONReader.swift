@@ -100,7 +100,7 @@ struct JSONReader {
         default:
             let start = position
             skipValue()
-            return stopped ? nil : decoded(start..<min(position, start + Self.stringLimit))
+            return stopped ? nil : decoded(start..<position)
         }
     }
 
@@ -236,7 +236,7 @@ struct JSONReader {
     /// The text of a string's raw bytes with its escapes undone; a lone surrogate becomes U+FFFD.
     private func decoded(_ range: Range<Int>) -> String {
         var out: [UInt8] = []
-        JSONText.unescape(bytes.span.extracting(range), into: &out)
+        JSONText.unescape(bytes.span.extracting(range.lowerBound..<min(range.upperBound, range.lowerBound + Self.stringLimit)), into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 }

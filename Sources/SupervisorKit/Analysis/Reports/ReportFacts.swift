@@ -1,6 +1,7 @@
 /// The facts of crash and JetsamEvent reports, by pid, until the timeline of the process they tell of takes them.
 /// A report may be read before or after the logs: facts wait here, and each timeline takes those of its pid whose
-/// time falls within its life when it is classified. Bounded: past `limit` facts, later ones are counted only.
+/// time falls within its life when it is classified. Bounded: past `limit` facts waiting, later ones are counted in
+/// `dropped`, which the report tells.
 struct ReportFacts {
     static let limit = 1 << 16
     /// How long after a process was last seen its report may still be written.
@@ -15,6 +16,9 @@ struct ReportFacts {
     }
 
     private var byPID: [Int32: [Entry]] = [:]
+    /// The processes WebContent reports answer to, and their coalitions: how the host app's own report is known.
+    private(set) var hostNames: Set<String> = []
+    private(set) var webContentCoalitions: Set<Int> = []
     private(set) var count = 0
     private(set) var dropped = 0
 
@@ -22,6 +26,12 @@ struct ReportFacts {
         guard count < Self.limit else { return dropped += 1 }
         count += 1
         byPID[entry.fact.pid, default: []].append(entry)
+        if entry.fact.isWebContent {
+            if let host = entry.fact.responsible.name, hostNames.count < Self.limit { hostNames.insert(host) }
+            if let coalition = entry.fact.coalition, webContentCoalitions.count < Self.limit {
+                webContentCoalitions.insert(coalition)
+            }
+        }
     }
 
     /// Removes and returns the WebContent facts about `timeline`'s process: its pid, at a time within its life (or
@@ -76,7 +86,8 @@ struct ReportedDeath {
             var held = ""
             if let pages {
                 held = ", \(grouped(pages)) pages"
-                if let pageSize { held += " = \(Double(pages * pageSize / 104_858) / 10) MiB" }
+                // In floating point: a report's numbers are whatever it says, and may overflow an Int.
+                if let pageSize { held += " = \((Double(pages) * Double(pageSize) / 104_857.6).rounded(.down) / 10) MiB" }
             }
             return "killed by Jetsam (\(reason)\(held))"
         }

@@ -35,21 +35,39 @@ enum TextCrashReport {
     static let headerFields = 60
     private static let processLabel = bytes("Process:")
 
-    /// Whether `head` starts a text crash report: a `Process: name [pid]` line near the top, with at least two other
-    /// fields of a report around it. A log that quotes one such line is not one.
+    /// Whether `head` starts a text crash report: its first line (after Console's "Translated Report" banner) a
+    /// field of a report, a `Process: name [pid]` line near the top, and at least two other fields around it. A log
+    /// that quotes a report further down is a log.
     static func looksLike(_ head: [UInt8]) -> Bool {
-        guard head.span.contains(processLabel) else { return false }
+        guard head.span.contains(processLabel), let first = firstLine(of: head) else { return false }
         var seen = Set<Field>()
         var process = false
         var fields = 0
-        forEachField(in: head, from: 0) { field, value, _ in
+        var startsWithField = false
+        forEachField(in: head, from: first) { field, value, lineStart in
+            if fields == 0 { startsWithField = lineStart == first }
             fields += 1
             seen.insert(field)
             if field == .process, bracketed(head, value) != nil { process = true }
             return fields < headerFields
         }
-        return process && seen.count >= 3
+        return startsWithField && process && seen.count >= 3
     }
+
+    /// Where the first line that is not blank, a rule of dashes or the "Translated Report" banner starts.
+    private static func firstLine(of head: [UInt8]) -> Int? {
+        var start = 0
+        while start < head.count {
+            let end = DiagnosticReport.firstNewline(in: head, from: start)
+            let line = head[start..<end].drop { $0 == 32 || $0 == 9 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+            let decoration = line.allSatisfy { $0 == 45 || $0 == 13 } || line.starts(with: banner)
+            if !decoration { return start }
+            start = end + 1
+        }
+        return nil
+    }
+
+    private static let banner = bytes("Translated Report")
 
     /// One fact per report in `bytes` from `start` on that names its process and pid.
     static func facts(in bytes: [UInt8], from start: Int) -> [ReportFact] {
