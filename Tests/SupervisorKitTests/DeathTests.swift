@@ -114,3 +114,25 @@ extension Processes {
         }
     }
 }
+
+extension Processes {
+    /// Issue 18's defect: the iOS log's `didBecomeUnresponsive` line looked for a kill reason that was renamed, and
+    /// was never written. The kill event now carries its verdict, which the iOS log reads.
+    @Suite struct UnresponsiveInTheIOSLog {
+        @Test func aHungWorkerIsToldUnresponsiveInTheIOSLog() throws {
+            let content = try TemporaryFolder(["page.html": page("Page", fault: "hang")])
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/run.jsonl"
+            let run = try runSupervisor([
+                "run", "--loads", "1", "--content", content.path, "--hang-timeout", "300", "--blank-timeout", "1000",
+                "--log", log, "--log-format", "ios",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let events = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(events.contains(#""event":"kill""#) && events.contains(#""verdict":"unresponsive""#))
+            let ios = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
+            #expect(ios.contains("WebProcessProxy::didBecomeUnresponsive:"), "\(ios.suffix(2000))")
+            #expect(childProcesses().isEmpty)
+        }
+    }
+}

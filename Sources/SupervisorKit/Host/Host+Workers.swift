@@ -132,10 +132,10 @@ extension Host {
         }
     }
 
-    func kill(_ worker: WorkerProcess, because reason: String, verdict: TerminationStatus?) {
+    func kill(_ worker: WorkerProcess, because reason: String, verdict: TerminationStatus) {
         guard worker.verdict == nil else { return }
         worker.verdict = verdict
-        log.emit("kill", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason))])
+        log.emit("kill", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason)), ("verdict", .string(verdict.name))])
         worker.signal(SIGKILL)
         closeChannel(of: worker)
     }

@@ -78,7 +78,7 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
         case "kill":
             terminating.insert(Int32(pid))
-            if event["reason"].map({ $0.text.contains("pong") }) == true {
+            if event["verdict"] == .string(TerminationStatus.unresponsive.name) {
                 line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
             }
             line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
