@@ -76,8 +76,9 @@ enum RunCommand {
         let text = (arguments.flag("--json") ? summary.json.text : summary.text) + "\n"
         // With the event log on standard output, the summary goes beside it, not into it.
         if outputs.log?.isStandardOutput == true { writeStandardError(text) } else { try writeStandardOutput(text) }
-        if summary.lostInputs > 0 {
-            throw RuntimeError("\(summary.lostInputs) typed \(summary.lostInputs == 1 ? "input was" : "inputs were") lost")
+        if let missing = summary.missingFields.first { throw RuntimeError("cannot tell what the run lost: \(missing)") }
+        if let lost = summary.lostInputs, lost > 0 {
+            throw RuntimeError("\(lost) typed \(lost == 1 ? "input was" : "inputs were") lost")
         }
         return summary.interrupted ? 130 : 0
     }

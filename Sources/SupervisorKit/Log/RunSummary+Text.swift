@@ -17,7 +17,7 @@ extension RunSummary {
             ("peakWorkerRSSBytes", peakWorkerRSSBytes.map(JSON.int) ?? .null),
             ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
             ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
-            ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
+            ("lostInputs", lostInputs.map(JSON.int) ?? .null), ("duplicateInputs", duplicateInputs.map(JSON.int) ?? .null),
             ("session", session.map { session in
                 .object([
                     ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
@@ -63,11 +63,12 @@ extension RunSummary {
             + (peakWorkerRSSMiB.map { "\($0) MiB (each as read at its last render)" } ?? "not measured (nothing rendered)"))
         lines.append("time to visible: \(Percentiles(timeToVisibleMs).text)")
         lines.append("spawn to hello: \(Percentiles(spawnToHelloMs).text)")
-        if let e = editor {
-            lines.append("typed input: \(e["typed"]?.integer ?? 0) typed (\(e["restored"]?.integer ?? 0) restored from the "
-                + "journal), " + (e["saved"]?.integer.map { "\($0) saved, " } ?? "")
-                + "\(e["replayed"]?.integer ?? 0) replayed, \(lostInputs) lost, \(duplicateInputs) applied twice"
-                + ((e["deferred"]?.integer ?? 0) > 0 ? "; typing waited \(counted(e["deferred"]?.integer ?? 0, "tick")) for the worker" : ""))
+        if let a = audit {
+            lines.append("typed input: \(a.typed) typed (\(a.restored) restored from the journal), "
+                + (a.saved.map { "\($0) saved, " } ?? "") + "\(a.replayed) replayed, \(a.lost) lost, \(a.duplicate) applied twice"
+                + (a.deferred > 0 ? "; typing waited \(counted(a.deferred, "tick")) for the worker" : ""))
+        } else if let missing = missingFields.first {
+            lines.append("typed input: not known: \(missing)")
         }
         if let s = session {
             lines.append("tabs: \(s.tabs), \(s.realized) realized, saved \(counted(s.saves, "time")); navigations: "

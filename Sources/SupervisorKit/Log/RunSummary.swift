@@ -54,13 +54,17 @@ public final class RunSummary {
     public private(set) var interrupted = false
     /// The loads the run was asked for.
     public private(set) var plannedLoads = 0
-    /// The editor's audit at the end of the run, when there was an editor.
+    /// The editor's event at the end of the run, when there was an editor, and its audit read whole.
     public private(set) var editor: Event?
-    public var lostInputs: Int { editor?["lostInputs"]?.integer ?? 0 }
+    public private(set) var audit: EditorAudit?
+    /// Fields the summary needs that the run's events lack: its numbers cannot be trusted, and the run fails.
+    public private(set) var missingFields: [EditorAudit.MissingField] = []
+    /// Typed inputs lost: 0 when the run had no editor, nil when its audit could not be read.
+    public var lostInputs: Int? { editor == nil ? 0 : audit?.lost }
     /// For a run that browsed a session: its tabs, how many got a worker, how often they were saved, what the
     /// navigation policy decided and how many error pages stood in for failed navigations.
     public private(set) var session: (tabs: Int, realized: Int, saves: Int, decisions: [String: Int], errorPages: Int)?
-    public var duplicateInputs: Int { editor?["duplicateInputs"]?.integer ?? 0 }
+    public var duplicateInputs: Int? { editor == nil ? 0 : audit?.duplicate }
 
     public init(policy: String) {
         self.policy = policy
@@ -74,6 +78,11 @@ public final class RunSummary {
             if let tabs = event["tabs"]?.integer { session = (tabs, 0, 0, [:], 0) }
         case "editor":
             editor = event
+            do {
+                audit = try EditorAudit(event)
+            } catch {
+                missingFields.append(error)
+            }
         case "tab-realized":
             session?.realized += 1
         case "session-saved":
