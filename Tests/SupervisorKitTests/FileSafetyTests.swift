@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import SupervisorKit
+import WireProtocol
 
 extension Processes {
     /// Files the user names: never emptied or overwritten unless they are ours, never two roles for one file,

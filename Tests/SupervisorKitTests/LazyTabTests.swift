@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SupervisorKit
+import WireProtocol
 
 /// Restored tabs are checked, not decoded: their strings are built when their history is first read.
 @Suite struct LazyTabTests {

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import SupervisorKit
+import WireProtocol
 
 /// The shared CRC-32 is zlib's, whichever way its input is split.
 @Suite struct SharedCRC32 {

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import SupervisorKit
+import WireProtocol
 
 /// A save appends only the tabs that changed, off the event loop, and is read whole or not at all.
 @Suite struct SessionSaves {

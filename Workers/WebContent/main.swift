@@ -12,8 +12,8 @@ struct Worker {
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
     var deferred: [Message] = []
     /// The tab's back/forward list as this worker knows it: given by the supervisor on restore, grown by commits.
-    var history: [String] = []
-    var current = -1
+    /// The supervisor's list is the same type, so the two agree on every step, the cap included.
+    var history = BackForwardList()
 
     /// How a navigation changes the back/forward list when it commits. Back, forward, reload and a restore have
     /// already moved to their entry when they start, as the supervisor's list has: a failure then replaces that
@@ -28,15 +28,13 @@ struct Worker {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
             case .load(let next, let replace): navigate(to: next, entry: replace ? .replace : .push)
-            case .reload: if current >= 0 { navigate(to: history[current], entry: .stay) }
+            case .reload: if let entry = history.current { navigate(to: entry.url, entry: .stay) }
             case .goTo(let index):
-                guard Int(index) < history.count else { break }
-                current = Int(index)
-                navigate(to: history[current], entry: .stay)
+                guard let entry = history.go(to: Int(index) - history.index) else { break }
+                navigate(to: entry.url, entry: .stay)
             case .restoreHistory(let index, _, let urls):
-                history = urls
-                current = min(Int(index), urls.count - 1)
-                if current >= 0 { navigate(to: history[current], entry: .stay) }
+                history = BackForwardList(entries: urls.map { HistoryEntry(url: $0) }, index: Int(index))
+                if let entry = history.current { navigate(to: entry.url, entry: .stay) }
             case .unload: unload()
             case .shutdown: wr_exit(0)
             default: answer(message)
@@ -56,8 +54,10 @@ struct Worker {
         case .documentQuery:
             for piece in Message.documentPieces(typed) { channel.send(piece) }
         case .historyQuery:
-            let index = UInt32(truncatingIfNeeded: current)
-            for piece in Message.historyPieces(restoring: false, index: index, urls: history) { channel.send(piece) }
+            let index = UInt32(truncatingIfNeeded: history.index)
+            for piece in Message.historyPieces(restoring: false, index: index, urls: history.entries.map { $0.url }) {
+                channel.send(piece)
+            }
         case .shutdown: wr_exit(0)
         case .load, .reload, .goTo, .restoreHistory, .unload: deferred.append(message)
         default: break
@@ -79,13 +79,8 @@ struct Worker {
             return
         }
         switch entry {
-        case .push:
-            history.append(target)
-            if current + 1 < history.count - 1 { history.removeSubrange((current + 1)..<(history.count - 1)) }
-            if history.count > historyCapacity { history.removeFirst(history.count - historyCapacity) }
-            current = history.count - 1
-        case .replace:
-            if current < 0 { current = 0; history = [target] } else { history[current] = target }
+        case .push: history.push(HistoryEntry(url: target))
+        case .replace: history.replaceCurrent(HistoryEntry(url: target))
         case .stay:
             break
         }

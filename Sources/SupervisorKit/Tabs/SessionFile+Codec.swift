@@ -1,3 +1,5 @@
+import WireProtocol
+
 extension SessionFile {
     /// The smallest record: length, checksum, id, flags, index and entry count. A tab count is never trusted
     /// beyond what the file's bytes could hold at this size.

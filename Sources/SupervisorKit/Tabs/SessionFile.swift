@@ -1,3 +1,5 @@
+import WireProtocol
+
 import Glibc
 
 /// A tab as the session file keeps it: its history and whether it was on screen.

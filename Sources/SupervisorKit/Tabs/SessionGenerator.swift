@@ -1,3 +1,5 @@
+import WireProtocol
+
 extension Session {
     /// A session of `count` tabs for benchmarks and tests: each has two to five entries from `pages`, with
     /// titles, is at a seeded place in its history, and the first tab is the visible one.

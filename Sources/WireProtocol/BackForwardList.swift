@@ -1,7 +1,5 @@
-import WireProtocol
-
 /// One page a tab has shown: what the back and forward buttons return to.
-public struct HistoryEntry: Equatable, Sendable {
+public struct HistoryEntry: Sendable {
     public var url: String
     public var title: String
 
@@ -15,10 +13,11 @@ public struct HistoryEntry: Equatable, Sendable {
 ///
 /// A committed navigation drops every forward entry, so history is a line, never a tree, and the list is bounded:
 /// the oldest entry goes when it is full. The list is a value, so a saved session holds a copy no later navigation
-/// can change. Every state it can be built in is valid (an index inside the entries, or -1 when there are none),
-/// because a list restored from disk must never trap.
-public struct BackForwardList: Equatable, Sendable {
-    /// Entries kept per tab: WebKit's default, which the worker's own list keeps too.
+/// can change. The worker keeps the same type, so both sides agree on every step, the cap included. Every state it
+/// can be built in is valid (an index inside the entries, or -1 when there are none), because a list restored from
+/// disk must never trap.
+public struct BackForwardList: Sendable {
+    /// Entries kept per tab: WebKit's default.
     public static let capacity = historyCapacity
 
     /// Oldest first.
@@ -81,3 +80,9 @@ public struct BackForwardList: Equatable, Sendable {
         if !entries.isEmpty { entries[index].title = title }
     }
 }
+
+// Comparing strings needs Unicode tables the Embedded worker does not link; only the supervisor compares lists.
+#if !$Embedded
+extension HistoryEntry: Equatable {}
+extension BackForwardList: Equatable {}
+#endif
