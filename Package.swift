@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "WireProtocol", "CShim"]
+            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]

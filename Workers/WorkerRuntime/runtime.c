@@ -144,8 +144,11 @@ static void *carve(int class) {
 }
 
 int wr_posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) return 22; /* EINVAL: not a power of two */
     if (alignment < header) alignment = header;
-    size_t needed = size + header + alignment - header;
+    /* Every sum below stays under INTPTR_MAX, so none wraps and a mapping's length is a positive long. */
+    if (alignment > (size_t)INTPTR_MAX / 2 || size > (size_t)INTPTR_MAX / 2 - alignment - 4095) return 12; /* ENOMEM */
+    size_t needed = size + alignment;
     char *base;
     size_t recorded;
     if (needed <= (size_t)arena_size) {

@@ -7,6 +7,8 @@
  * costs this VM more than the whole worker does without it). System calls return -errno on failure.
  */
 
+#include <stddef.h>
+
 #define WR_CHANNEL_IN_FD 3
 #define WR_CHANNEL_OUT_FD 4
 #define WR_EINTR 4
@@ -17,6 +19,11 @@ long wr_write(int fd, const void *buffer, long count);
 int wr_readable(int fd);
 /// Whether `fd` is open.
 int wr_is_open(int fd);
+
+/// posix_memalign and free for Embedded Swift: 0, or EINVAL for an alignment that is not a power of two, or ENOMEM
+/// (for a size whose arithmetic would overflow, too).
+int wr_posix_memalign(void **out, size_t alignment, size_t size);
+void wr_free(void *pointer);
 
 /// Anonymous read-write memory, or 0.
 void *wr_map(long size);
