@@ -1,4 +1,5 @@
 import Glibc
+import SupervisorKit
 
 /// The swim lanes' shared axis. With times, each gap between consecutive steps is drawn in proportion to the
 /// logarithm of its length, so a 3 ms race and a 3 s watchdog both fit, in order. A log without times (Xcode 15's
@@ -46,6 +47,6 @@ struct TimeAxis {
     func x(_ time: Double) -> Double { positions[time] ?? 0 }
 
     private static func label(_ micros: Double) -> String {
-        micros < 1000 ? "\(Int(micros)) µs" : micros < 1_000_000 ? "\((micros / 100).rounded() / 10) ms" : "\((micros / 100_000).rounded() / 10) s"
+        duration(Int(micros.rounded()))
     }
 }

@@ -19,12 +19,12 @@ import WorkerRuntime
     /// block after checking its pattern. A block that overlapped another, a header the free list overwrote, or a
     /// misaligned address fails at once.
     @Test func aLongRandomMixKeepsEveryBlockIntact() {
-        var random = SplitMix(seed: 18)
+        var random = TestRandom(seed: 18)
         var live: [(pointer: UnsafeMutableRawPointer, size: Int, tag: UInt8)] = []
         for step in 0..<60_000 {
-            if live.count < 512, live.isEmpty || random.next() % 3 != 0 {
-                let size = random.next() % 50 == 0 ? 1 << (12 + random.next() % 8) : 8 + random.next() % 4000
-                let alignment = 16 << (random.next() % 9)
+            if live.count < 512, live.isEmpty || random.next(3) != 0 {
+                let size = random.next(50) == 0 ? 1 << (12 + random.next(8)) : 8 + random.next(4000)
+                let alignment = 16 << random.next(9)
                 var pointer: UnsafeMutableRawPointer?
                 #expect(wr_posix_memalign(&pointer, alignment, size) == 0)
                 guard let pointer else { return }
@@ -33,7 +33,7 @@ import WorkerRuntime
                 pointer.initializeMemory(as: UInt8.self, repeating: tag, count: size)
                 live.append((pointer, size, tag))
             } else {
-                let block = live.remove(at: random.next() % live.count)
+                let block = live.remove(at: random.next(live.count))
                 let bytes = UnsafeRawBufferPointer(start: block.pointer, count: block.size)
                 guard bytes.allSatisfy({ $0 == block.tag }) else {
                     Issue.record("a block of \(block.size) bytes was overwritten by step \(step)")
@@ -43,18 +43,5 @@ import WorkerRuntime
             }
         }
         for block in live { wr_free(block.pointer) }
-    }
-}
-
-/// A seeded generator, so a failure replays.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
     }
 }

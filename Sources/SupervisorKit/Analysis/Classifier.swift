@@ -208,13 +208,6 @@ struct Classifier {
     }
 }
 
-/// `3.9 ms`, `1.2 s`.
-public func duration(_ micros: Int) -> String {
-    if micros < 1000 { return "\(micros) µs" }
-    if micros < 1_000_000 { return "\(Double(micros / 100) / 10) ms" }
-    return "\(Double(micros / 100_000) / 10) s"
-}
-
 private func errorText(_ error: AssertionError?) -> String {
     guard let error else { return "no error text" }
     let domain =

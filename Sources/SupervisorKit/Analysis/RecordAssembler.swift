@@ -116,9 +116,3 @@ struct RecordAssembler {
         Sys.append(text.extracting(0..<min(text.count, Self.recordLimit - record.count)), to: &record)
     }
 }
-
-extension LogFormat {
-    /// Our own logs: every record counts, though most name no word `Marker.relevant` looks for. A file with a
-    /// record of such a format is read line by line.
-    var keepsEveryRecord: Bool { self == .eventLog || self == .jetsamLog }
-}

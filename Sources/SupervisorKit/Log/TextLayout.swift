@@ -137,3 +137,10 @@ extension String {
 public func listed(_ names: [String]) -> String {
     names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
 }
+
+/// `3.9 ms`, `1.2 s`: a span of microseconds in the unit that reads best, cut (not rounded) to a tenth.
+public func duration(_ micros: Int) -> String {
+    if micros < 1000 { return "\(micros) µs" }
+    if micros < 1_000_000 { return "\(Double(micros / 100) / 10) ms" }
+    return "\(Double(micros / 100_000) / 10) s"
+}

@@ -23,7 +23,7 @@ struct ReplaySource<Base: ByteSource>: ByteSource {
     mutating func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
         guard replayed < head.count else { return try base.read(into: &buffer, from: offset) }
         let count = min(head.count - replayed, buffer.count - offset)
-        for i in 0..<count { buffer[offset + i] = head[replayed + i] }
+        Sys.copy(head, replayed..<replayed + count, to: &buffer, at: offset)
         replayed += count
         return count
     }

@@ -77,7 +77,7 @@ final class TarReader<Source: ByteSource> {
             return 0
         }
         let count = min(remaining, end - start, buffer.count - offset)
-        for i in 0..<count { buffer[offset + i] = self.buffer[start + i] }
+        Sys.copy(self.buffer, start..<start + count, to: &buffer, at: offset)
         start += count
         remaining -= count
         return count

@@ -24,7 +24,7 @@ struct UTF16Source<Base: ByteSource>: ByteSource {
             try transcodeNextBlock()
         }
         let count = min(output.count - handedOut, buffer.count - offset)
-        for i in 0..<count { buffer[offset + i] = output[handedOut + i] }
+        Sys.copy(output, handedOut..<handedOut + count, to: &buffer, at: offset)
         handedOut += count
         return count
     }

@@ -32,13 +32,16 @@ enum DiagnosticReport {
     /// Whether `head`, a file's first bytes, begins a report: an object on the first line naming `bug_type`, a lone
     /// `{` opening an object whose top level names it, or the fields of a text crash report near the top.
     static func shape(of head: [UInt8]) -> Shape? {
-        var start = 0
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < head.count, head[start] == 32 || head[start] == 9 || head[start] == 10 || head[start] == 13 {
-            start += 1
-        }
+        let start = contentStart(of: head)
         if start < head.count, head[start] == 123, bugType(in: head, from: start) != nil { return .ips }
         return TextCrashReport.looksLike(head) ? .text : nil
+    }
+
+    /// Where the text starts, past a byte-order mark and blank space.
+    static func contentStart(of bytes: [UInt8]) -> Int {
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 { i += 1 }
+        return i
     }
 
     /// The `bug_type` of the object at `start`: from its first line when that holds the whole metadata object, else

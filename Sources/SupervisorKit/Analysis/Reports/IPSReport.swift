@@ -14,9 +14,10 @@ enum IPSReport {
     }
 
     static func read(_ bytes: [UInt8]) -> DiagnosticReport.Reading {
-        var reader = JSONReader(bytes, from: start(of: bytes), to: DiagnosticReport.firstNewline(in: bytes, from: start(of: bytes)))
+        let start = DiagnosticReport.contentStart(of: bytes)
+        var reader = JSONReader(bytes, from: start, to: DiagnosticReport.firstNewline(in: bytes, from: start))
         var metadata = Metadata()
-        var bodyStart = start(of: bytes)
+        var bodyStart = start
         if reader.beginObject() {
             while let key = reader.nextMember() {
                 if reader.key(key, is: DiagnosticReport.Key.bugType) {
@@ -60,12 +61,6 @@ enum IPSReport {
     }
 
     /// Where the report starts: after a UTF-8 byte-order mark and blank lines.
-    private static func start(of bytes: [UInt8]) -> Int {
-        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 { i += 1 }
-        return i
-    }
-
     private enum Key {
         static let timestamp = bytes("timestamp")
         static let appName = bytes("app_name")
