@@ -123,7 +123,7 @@ public final class LogAnalyzer {
             if let (skipped, quoted) = envelope.messageLine(in: text) {
                 stamp.line += skipped
                 record.removeAll(keepingCapacity: true)
-                for i in quoted { record.append(text[i]) }
+                Sys.append(text.extracting(quoted), to: &record)
             }
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
