@@ -33,8 +33,11 @@ let package = Package(
     targets: [
         .target(name: "CShim"),
         .target(name: "WireProtocol"),
-        .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
+        /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
+        /// emits the events.
+        .target(name: "Events"),
+        .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol", "Events"]),
+        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "Events", "WebContent", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "WorkerRuntime"]
+            dependencies: ["SupervisorKit", "Events", "WireProtocol", "CShim", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Events
 import CShim
 import Glibc
 import SupervisorKit

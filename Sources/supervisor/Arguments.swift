@@ -1,3 +1,4 @@
+import Events
 import SupervisorKit
 
 /// A command-line mistake: reported in one line, exit status 64 (EX_USAGE).

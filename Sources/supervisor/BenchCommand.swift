@@ -1,3 +1,4 @@
+import Events
 import Glibc
 import SupervisorKit
 
@@ -190,7 +191,7 @@ enum BenchCommand {
         var samples: [Double] = []
         try killEachLoadOnce(iterations: iterations, workerPath: workerPath) { event, killed in
             if let killed { killedAt[killed] = monotonicNow() }
-            if event.name == "death", let pid = event.pid, let start = killedAt.removeValue(forKey: pid) {
+            if case .death = event.kind, let pid = event.pid, let start = killedAt.removeValue(forKey: pid) {
                 samples.append(Double(event.monotonic - start) / 1e6)
             }
         }
@@ -203,9 +204,9 @@ enum BenchCommand {
         var killedAt: [Int: Int] = [:]
         var samples: [Double] = []
         try killEachLoadOnce(policy, iterations: iterations, workerPath: workerPath) { event, killed in
-            guard case .int(let load)? = event["load"] else { return }
+            guard case .visible(let load, _, let first, _) = event.kind else { return }
             if killed != nil { killedAt[load] = monotonicNow() }
-            if event.name == "visible", event["first"] == .bool(false), let start = killedAt.removeValue(forKey: load) {
+            if !first, let start = killedAt.removeValue(forKey: load) {
                 samples.append(Double(event.monotonic - start) / 1e6)
             }
         }
@@ -218,7 +219,7 @@ enum BenchCommand {
         _ policy: Policy? = nil, iterations: Int, workerPath: String, observe: @escaping (Event, Int32?) -> Void
     ) throws {
         try run(policy, iterations: iterations, workerPath: workerPath, dwellNanoseconds: 1_000_000) { event in
-            guard event.name == "visible", event["first"] == .bool(true), let pid = event.pid else {
+            guard case .visible(_, _, first: true, _) = event.kind, let pid = event.pid else {
                 return observe(event, nil)
             }
             observe(event, pid)

@@ -1,3 +1,4 @@
+import Events
 import SupervisorKit
 
 /// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;

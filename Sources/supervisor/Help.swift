@@ -1,3 +1,4 @@
+import Events
 /// Help texts, laid out the way swift-argument-parser lays them out.
 enum Help {
     static let version = "0.12.0"

@@ -1,3 +1,4 @@
+import Events
 import Glibc
 import SupervisorKit
 
@@ -6,7 +7,7 @@ final class Progress {
     private let total: Int
     private let label: String
     private let enabled = isatty(2) == 1
-    private var outcomes: [String: Int] = [:]
+    private var outcomes: [SupervisorEvent.Outcome: Int] = [:]
     private var done = 0
     private var lastDrawn = 0
 
@@ -16,15 +17,15 @@ final class Progress {
     }
 
     func record(_ event: Event) {
-        guard enabled, event.name == "load-end", case .string(let outcome)? = event["outcome"] else { return }
+        guard enabled, case .loadEnd(let end) = event.kind else { return }
         done += 1
-        outcomes[outcome, default: 0] += 1
+        outcomes[end.outcome, default: 0] += 1
         guard event.monotonic - lastDrawn > 100_000_000 || done == total else { return }
         lastDrawn = event.monotonic
-        let failed = outcomes["failed"].map { ", \($0) failed" } ?? ""
+        let failed = outcomes[.failed].map { ", \($0) failed" } ?? ""
         writeStandardError(
-            "\r\u{1B}[K\(label): \(done)/\(total) loads, \(outcomes["rendered", default: 0]) rendered, "
-                + "\(outcomes["blank", default: 0]) blank\(failed)")
+            "\r\u{1B}[K\(label): \(done)/\(total) loads, \(outcomes[.rendered, default: 0]) rendered, "
+                + "\(outcomes[.blank, default: 0]) blank\(failed)")
     }
 
     func finish() {

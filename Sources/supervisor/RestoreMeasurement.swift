@@ -1,3 +1,4 @@
+import Events
 import SupervisorKit
 
 /// What `session restore` reports: how soon the tabs were usable and the visible one's worker launched and
@@ -12,11 +13,11 @@ final class RestoreMeasurement {
 
     init(log: EventLog) {
         log.observers.append { [unowned self] event in
-            switch event.name {
-            case "spawn":
+            switch event.kind {
+            case .spawn:
                 spawns += 1
                 if spawnedAt == nil { spawnedAt = event.monotonic }
-            case "render":
+            case .render:
                 if renderedAt == nil { renderedAt = event.monotonic }
             default:
                 break

@@ -1,3 +1,4 @@
+import Events
 import Glibc
 import SupervisorKit
 
@@ -76,8 +77,8 @@ enum RunCommand {
         let text = (arguments.flag("--json") ? summary.json.text : summary.text) + "\n"
         // With the event log on standard output, the summary goes beside it, not into it.
         if outputs.log?.isStandardOutput == true { writeStandardError(text) } else { try writeStandardOutput(text) }
-        if let missing = summary.missingFields.first { throw RuntimeError("cannot tell what the run lost: \(missing)") }
-        if let lost = summary.lostInputs, lost > 0 {
+        if summary.lostInputs > 0 {
+            let lost = summary.lostInputs
             throw RuntimeError("\(lost) typed \(lost == 1 ? "input was" : "inputs were") lost")
         }
         return summary.interrupted ? 130 : 0

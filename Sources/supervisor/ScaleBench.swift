@@ -27,15 +27,20 @@ enum Scale {
         var idle: (seconds: Double, wakeups: Int)?
         log.observers.append { event in
             events += 1
-            if event.name == "visible" {
+            switch event.kind {
+            case .visible:
                 visible += 1
                 if visible == workers {
                     busy = (cpuSeconds(), events, Double(residentBytes()) / 1_048_576)
                     idleStart = (monotonicNow(), voluntarySwitches())
                 }
-            } else if event.name == "load-end", idle == nil, let start = idleStart {
+            case .loadEnd where idle == nil:
                 // This wake-up is the dwell timer itself: the one thing that was due.
-                idle = (Double(monotonicNow() - start.time) / 1e9, voluntarySwitches() - start.switches - 1)
+                if let start = idleStart {
+                    idle = (Double(monotonicNow() - start.time) / 1e9, voluntarySwitches() - start.switches - 1)
+                }
+            default:
+                break
             }
         }
         let cpuBefore = cpuSeconds()

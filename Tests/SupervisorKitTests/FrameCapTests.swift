@@ -153,9 +153,9 @@ extension Processes {
                 $0.typingIntervalNanoseconds = 2_000_000
                 $0.journalPath = path
             }, content: ContentProvider())
-            let editor = try #require(summary.editor)
-            #expect(editor.int("restored") == 3)
-            #expect(editor.string("documentFrom") == "worker" && editor["intact"] == .bool(true))
+            let editor = try #require(summary.audit)
+            #expect(editor.restored == 3)
+            #expect(editor.documentFrom == "worker" && editor.intact)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
             #expect(events.named("protocol-violation").isEmpty)
         }

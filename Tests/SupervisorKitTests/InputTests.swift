@@ -162,19 +162,19 @@ extension Processes {
                 $0.dwellNanoseconds = 40_000_000
                 $0.typingIntervalNanoseconds = 1_000_000
             }, content: ContentProvider()) { event in
-                if event.name == "visible", event["editor"] != nil { editorPID = event.pid }
+                if event.name == "visible", event["editor"] == .bool(true) { editorPID = event.pid }
                 if event.name == "load-end", let pid = editorPID {
                     editorPID = nil
                     kills += 1
                     kill(pid, SIGKILL)
                 }
             }
-            let editor = try #require(summary.editor)
+            let editor = try #require(summary.audit)
             #expect(kills >= 4)
-            #expect(editor.int("typed")! > 200)
-            #expect(editor.int("replayed")! > 0)
+            #expect(editor.typed > 200)
+            #expect(editor.replayed > 0)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
-            #expect(editor["intact"] == .bool(true) && editor.string("documentFrom") == "worker")
+            #expect(editor.intact && editor.documentFrom == "worker")
             #expect(events.named("death").filter { $0.string("status") == "killed" }.count == kills)
         }
 
@@ -189,7 +189,7 @@ extension Processes {
                 $0.typingIntervalNanoseconds = 2_000_000
                 $0.hangTimeoutNanoseconds = 200_000_000
             }, content: ContentProvider()) { event in
-                if event.name == "visible", event["editor"] != nil, stopped == nil, let pid = event.pid {
+                if event.name == "visible", event["editor"] == .bool(true), stopped == nil, let pid = event.pid {
                     stopped = pid
                     kill(pid, SIGSTOP)
                 }
@@ -197,7 +197,7 @@ extension Processes {
             let death = try #require(events.named("death").first { $0.pid == stopped })
             #expect(death.string("status") == "unresponsive")
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
-            #expect(summary.editor?.int("replayed") ?? 0 > 0)
+            #expect(summary.audit?.replayed ?? 0 > 0)
         }
 
         /// The supervisor itself is SIGKILLed mid-typing, and a torn record is left at the journal's end: the next

@@ -97,16 +97,15 @@ extension Processes {
                 $0.dwellNanoseconds = 300_000_000
                 $0.typingIntervalNanoseconds = 1_000_000
             }, content: ContentProvider()) { event in
-                guard event.name == "visible", event["editor"] != nil, !stopped, let pid = event.pid else { return }
+                guard event.name == "visible", event["editor"] == .bool(true), !stopped, let pid = event.pid else { return }
                 stopped = true
                 kill(pid, SIGSTOP)
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.6) { kill(pid, SIGCONT) }
             }
-            let editor = try #require(summary.editor)
-            let deferred = try #require(editor.int("deferred"))
-            #expect(deferred > 100)
+            let editor = try #require(summary.audit)
+            #expect(editor.deferred > 100)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
-            #expect(editor.string("documentFrom") == "worker" && editor["intact"] == .bool(true))
+            #expect(editor.documentFrom == "worker" && editor.intact)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Events
 /// What `supervisor analyze` found: the input read, the incidents, and what the swim-lane chart and `--timeline`
 /// draw from.
 public struct AnalysisReport {

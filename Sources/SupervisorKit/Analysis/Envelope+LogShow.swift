@@ -1,3 +1,4 @@
+import Events
 /// `log show`'s styles, told apart from Xcode's lines by what follows the time, and the furniture around them.
 extension Envelope {
     /// A dated line's envelope, told by what follows its time: `log show`'s columns (`0x2f1a3  Default  0x0 ...`),

@@ -1,3 +1,4 @@
+import Events
 /// What a line's first bytes say about it.
 enum LineShape: Equatable {
     /// The first line of a record in this envelope.

@@ -1,3 +1,4 @@
+import Events
 /// One line of our own JSON Lines logs (`supervisor run --log` and Jetsam's kill log), read without a JSON library:
 /// the few fields the analyzer needs, from a flat object. Anything malformed yields nil, never a trap.
 struct EventRecord {

@@ -1,3 +1,4 @@
+import Events
 /// One record of `log show --style json` or `--style ndjson`, or of the open-source unified-log parser's JSON
 /// Lines, read without a JSON library: the envelope's fields, keys in any order, nested values skipped, a record
 /// cut short read as far as it goes. There is no process-name field: the process is the last component of its

@@ -1,3 +1,4 @@
+import Events
 /// The envelopes a log line comes in: those of real iOS and macOS logs (see IOS-LOG-FORMATS.md), and our own JSON
 /// Lines logs. The format is told line by line, because people paste several tools' output into one file.
 public enum LogFormat: String, CaseIterable, Sendable {

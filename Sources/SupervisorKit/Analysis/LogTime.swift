@@ -1,3 +1,4 @@
+import Events
 /// Times in logs. The analyzer keeps microseconds since 1970 in UTC: a line that names its zone is read in it, and
 /// one that does not (idevicesyslog, `log show --style compact`, Console copies) in the zone assumed for the
 /// analysis (`ZoneAssumption`), so that it meets the same device's other files.

@@ -1,3 +1,4 @@
+import Events
 /// Finds the records worth reading without looking at every line. The words of `Marker.relevant` are looked for
 /// across a whole window of lines in one vector pass, which counts the newlines it passes on the way; only around a
 /// hit are lines told apart: back from the hit's line to the nearest line that starts a record (at most

@@ -1,3 +1,4 @@
+import Events
 /// `--timeline PID`: one process's story, step by step, with the gap before each step and the line that says it.
 /// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`.
 extension AnalysisReport {

@@ -1,3 +1,4 @@
+import Events
 /// `analyze --truth`: what the logs alone yield, set against what our event log knows happened, kind by kind.
 public struct TruthComparison {
     public struct Row {

@@ -1,3 +1,4 @@
+import Events
 /// A user browsing the session's tabs (`run --session`): `loads` navigations one after another, each chosen by
 /// the seed: a link to the next page, back, forward, reload, or another tab brought to the front. Each ends when
 /// its page (or the error page standing in for it) has finished, and is logged as a load.
@@ -31,15 +32,12 @@ extension Host {
             guard current.tab === tab else { return }
             browsing.current = nil
             loop.cancel(current.deadline)
-            let ms = JSON.milliseconds(Sys.monotonicNanoseconds() - current.startedAt)
-            let outcome = blank ? "blank" : error == nil ? "rendered" : "failed"
-            var fields: [(String, JSON)] = [
-                ("load", .int(current.index)), ("tab", .int(Int(tab.id))), ("outcome", .string(outcome)),
-                ("recoveries", .int(0)), ("hidden", .bool(false)), ("blankMs", ms),
-            ]
-            if let error { fields.append(("error", .string(error))) }
-            if outcome == "rendered" { fields.append(("timeToVisibleMs", ms)) }
-            log.emit("load-end", view: tab.load?.view?.id, fields)
+            let ms = milliseconds(Sys.monotonicNanoseconds() - current.startedAt)
+            let outcome: SupervisorEvent.Outcome = blank ? .blank : error == nil ? .rendered : .failed
+            let end = SupervisorEvent.LoadEnd(
+                load: current.index, tab: Int(tab.id), outcome: outcome, recoveries: 0, hidden: false, error: error,
+                blankMs: ms, timeToVisibleMs: outcome == .rendered ? ms : nil)
+            log.emit(.loadEnd(end), view: tab.load?.view?.id)
             finishedLoads += 1
         } else if browsing.started {
             return
@@ -61,7 +59,7 @@ extension Host {
         if action == .back && !tab.canGoBack || action == .forward && !tab.canGoForward { action = .link }
         if action == .switchTab && tabs.count < 2 { action = .reload }
         let target = action == .switchTab ? otherTab(than: tab, choice: index) : tab
-        log.emit("load-begin", [("load", .int(index)), ("tab", .int(Int(target.id))), ("action", .string(action.rawValue))])
+        log.emit(.navigationBegin(load: index, tab: Int(target.id), action: action.rawValue))
         let deadline = loop.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
             guard let self, let target else { return }
             navigationEnded(target, error: nil, blank: true)

@@ -1,3 +1,4 @@
+import Events
 import WireProtocol
 
 /// The channel to each worker: what the host sends, and what it does with each message a worker sends back.
@@ -8,13 +9,11 @@ extension Host {
             try worker.channel.send(message, on: loop) { [unowned self, unowned worker] in closeChannel(of: worker) }
         } catch .refused(let reason) {
             // Never sent, so the channel is as sound as it was: only this message is lost, and loudly.
-            log.emit("send-refused", view: worker.view?.id, pid: worker.pid, [
-                ("message", .int(Int(message.tag))), ("reason", .string(reason.description)),
-            ])
+            log.emit(.sendRefused(message: Int(message.tag), reason: reason.description), view: worker.view?.id, pid: worker.pid)
             return
         } catch {
             // The worker is gone or going; its pidfd reports how.
-            log.emit("send-failed", view: worker.view?.id, pid: worker.pid, [("error", .string(error.description))])
+            log.emit(.sendFailed(error: error.description), view: worker.view?.id, pid: worker.pid)
             return closeChannel(of: worker)
         }
         switch message {
@@ -73,7 +72,7 @@ extension Host {
     static let maxUnsolicited = 16
 
     func violation(by worker: WorkerProcess, _ reason: String) {
-        log.emit("protocol-violation", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason))])
+        log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
         kill(worker, because: "protocol violation", verdict: .protocolViolation(reason: reason))
     }
 
@@ -98,7 +97,7 @@ extension Host {
         case .didCommit(let url):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
             worker.replyBytes = 0
-            log.emit("commit", view: view?.id, pid: worker.pid, [("url", .string(url))])
+            log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
             if let tab = view?.load.tab { tabCommitted(tab, url: url) }
         case .didFinish(let title):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
@@ -114,9 +113,7 @@ extension Host {
             let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.
             let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
-            log.emit("fail", view: view?.id, pid: worker.pid, [
-                ("kind", .string(provisional ? "provisional" : "committed")), ("error", .string(error)),
-            ])
+            log.emit(.fail(kind: provisional ? "provisional" : "committed", error: error), view: view?.id, pid: worker.pid)
             guard let view, !view.closed else { return }
             if let tab = view.load.tab {
                 tabFailed(tab, by: worker, provisional: provisional, error: error)
@@ -175,9 +172,7 @@ extension Host {
     }
 
     func historyReceived(index: UInt32, urls: [String], from worker: WorkerProcess) {
-        log.emit("worker-history", view: worker.view?.id, pid: worker.pid, [
-            ("index", .int(Int(index))), ("urls", .array(urls.map { .string($0) })),
-        ])
+        log.emit(.workerHistory(index: Int(index), urls: urls), view: worker.view?.id, pid: worker.pid)
         worker.view?.load.tab?.notify(.workerHistory(index: Int(index), urls: urls))
     }
 
@@ -186,9 +181,7 @@ extension Host {
         worker.helloAt = now
         launchFailuresInARow = 0
         everSaidHello = true
-        log.emit("hello", view: worker.view?.id, pid: worker.pid, [
-            ("spawnToHelloMs", JSON.milliseconds(now - worker.spawnedAt)),
-        ])
+        log.emit(.hello(spawnToHelloMs: milliseconds(now - worker.spawnedAt)), view: worker.view?.id, pid: worker.pid)
         if let view = worker.view { sendLoad(to: worker, of: view) }
     }
 
@@ -199,9 +192,7 @@ extension Host {
         view.title = title
         // A read that fails (the worker exiting) keeps the last measure rather than making one up.
         if let pages = try? Sys.residentPages(worker.pid) { worker.residentBytes = pages * pageSize }
-        log.emit("render", view: view.id, pid: worker.pid, [
-            ("title", .string(title)), ("workersRSSBytes", .int(workersRSS())),
-        ])
+        log.emit(.render(title: title, workersRSSBytes: workersRSS()), view: view.id, pid: worker.pid)
         if let tab = view.load.tab { tabFinished(tab, by: worker, title: title) }
         setBand(band(for: worker), of: worker)
         // After the view is on screen: a launch must not delay the load it was meant to speed up.

@@ -1,3 +1,4 @@
+import Events
 import WireProtocol
 
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any
@@ -7,7 +8,7 @@ extension Host {
         guard let editor else { return }
         let load = editor.load
         load.shownAt = Sys.monotonicNanoseconds()
-        log.emit("editor-open", [("restored", .int(editor.restored))])
+        log.emit(.editorOpen(restored: editor.restored))
         openView(for: load)
         typeNext()
     }
@@ -109,13 +110,12 @@ extension Host {
         editor.concluded = true
         syncJournal()
         let audit = editor.audit()
-        log.emit("editor", [
-            ("typed", .int(editor.typed)), ("restored", .int(editor.restored)), ("acknowledged", .int(Int(editor.acked))),
-            ("saved", editor.journal == nil ? .null : .int(Int(editor.saved))), ("replayed", .int(editor.replayed)), ("lostInputs", .int(audit.lost)),
-            ("duplicateInputs", .int(audit.duplicate)), ("mismatches", .int(editor.mismatches)),
-            ("intact", .bool(audit.intact)), ("documentFrom", .string(editor.final == nil ? "journal" : "worker")),
-            ("tornBytesDropped", .int(editor.journal?.tornBytes ?? 0)), ("deferred", .int(editor.deferred)),
-        ])
+        log.emit(.editor(EditorAudit(
+            typed: editor.typed, restored: editor.restored, acknowledged: Int(editor.acked),
+            saved: editor.journal == nil ? nil : Int(editor.saved), replayed: editor.replayed, lostInputs: audit.lost,
+            duplicateInputs: audit.duplicate, mismatches: editor.mismatches, intact: audit.intact,
+            documentFrom: editor.final == nil ? "journal" : "worker", tornBytesDropped: editor.journal?.tornBytes ?? 0,
+            deferred: editor.deferred)))
         if let view = editor.load.view, !view.closed { closeView(view) }
     }
 }

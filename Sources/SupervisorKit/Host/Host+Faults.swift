@@ -31,10 +31,10 @@ extension Host {
     func injectKill(_ worker: WorkerProcess, view: View, kind: String) {
         let adjust = (try? Sys.oomScoreAdjust(worker.pid)) ?? 0
         guard adjust > configuration.bands.foregroundOOMScoreAdjust else {
-            log.emit("inject-spared", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
+            log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view.id, pid: worker.pid)
             return
         }
-        log.emit("inject", view: view.id, pid: worker.pid, [("kind", .string(kind)), ("oomScoreAdj", .int(Int(adjust)))])
+        log.emit(.inject(kind: kind, oomScoreAdj: Int(adjust)), view: view.id, pid: worker.pid)
         worker.signal(SIGKILL, by: .injection)
         // An injected fault is exact: the process is gone before the host takes its next step, as it was on the
         // phone, where the kill came well before the view attached. After SIGKILL this wait is short and certain.

@@ -29,10 +29,9 @@ extension Host {
         if kind == .document {
             worker.lastDocument = (url, response.status, response.status == 200 ? nil : String(decoding: body, as: UTF8.self))
         }
-        log.emit("fetch", view: worker.view?.id, pid: worker.pid, [
-            ("url", .string(url)), ("kind", .string("\(kind)")), ("status", .int(Int(response.status))),
-            ("bytes", .int(body.count)),
-        ])
+        log.emit(
+            .fetch(url: url, kind: "\(kind)", status: Int(response.status), bytes: body.count), view: worker.view?.id,
+            pid: worker.pid)
     }
 
     static let maxResourcesPerPage = 64
@@ -49,7 +48,7 @@ extension Host {
             if case .errorPage(let original, let code) = check {
                 return ContentProvider.Response(status: 200, mime: "text/html", body: InternalURL.errorPageDocument(url: original, code: code))
             }
-            log.emit("internal-refused", [("url", .string(url)), ("reason", .string("\(check)"))])
+            log.emit(.internalRefused(url: url, reason: "\(check)"))
             return ContentProvider.Response(status: 403, mime: "text/plain", body: Array("forbidden: \(check)".utf8))
         }
         return content.fetch(url)

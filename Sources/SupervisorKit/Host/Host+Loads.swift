@@ -1,3 +1,4 @@
+import Events
 /// Loads: begun one per free view or one per arrival, shown to the user, visible or blank, ended.
 extension Host {
     /// The open loop: one load per arrival interval, whatever the others are doing.
@@ -18,7 +19,7 @@ extension Host {
         let url = content.pages[schedule.index(.page, load: index, count: content.pages.count)]
         let load = Load(
             index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: Sys.monotonicNanoseconds())
-        log.emit("load-begin", [("load", .int(index)), ("url", .string(url)), ("hidden", .bool(load.hidden))])
+        log.emit(.loadBegin(load: index, url: url, hidden: load.hidden))
         if load.hidden {
             // A background tab: the user switches to it after a while, whether or not it has rendered by then.
             loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
@@ -41,7 +42,7 @@ extension Host {
         load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
             guard let self, let load, load.visibleAt == nil, let view = load.view else { return }
             load.blank = true
-            log.emit("blank", view: view.id, [("load", .int(load.index))])
+            log.emit(.blank(load: load.index), view: view.id)
             endLoad(view)
         }
     }
@@ -57,9 +58,9 @@ extension Host {
             load.visibleAt = now
             loop.cancel(load.blankDeadline)
         }
-        log.emit("visible", view: view.id, pid: view.worker?.pid, [
-            ("load", .int(load.index)), ("timeToVisibleMs", JSON.milliseconds(now - shownAt)), ("first", .bool(first)),
-        ] + (load.editor ? [("editor", .bool(true))] : []))
+        log.emit(
+            .visible(load: load.index, timeToVisibleMs: milliseconds(now - shownAt), first: first, editor: load.editor),
+            view: view.id, pid: view.worker?.pid)
         if load.editor { return editorShown(view) }
         if load.tab != nil { return }
         guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
@@ -82,20 +83,15 @@ extension Host {
         // starts a new worker.
         if let tab = load.tab { return navigationEnded(tab, error: error, blank: error == nil) }
         let now = Sys.monotonicNanoseconds()
-        let outcome = error != nil ? "failed" : load.blank || load.visibleAt == nil ? "blank" : "rendered"
-        var fields: [(String, JSON)] = [
-            ("load", .int(load.index)), ("outcome", .string(outcome)),
-            ("recoveries", .int(load.recoveries)), ("hidden", .bool(load.hidden)),
-        ]
-        if let error { fields.append(("error", .string(error))) }
+        let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.blank || load.visibleAt == nil ? .blank : .rendered
+        var end = SupervisorEvent.LoadEnd(
+            load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: load.hidden, error: error)
         if let shownAt = load.shownAt {
-            fields.append(("blankMs", JSON.milliseconds((load.visibleAt ?? now) - shownAt)))
-            if let visibleAt = load.visibleAt, !load.blank, error == nil {
-                fields.append(("timeToVisibleMs", JSON.milliseconds(visibleAt - shownAt)))
-            }
+            end.blankMs = milliseconds((load.visibleAt ?? now) - shownAt)
+            if let visibleAt = load.visibleAt, outcome == .rendered { end.timeToVisibleMs = milliseconds(visibleAt - shownAt) }
         }
         loop.cancel(load.blankDeadline)
-        log.emit("load-end", view: view.id, fields)
+        log.emit(.loadEnd(end), view: view.id)
         finishedLoads += 1
         closeView(view)
         if configuration.arrivalNanoseconds == 0 {

@@ -1,3 +1,4 @@
+import Events
 import CShim
 
 /// Deaths and recovery: each child reaped once, its death classified and delivered (or, before attach, not),
@@ -22,23 +23,20 @@ extension Host {
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
-        var fields: [(String, JSON)] = [
-            ("status", .string(termination.name)), (code == sv_cld_exited() ? "code" : "signal", .int(Int(status))),
-        ]
-        switch termination {
-        case .launchFailed(let reason), .protocolViolation(let reason): fields.append(("reason", .string(reason)))
-        default: break
-        }
-        fields += [
-            ("rendered", .bool(worker.rendered)), ("attached", .bool(view?.attached ?? false)),
-            ("spare", .bool(spares.contains { $0 === worker })), ("band", .string(worker.band?.rawValue ?? "none")),
-            ("lifetimeMs", JSON.milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt)),
-            ("cause", .string(DeathCause.of(
-                code: code, status: status, sent: worker.sent, toldToExit: worker.shutdownRequested).rawValue)),
-        ]
-        // Told to exit: not a race, a crash or a failed launch, however it ended.
-        if worker.shutdownRequested { fields.append(("shutdown", .bool(true))) }
-        log.emit("death", view: view?.id, pid: worker.pid, fields)
+        let reason: String? =
+            switch termination {
+            case .launchFailed(let reason), .protocolViolation(let reason): reason
+            default: nil
+            }
+        let death = SupervisorEvent.Death(
+            status: termination.name, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
+            reason: reason, rendered: worker.rendered, attached: view?.attached ?? false,
+            spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
+            lifetimeMs: milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt),
+            cause: DeathCause.of(code: code, status: status, sent: worker.sent, toldToExit: worker.shutdownRequested).rawValue,
+            // Told to exit: not a race, a crash or a failed launch, however it ended.
+            shutdown: worker.shutdownRequested)
+        log.emit(.death(death), view: view?.id, pid: worker.pid)
         if case .launchFailed(let reason) = termination { launchFailed(reason) }
         editorWorkerDied(worker)
         // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
@@ -47,7 +45,7 @@ extension Host {
         guard let view, view.worker === worker, !stopping else { return }
         if policy.observe == .attach && !view.attached {
             // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
-            log.emit("unobserved", view: view.id, pid: worker.pid)
+            log.emit(.unobserved, view: view.id, pid: worker.pid)
             return
         }
         view.worker = nil
@@ -65,43 +63,34 @@ extension Host {
 
     /// The termination callback.
     func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
-        log.emit("termination", view: view.id, pid: pid, [("status", .string(status.name))])
-        if status.isCrash { view.load.crashes.append(Sys.monotonicNanoseconds()) }
-        guard let recovery = policy.onTermination else { return }
-        if policy.recoverWhenVisible && !view.visible {
-            view.recoverWhenShown = true
-            return
+        log.emit(.termination(status: status.name), view: view.id, pid: pid)
+        if status.isCrash { view.load.history.crashes.append(Sys.monotonicNanoseconds()) }
+        switch policy.onTermination(visible: view.visible) {
+        case .nothing: break
+        case .whenShown: view.recoverWhenShown = true
+        case .now(let recovery): recover(view, recovery, because: "termination", crash: status.isCrash)
         }
-        recover(view, recovery, because: "termination", crash: status.isCrash)
     }
 
     func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String, crash: Bool = false) {
         guard !stopping, !view.closed else { return }
         let load = view.load
         let now = Sys.monotonicNanoseconds()
-        if policy.recoveryCooldownNanoseconds > 0, let last = view.lastRecoveryAt,
-            now - last < policy.recoveryCooldownNanoseconds
-        {
-            log.emit("recovery-suppressed", view: view.id, [("kind", .string(recovery.rawValue))])
-            return
-        }
-        load.crashes.removeAll { now - $0 > policy.crashWindowNanoseconds }
-        if load.crashes.count > policy.crashRestarts {
-            let window = policy.crashWindowNanoseconds / 1_000_000
-            log.emit("crash-loop", view: view.id, [
-                ("load", .int(load.index)), ("crashes", .int(load.crashes.count)), ("windowMs", .int(window)),
-            ])
-            return endLoad(view, error: "crash-loop: \(load.crashes.count) crashes within \(window) ms")
-        }
-        guard load.recoveries < policy.maxRecoveries else {
-            log.emit("give-up", view: view.id, [("load", .int(load.index)), ("recoveries", .int(load.recoveries))])
+        let delay: Int
+        switch policy.decideRecovery(at: now, crash: crash, lastRecoveryAt: view.lastRecoveryAt, history: &load.history) {
+        case .suppressed:
+            return log.emit(.recoverySuppressed(kind: recovery.rawValue), view: view.id)
+        case .crashLoop(let crashes, let window):
+            log.emit(.crashLoop(load: load.index, crashes: crashes, windowMs: window), view: view.id)
+            return endLoad(view, error: "crash-loop: \(crashes) crashes within \(window) ms")
+        case .giveUp(let recoveries):
+            log.emit(.giveUp(load: load.index, recoveries: recoveries), view: view.id)
             return endLoad(view)
+        case .recover(let attempt, let backoff):
+            view.lastRecoveryAt = now
+            log.emit(.recovery(kind: recovery.rawValue, reason: reason, attempt: attempt), view: view.id)
+            delay = backoff
         }
-        load.recoveries += 1
-        view.lastRecoveryAt = now
-        log.emit("recovery", view: view.id, [
-            ("kind", .string(recovery.rawValue)), ("reason", .string(reason)), ("attempt", .int(load.recoveries)),
-        ])
         let perform = { [unowned self] in
             guard !view.closed else { return }
             switch recovery {
@@ -111,10 +100,8 @@ extension Host {
                 openView(for: load)
             }
         }
-        // The first restart after a crash is immediate; each further one in the window waits twice as long.
-        if crash, load.crashes.count > 1 {
-            view.timers.append(loop.schedule(
-                afterNanoseconds: policy.crashBackoffNanoseconds << min(load.crashes.count - 2, 8), perform))
+        if delay > 0 {
+            view.timers.append(loop.schedule(afterNanoseconds: delay, perform))
         } else {
             loop.soon(perform)
         }

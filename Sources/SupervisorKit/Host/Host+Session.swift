@@ -1,3 +1,4 @@
+import Events
 import WireProtocol
 
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
@@ -21,19 +22,20 @@ extension Host {
             }
             return tab
         }
-        var fields: [(String, JSON)] = [("tabs", .int(tabs.count)), ("journalRecords", saved.journal.map { .int(Int($0.records)) } ?? .null)]
+        var digest: String?
         if store.file != nil {
             store.digest = SessionDigest(saved.records.map(\.bytes))
             // Saves are appended to an intact file; a damaged one is written whole first.
             store.layout = damage == nil ? .appending(base: saved.baseSize, end: saved.size) : .whole
             store.dirty = !store.changed.isEmpty || damage != nil
             if store.dirty { scheduleSave(store) }
-            fields.append(("digest", .string(store.digest.value)))
+            digest = store.digest.value
         }
-        if let damage { fields.append(("damage", .string(damage.description))) }
-        log.emit("session-restored", fields)
+        log.emit(.sessionRestored(
+            tabs: tabs.count, journalRecords: saved.journal.map { Int($0.records) }, digest: digest,
+            damage: damage?.description))
         if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
-            log.emit("journal-behind", [("saved", .int(Int(expected))), ("found", .int(journal.recovered.count))])
+            log.emit(.journalBehind(saved: Int(expected), found: journal.recovered.count))
             printError(
                 "supervisor: warning: the session says \(expected) typed inputs were saved, but journal "
                     + "'\(journal.path)' holds \(journal.recovered.count); the rest are lost")
@@ -49,7 +51,7 @@ extension Host {
             tab.position = i
             return tab
         }
-        log.emit("session-created", [("tabs", .int(count))])
+        log.emit(.sessionCreated(tabs: count))
         sessionChanged()
     }
 
@@ -147,11 +149,10 @@ extension Host {
         }
         let now = Sys.monotonicNanoseconds()
         session.lastSavedAt = now
-        log.emit("session-saved", [
-            ("tabs", .int(tabs.count)), ("whole", .bool(whole)), ("bytes", .int(bytes)),
-            ("digest", .string(session.digest.value)), ("journalRecords", journal.map { .int(Int($0.records)) } ?? .null),
-            ("loopMs", JSON.milliseconds(encoded - start)), ("writeMs", JSON.milliseconds(now - encoded)),
-        ])
+        log.emit(.sessionSaved(.init(
+            tabs: tabs.count, whole: whole, bytes: bytes, digest: session.digest.value,
+            journalRecords: journal.map { Int($0.records) }, loopMs: milliseconds(encoded - start),
+            writeMs: milliseconds(now - encoded))))
         if session.dirty { scheduleSave(session) }
     }
 

@@ -6,7 +6,7 @@ extension Host {
             let worker = launchWorker()
         else { return }
         spares.append(worker)
-        log.emit("spare", pid: worker.pid)
+        log.emit(.spare(reused: false), pid: worker.pid)
         setBand(.background, of: worker)
     }
 
@@ -23,7 +23,7 @@ extension Host {
         worker.lastPing += 1
         send(.ping(seq: worker.lastPing), to: worker)
         spares.append(worker)
-        log.emit("spare", pid: worker.pid, [("reused", .bool(true))])
+        log.emit(.spare(reused: true), pid: worker.pid)
         setBand(.background, of: worker)
         return true
     }

@@ -11,10 +11,7 @@ extension Host {
         let load = Load(index: -1, url: tab.url ?? "", slot: -1, hidden: !tab.visible, startedAt: now, tab: tab)
         tab.load = load
         if tab.visible { load.shownAt = now }
-        log.emit("tab-realized", [
-            ("tab", .int(Int(tab.id))), ("reason", .string(reason)), ("entries", .int(tab.history.entries.count)),
-            ("index", .int(tab.history.index)),
-        ])
+        log.emit(.tabRealized(tab: Int(tab.id), reason: reason, entries: tab.history.entries.count, index: tab.history.index))
         openView(for: load)
     }
 
@@ -110,10 +107,9 @@ extension Host {
             ? NavigationPolicy.Decision(verdict: .cancel, reason: tooLong)
             : tab.decider?(type, frame, url).map { NavigationPolicy.Decision(verdict: $0, reason: "the tab's decider") }
                 ?? configuration.navigation.decide(type, frame: frame, url: url, key: launchKey)
-        log.emit("navigation-decision", [
-            ("tab", .int(Int(tab.id))), ("type", .string(NavigationPolicy.name(type))), ("frame", .string(frame.rawValue)),
-            ("url", .string(url)), ("decision", .string(decision.verdict.rawValue)), ("reason", .string(decision.reason)),
-        ])
+        log.emit(.navigationDecision(
+            tab: Int(tab.id), type: NavigationPolicy.name(type), frame: frame.rawValue, url: url,
+            decision: decision.verdict.rawValue, reason: decision.reason))
         tab.notify(.decided(type: type, frame: frame, url: url, verdict: decision.verdict))
         return decision.verdict
     }
@@ -184,9 +180,7 @@ extension Host {
     ) {
         let page = InternalURL.errorPage(for: url, code: code, key: launchKey)
         guard page.utf8.count <= maxURLBytes else { return navigationEnded(tab, error: error) }
-        log.emit("error-page", view: tab.load?.view?.id, pid: worker.pid, [
-            ("tab", .int(Int(tab.id))), ("url", .string(url)), ("code", .int(code)), ("kind", .string(kind)),
-        ])
+        log.emit(.errorPage(tab: Int(tab.id), url: url, code: code, kind: kind), view: tab.load?.view?.id, pid: worker.pid)
         tab.pending.append(replace ? .replace : .push)
         sendNavigation(.load(url: page, replace: replace), to: worker)
     }
@@ -196,7 +190,7 @@ extension Host {
     /// an error page instead, as browsers stop a chain of redirects.
     func navigationRequested(_ tab: Tab, type: NavigationType, mainFrame: Bool, url: String, by worker: WorkerProcess) {
         let verdict = decide(tab, type, mainFrame ? .main : .sub, url)
-        if verdict == .openExternally { log.emit("open-externally", [("tab", .int(Int(tab.id))), ("url", .string(url))]) }
+        if verdict == .openExternally { log.emit(.openExternally(tab: Int(tab.id), url: url)) }
         guard verdict == .allow, mainFrame else { return }
         guard tab.pageNavigations < Self.maxPageNavigations else {
             let error = "\(Self.maxPageNavigations) navigations without a user action"

@@ -7,9 +7,9 @@ extension Host {
         nextViewID += 1
         views[view.id] = view
         load.view = view
-        log.emit("view-open", view: view.id, [("load", .int(load.index)), ("visible", .bool(view.visible))])
+        log.emit(.viewOpen(load: load.index, visible: view.visible), view: view.id)
         if let worker = takeSpare() {
-            log.emit("spare-taken", view: view.id, pid: worker.pid)
+            log.emit(.spareTaken, view: view.id, pid: worker.pid)
             adopt(worker, into: view)
         } else {
             startWorker(for: view)
@@ -33,7 +33,7 @@ extension Host {
         guard !stopping else { return }
         if let worker = view.worker { reapIfExited(worker) }
         view.attached = true
-        log.emit("attach", view: view.id, pid: view.worker?.pid)
+        log.emit(.attach, view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
         if view.visible, view.worker?.rendered == true, view.worker?.reaped == false { becameVisible(view) }
     }
@@ -43,7 +43,7 @@ extension Host {
         guard let view = load.view, !view.closed, !stopping else { return }
         shown(load)
         view.visible = true
-        log.emit("show", view: view.id, pid: view.worker?.pid, [("load", .int(load.index))])
+        log.emit(.show(load: load.index), view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { reapIfExited(worker) }
         // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
         // assertion then finds gone.
@@ -64,6 +64,6 @@ extension Host {
             worker.view = nil
             if !park(worker) { shutDown(worker) }
         }
-        log.emit("view-close", view: view.id)
+        log.emit(.viewClose, view: view.id)
     }
 }

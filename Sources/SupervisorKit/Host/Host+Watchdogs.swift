@@ -17,12 +17,12 @@ extension Host {
 
     func blankDetected(_ view: View) {
         guard let recovery = policy.onBlank, !view.closed else { return }
-        log.emit("watchdog", view: view.id, pid: view.worker?.pid, [("title", .string(""))])
+        log.emit(.watchdog(title: ""), view: view.id, pid: view.worker?.pid)
         recover(view, recovery, because: "blank")
     }
 
     func deadChannel(_ view: View, _ message: String) {
-        log.emit("dead-channel-send", view: view.id, pid: view.worker?.pid, [("message", .string(message))])
+        log.emit(.deadChannelSend(message: message), view: view.id, pid: view.worker?.pid)
     }
 
     /// Pings a busy worker every interval, so that a hung one is found even when nothing else is asked of it; a

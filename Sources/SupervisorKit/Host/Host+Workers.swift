@@ -18,9 +18,7 @@ extension Host {
         do {
             worker = try launcher.launch()
         } catch {
-            log.emit("death", view: view?.id, [
-                ("status", .string("launch-failed")), ("reason", .string(error.description)), ("rendered", .bool(false)),
-            ])
+            log.emit(.launchFailed(reason: error.description), view: view?.id)
             if let limit = Self.limitReached(error.underlying.errno) {
                 abort(because: "cannot start a worker: \(limit)")
             } else {
@@ -59,9 +57,7 @@ extension Host {
         worker.views += 1
         // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
         worker.unsolicited = 0
-        var fields: [(String, JSON)] = [("load", .int(view.load.index))]
-        if worker.views > 1 { fields.append(("reused", .bool(true))) }
-        log.emit("spawn", view: view.id, pid: worker.pid, fields)
+        log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
         setBand(band(for: worker), of: worker)
         if worker.helloAt != nil { sendLoad(to: worker, of: view) }
     }
@@ -81,20 +77,21 @@ extension Host {
         guard assertion || worker.band != band else { return }
         let result = configuration.bands.apply(band, to: worker.pid)
         if result == .applied { worker.band = band }
-        var fields: [(String, JSON)] = [
-            ("band", .string(band.rawValue)), ("nice", .int(Int(configuration.bands.nice(band)))),
-            ("oomScoreAdj", .int(Int(configuration.bands.oomScoreAdjust(band)))), ("result", .string(result.name)),
-        ]
+        var rbs: String?
         switch result {
         case .noSuchProcess where band == .foreground:
-            fields.append(("rbs", .string(rbsTargetMissingLine)))
+            rbs = rbsTargetMissingLine
         case .denied(let error) where !warnedPriorityDenied:
             warnedPriorityDenied = true
             printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
         default:
             break
         }
-        log.emit("priority", view: worker.view?.id, pid: worker.pid, fields)
+        log.emit(
+            .priority(
+                band: band.rawValue, nice: Int(configuration.bands.nice(band)),
+                oomScoreAdj: Int(configuration.bands.oomScoreAdjust(band)), result: result.name, rbs: rbs),
+            view: worker.view?.id, pid: worker.pid)
     }
 
     func sendLoad(to worker: WorkerProcess, of view: View) {
@@ -114,14 +111,12 @@ extension Host {
             send(.load(url: view.load.url, replace: false), to: worker)
         }
         watchLiveness(of: worker)
-        log.emit("load", view: view.id, pid: worker.pid, [
-            ("url", .string(view.load.url)), ("attempt", .int(view.load.recoveries)),
-        ])
+        log.emit(.load(url: view.load.url, attempt: view.load.recoveries), view: view.id, pid: worker.pid)
     }
 
     func shutDown(_ worker: WorkerProcess) {
         guard !worker.reaped else { return }
-        log.emit("shutdown", view: worker.view?.id, pid: worker.pid)
+        log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
         worker.shutdownRequested = true
         send(.shutdown, to: worker)
         loop.cancel(worker.timer)
@@ -135,7 +130,7 @@ extension Host {
     func kill(_ worker: WorkerProcess, because reason: String, verdict: TerminationStatus) {
         guard worker.verdict == nil else { return }
         worker.verdict = verdict
-        log.emit("kill", view: worker.view?.id, pid: worker.pid, [("reason", .string(reason)), ("verdict", .string(verdict.name))])
+        log.emit(.kill(reason: reason, verdict: verdict.name), view: worker.view?.id, pid: worker.pid)
         worker.signal(SIGKILL)
         closeChannel(of: worker)
     }

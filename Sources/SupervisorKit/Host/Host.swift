@@ -75,24 +75,21 @@ public final class Host {
 
     /// Says what opening the journal found: a torn tail cut off, or damage salvaged at the user's word.
     private func reportOpened(_ journal: InputJournal) {
-        var fields: [(String, JSON)] = [("records", .int(journal.recovered.count)), ("tornBytesDropped", .int(journal.tornBytes))]
         if let damage = journal.salvaged {
-            fields.append(("salvaged", .string(damage.description)))
             printError("supervisor: warning: journal '\(journal.path)': \(damage); kept the intact inputs and rewrote it")
         }
-        log.emit("journal-opened", fields)
+        log.emit(.journalOpened(
+            records: journal.recovered.count, tornBytesDropped: journal.tornBytes, salvaged: journal.salvaged?.description))
     }
 
     /// Runs every load to its end and reaps every worker. The summary is computed from the events of this run.
     public func run() throws(SystemError) -> RunSummary {
         let summary = RunSummary(policy: policy.name)
         log.observers.append(summary.record)
-        log.emit("run-begin", [
-            ("policy", .string(policy.name)), ("loads", .int(configuration.loads)),
-            ("views", .int(configuration.views)), ("hidden", .int(configuration.hidden)),
-            ("seed", .int(Int(truncatingIfNeeded: configuration.seed))),
-            ("raceRate", .double(configuration.raceRate)), ("killRate", .double(configuration.killRate)),
-        ] + (session == nil ? [] : [("tabs", .int(tabs.count))]))
+        log.emit(.runBegin(.init(
+            policy: policy.name, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
+            seed: Int(truncatingIfNeeded: configuration.seed), raceRate: configuration.raceRate,
+            killRate: configuration.killRate, tabs: session == nil ? nil : tabs.count)))
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
         if let jetsam {
@@ -124,7 +121,7 @@ public final class Host {
             })
         if editor?.concluded == false { concludeEditor() }
         finishSession()
-        log.emit("run-end", [("interrupted", .bool(stopping))])
+        log.emit(.runEnd(interrupted: stopping))
         log.flush()
         return summary
     }
@@ -140,7 +137,7 @@ public final class Host {
         _ = try loop.watch(signalFD) { [unowned self] _ in
             var info = signalfd_siginfo()
             _ = Glibc.read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size)
-            log.emit("interrupt", [("signal", .string(signalName(Int32(info.ssi_signo))))])
+            log.emit(.interrupt(signal: signalName(Int32(info.ssi_signo))))
             stop()
         }
     }
@@ -168,7 +165,7 @@ public final class Host {
     func abort(because reason: String) {
         guard failure == nil else { return }
         failure = reason
-        log.emit("abort", [("reason", .string(reason))])
+        log.emit(.abort(reason: reason))
         stop()
     }
 }

@@ -16,9 +16,8 @@ final class Load {
     var shownAt: Int?
     var visibleAt: Int?
     var blank = false
-    var recoveries = 0
-    /// When its workers crashed, for the crash-loop limit; only the policy's window is kept.
-    var crashes: [Int] = []
+    var history = RecoveryHistory()
+    var recoveries: Int { history.recoveries }
     var blankDeadline: EventLoop.TimerID?
     var killScheduled = false
     /// The view currently showing this load; rebuilding replaces it.

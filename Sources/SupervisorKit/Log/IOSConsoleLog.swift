@@ -1,3 +1,4 @@
+import Events
 import CShim
 import Glibc
 
@@ -43,51 +44,53 @@ public final class IOSConsoleLog {
         let page = event.view.map { "0x10a2b\(String($0 * 0x40, radix: 16))" } ?? "0x10a2b0000"
         let proxy = "0x10c4\(String(pid * 0x10, radix: 16)) - [PID=\(pid)]"
         let pageTag = "\(page) - [pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
-        switch event.name {
-        case "run-begin":
-            if case .string(let name)? = event["policy"] { policy = name }
-        case "interrupt":
+        switch event.kind {
+        case .runBegin(let begin):
+            policy = begin.policy
+        case .interrupt:
             line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
-        case "spawn" where event["reused"] == .bool(true):
+        case .spawn(_, reused: true):
             line(event, "Process", "\(proxy) WebProcessCache::takeProcess: Taking process from WebProcess cache")
-        case "spawn":
+        case .spawn:
             line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching:")
-        case "spare" where event["reused"] == .bool(true):
+        case .spare(reused: true):
             line(event, "Process", "\(proxy) WebProcessCache::addProcess: Adding process to WebProcess cache")
-        case "hello":
+        case .hello:
             line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didConnectToProcess:")
-        case "priority":
-            let name = event["band"] == .string("foreground") ? "Foreground" : "Background"
+        case .priority(let band, _, _, let result, _):
+            let name = band == PriorityBand.foreground.rawValue ? "Foreground" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
             let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - ProcessAssertion"
-            switch event["result"] {
-            case .string("ok")?:
+            switch result {
+            case PriorityResult.applied.name:
                 line(event, "ProcessSuspension", "\(prefix)::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
-            case .string("ESRCH")?:
+            case PriorityResult.noSuchProcess.name:
                 line(event, "assertion", rbsTargetMissingLine)
                 line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(Self.rbsError)")
             default:
                 break
             }
-        case "commit":
+        case .commit:
             line(event, "Loading", "\(pageTag) WebPageProxy::didCommitLoadForFrame:")
-        case "render":
+        case .render:
             line(event, "Loading", "\(pageTag) WebPageProxy::didFinishDocumentLoadForFrame:")
             line(event, "Loading", "\(pageTag) WebPageProxy::didFinishLoadForFrame:")
-        case "shutdown":
+        case .shutdown:
             line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
-        case "kill":
+        case .kill(_, let verdict):
             terminating.insert(Int32(pid))
-            if event["verdict"] == .string(TerminationStatus.unresponsive.name) {
+            if verdict == TerminationStatus.unresponsive.name {
                 line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
             }
             line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
-        case "death":
-            died(event, pid: pid, proxy: proxy)
-        case "termination":
+        case .launchFailed:
+            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
+        case .death(let death):
+            died(death, event, pid: pid, proxy: proxy)
+        case .termination:
             line(event, "Loading", "\(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
             line(event, "Loading", "\(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
-        case "recovery" where policy == "webkit-default":
+        case .recovery where policy == "webkit-default":
             // WebKit reloads by itself only when the app has no termination delegate.
             line(event, "Loading", "\(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
         default:
@@ -95,24 +98,24 @@ public final class IOSConsoleLog {
         }
     }
 
+    private static let failedToLaunch = "WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)"
+
     /// A normal exit is a disconnect; a launch that never connected, a failed launch; the supervisor's own kill,
     /// WebKit's own termination; anything else a crash, since WebKit cannot tell a jetsam kill from one.
     /// runningboardd reports the signal, as a device's full log shows it.
-    private func died(_ event: Event, pid: Int, proxy: String) {
+    private func died(_ death: SupervisorEvent.Death, _ event: Event, pid: Int, proxy: String) {
         let byUs = terminating.remove(Int32(pid)) != nil
-        let status = event["status"]
-        let reason = event["reason"].map(\.text) ?? ""
-        if status == .string("normal") {
+        if death.status == TerminationStatus.normal.name {
             line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didDisconnectFromProcess:")
-        } else if status == .string("launch-failed") && (event.pid == nil || byUs || !reason.contains("SIGKILL")) {
-            line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)")
+        } else if death.status == SupervisorEvent.launchFailedStatus && (byUs || death.reason?.contains("SIGKILL") != true) {
+            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
         } else if byUs {
             line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=RequestedByClient")
         } else {
             line(event, "Process", "\(proxy) WebProcessProxy::didClose: (web process 0 crash)")
             line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash")
         }
-        guard case .int(let signal)? = event["signal"], event.pid != nil else { return }
+        guard case .signal(let signal) = death.exit else { return }
         let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
         pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
             + "[\(identity)] termination reported by launchd (2, \(signal), \(signal))\n"

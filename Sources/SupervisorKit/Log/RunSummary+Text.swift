@@ -1,3 +1,4 @@
+import Events
 /// The summary as `run` prints it: one JSON object, or lines of text that fit the terminal.
 extension RunSummary {
     public var json: JSON {
@@ -17,7 +18,7 @@ extension RunSummary {
             ("peakWorkerRSSBytes", peakWorkerRSSBytes.map(JSON.int) ?? .null),
             ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
             ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
-            ("lostInputs", lostInputs.map(JSON.int) ?? .null), ("duplicateInputs", duplicateInputs.map(JSON.int) ?? .null),
+            ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
             ("session", session.map { session in
                 .object([
                     ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
@@ -25,10 +26,9 @@ extension RunSummary {
                     ("errorPages", .int(session.errorPages)),
                 ])
             } ?? .null),
-            ("inputs", editor.map { editor in
-                .object(["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"].map {
-                    ($0, editor[$0] ?? .null)
-                })
+            ("inputs", audit.map { audit in
+                let keys: Set = ["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"]
+                return .object(SupervisorEvent.editor(audit).fields.filter { keys.contains($0.0) })
             } ?? .null),
         ])
     }
@@ -65,10 +65,8 @@ extension RunSummary {
         lines.append("spawn to hello: \(Percentiles(spawnToHelloMs).text)")
         if let a = audit {
             lines.append("typed input: \(a.typed) typed (\(a.restored) restored from the journal), "
-                + (a.saved.map { "\($0) saved, " } ?? "") + "\(a.replayed) replayed, \(a.lost) lost, \(a.duplicate) applied twice"
+                + (a.saved.map { "\($0) saved, " } ?? "") + "\(a.replayed) replayed, \(a.lostInputs) lost, \(a.duplicateInputs) applied twice"
                 + (a.deferred > 0 ? "; typing waited \(counted(a.deferred, "tick")) for the worker" : ""))
-        } else if let missing = missingFields.first {
-            lines.append("typed input: not known: \(missing)")
         }
         if let s = session {
             lines.append("tabs: \(s.tabs), \(s.realized) realized, saved \(counted(s.saves, "time")); navigations: "

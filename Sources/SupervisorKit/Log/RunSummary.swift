@@ -1,3 +1,4 @@
+import Events
 /// What a run amounted to, computed only from its events.
 public final class RunSummary {
     public let policy: String
@@ -54,91 +55,85 @@ public final class RunSummary {
     public private(set) var interrupted = false
     /// The loads the run was asked for.
     public private(set) var plannedLoads = 0
-    /// The editor's event at the end of the run, when there was an editor, and its audit read whole.
-    public private(set) var editor: Event?
+    /// The editor's audit at the end of the run, when there was an editor.
     public private(set) var audit: EditorAudit?
-    /// Fields the summary needs that the run's events lack: its numbers cannot be trusted, and the run fails.
-    public private(set) var missingFields: [EditorAudit.MissingField] = []
-    /// Typed inputs lost: 0 when the run had no editor, nil when its audit could not be read.
-    public var lostInputs: Int? { editor == nil ? 0 : audit?.lost }
+    /// Typed inputs lost: 0 when the run had no editor.
+    public var lostInputs: Int { audit?.lostInputs ?? 0 }
     /// For a run that browsed a session: its tabs, how many got a worker, how often they were saved, what the
     /// navigation policy decided and how many error pages stood in for failed navigations.
     public private(set) var session: (tabs: Int, realized: Int, saves: Int, decisions: [String: Int], errorPages: Int)?
-    public var duplicateInputs: Int? { editor == nil ? 0 : audit?.duplicate }
+    public var duplicateInputs: Int { audit?.duplicateInputs ?? 0 }
 
     public init(policy: String) {
         self.policy = policy
     }
 
     public func record(_ event: Event) {
-        switch event.name {
-        case "run-begin":
-            plannedLoads = event["loads"]?.integer ?? 0
-            faultsPlanned = [event["raceRate"], event["killRate"]].contains { $0 != nil && $0 != .double(0) }
-            if let tabs = event["tabs"]?.integer { session = (tabs, 0, 0, [:], 0) }
-        case "editor":
-            editor = event
-            do {
-                audit = try EditorAudit(event)
-            } catch {
-                missingFields.append(error)
-            }
-        case "tab-realized":
+        switch event.kind {
+        case .runBegin(let begin):
+            plannedLoads = begin.loads
+            faultsPlanned = begin.raceRate != 0 || begin.killRate != 0
+            if let tabs = begin.tabs { session = (tabs, 0, 0, [:], 0) }
+        case .editor(let audit):
+            self.audit = audit
+        case .tabRealized:
             session?.realized += 1
-        case "session-saved":
+        case .sessionSaved:
             session?.saves += 1
-        case "navigation-decision":
-            if case .string(let decision)? = event["decision"] { session?.decisions[decision, default: 0] += 1 }
-        case "error-page":
+        case .navigationDecision(_, _, _, _, let decision, _):
+            session?.decisions[decision, default: 0] += 1
+        case .errorPage:
             session?.errorPages += 1
-        case "run-end":
-            interrupted = event["interrupted"] == .bool(true)
+        case .runEnd(let interrupted):
+            self.interrupted = interrupted
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
-        case "unobserved":
+        case .unobserved:
             unobservedDeaths += 1
-        case "dead-channel-send":
+        case .deadChannelSend:
             deadChannelSends += 1
-        case "render":
-            if case .int(let bytes)? = event["workersRSSBytes"] { peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes ?? 0, bytes) }
-        case "spare" where event["reused"] == nil:
+        case .render(_, let bytes):
+            peakWorkerRSSBytes = Swift.max(peakWorkerRSSBytes ?? 0, bytes)
+        case .spare(reused: false):
             spawns += 1
             spareSpawns += 1
             if let pid = event.pid { idleSpares.insert(pid) }
-        case "spawn":
-            if event["reused"] == .bool(true) {
+        case .spawn(_, let reused):
+            if reused {
                 reuses += 1
             } else if event.pid.flatMap({ idleSpares.remove($0) }) == nil {
                 spawns += 1
             }
-        case "hello":
-            if case .double(let ms)? = event["spawnToHelloMs"] { spawnToHelloMs.append(ms) }
-        case "inject":
+        case .hello(let ms):
+            spawnToHelloMs.append(ms)
+        case .inject:
             faultsDelivered += 1
-        case "inject-spared":
+        case .injectSpared:
             faultsSpared += 1
-        case "death":
-            recordDeath(event)
-        case "recovery":
-            if case .string(let kind)? = event["kind"] { recoveries[kind, default: 0] += 1 }
-        case "priority":
-            if event["rbs"] != nil { rbsErrors += 1 }
-            guard let pid = event.pid, event["result"] == .string("ok") else { break }
-            if event["band"] == .string("foreground") || event["band"] == .string("boosted") {
+        case .launchFailed:
+            launchErrors += 1
+        case .death(let death):
+            if let pid = event.pid { recordDeath(death, pid: pid, view: event.view, at: event.monotonic) }
+        case .recovery(let kind, _, _):
+            recoveries[kind, default: 0] += 1
+        case .priority(let band, _, _, let result, let rbs):
+            if rbs != nil { rbsErrors += 1 }
+            guard let pid = event.pid, result == "ok" else { break }
+            if band == PriorityBand.foreground.rawValue || band == PriorityBand.boosted.rawValue {
                 if foregroundSince[pid] == nil { foregroundSince[pid] = event.monotonic }
             } else {
                 leaveForeground(pid, at: event.monotonic)
             }
-        case "load-end":
+        case .loadEnd(let end):
             loads += 1
-            if case .double(let ms)? = event["timeToVisibleMs"] {
+            if let ms = end.timeToVisibleMs {
                 rendered += 1
                 timeToVisibleMs.append(ms)
             } else {
-                if event["outcome"] == .string("failed") {
+                if end.outcome == .failed {
                     failed += 1
                 } else {
                     blank += 1
-                    if case .double(let ms)? = event["blankMs"] { blankMs += ms }
+                    blankMs += end.blankMs ?? 0
                 }
                 // Never visible: a blank load is the slowest load there is, not a load left out.
                 timeToVisibleMs.append(.infinity)
@@ -148,24 +143,16 @@ public final class RunSummary {
         }
     }
 
-    private func recordDeath(_ event: Event) {
-        guard let pid = event.pid else {
-            launchErrors += 1
-            return
-        }
+    private func recordDeath(_ death: SupervisorEvent.Death, pid: Int32, view: Int?, at time: Int) {
         deaths += 1
         idleSpares.remove(pid)
-        leaveForeground(pid, at: event.monotonic)
-        if case .string(let status)? = event["status"] { deathsByStatus[status, default: 0] += 1 }
-        guard event["signal"] != nil, case .string(let name)? = event["cause"], let cause = DeathCause(rawValue: name),
-            cause != .worker
-        else { return }
+        leaveForeground(pid, at: time)
+        deathsByStatus[death.status, default: 0] += 1
+        guard case .signal(let signal) = death.exit, let cause = DeathCause(rawValue: death.cause), cause != .worker else { return }
         killsByCause[cause, default: 0] += 1
         // Killed in the window between spawn and attach, whether or not the page had painted off screen: the user
         // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.
-        if cause != .supervisor, event["signal"] == .int(9), event["attached"] == .bool(false),
-            event["spare"] == .bool(false), event.view != nil, event["shutdown"] == nil
-        {
+        if cause != .supervisor, signal == 9, !death.attached, !death.spare, view != nil, !death.shutdown {
             raceKills += 1
         }
     }

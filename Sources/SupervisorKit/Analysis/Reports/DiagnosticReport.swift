@@ -1,3 +1,4 @@
+import Events
 /// Crash reports, JetsamEvent reports and the other diagnostic reports Apple's systems write: told from a file's
 /// first bytes (never its name), read whole up to `sizeLimit`, and turned into `ReportFact`s.
 ///

@@ -1,3 +1,4 @@
+import Events
 /// The members of a JSON crash report (`bug_type` 309) that say which process crashed, when and how, gathered in
 /// whatever order they come; `threads` and `usedImages`, most of the report, are skipped unread.
 struct CrashFields {

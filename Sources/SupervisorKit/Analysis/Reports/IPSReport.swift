@@ -1,3 +1,4 @@
+import Events
 /// A JSON diagnostic report (`.ips`): a one-line metadata object, then the report as one pretty-printed object
 /// whose keys come in any order. Crash reports (`bug_type` 309) and JetsamEvent reports (298) give facts; other
 /// types are reports that say nothing the analyzer uses. iOS 14 and older wrote a crash's body as text after the

@@ -1,3 +1,4 @@
+import Events
 /// A lenient pull reader of JSON bytes, for the diagnostic reports Apple writes (`.ips`): the caller walks the
 /// objects it cares about member by member and skips the rest, which is scanned over without being decoded, so a
 /// crash report's thousands of frames cost a byte scan and no `String`.

@@ -1,3 +1,4 @@
+import Events
 /// What a crash report or a JetsamEvent report says about one process: the facts the analyzer joins to that pid's
 /// story in the console log, or reports on their own.
 struct ReportFact {

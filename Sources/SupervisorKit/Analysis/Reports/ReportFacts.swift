@@ -1,3 +1,4 @@
+import Events
 /// The facts of crash and JetsamEvent reports, by pid, until the timeline of the process they tell of takes them.
 /// A report may be read before or after the logs: facts wait here, and each timeline takes those of its pid whose
 /// time falls within its life when it is classified. Bounded: past `limit` facts waiting, later ones are counted in

@@ -1,3 +1,4 @@
+import Events
 import Glibc
 
 /// The zone a time written without one is read in. idevicesyslog, `log show --style compact` and Console copies

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A JSON value, written by hand: the event log is on the hot path and must not go through reflection.
 public enum JSON: Sendable, Equatable {
     case int(Int)
@@ -54,7 +52,7 @@ public enum JSON: Sendable, Equatable {
         return members.first { $0.0 == key }?.1
     }
 
-    static func quote(_ string: String, into out: inout String) {
+    package static func quote(_ string: String, into out: inout String) {
         out += "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -73,7 +71,12 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// Milliseconds from nanoseconds, rounded to the microsecond.
-    static func milliseconds(_ nanoseconds: Int) -> JSON {
-        .double(Double(nanoseconds / 1000) / 1000)
+    package static func milliseconds(_ nanoseconds: Int) -> JSON {
+        .double(Events.milliseconds(nanoseconds))
     }
+}
+
+/// Milliseconds from nanoseconds, rounded to the microsecond: how every duration is written.
+package func milliseconds(_ nanoseconds: Int) -> Double {
+    Double(nanoseconds / 1000) / 1000
 }

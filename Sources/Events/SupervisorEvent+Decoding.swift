@@ -1,0 +1,191 @@
+/// Why a record is not an event of this schema: the reader stops rather than guess.
+public enum EventDecodingError: Error, Equatable, CustomStringConvertible {
+    case notJSON
+    case unknownEvent(String)
+    case missingField(event: String, field: String)
+    case wrongType(event: String, field: String, expected: String)
+    case badValue(event: String, field: String, value: String)
+
+    public var description: String {
+        switch self {
+        case .notJSON: "not a JSON object with an 'event'"
+        case .unknownEvent(let name): "unknown event '\(name)'"
+        case .missingField(let event, let field): "the '\(event)' event has no '\(field)'"
+        case .wrongType(let event, let field, let expected): "the '\(event)' event's '\(field)' is not \(expected)"
+        case .badValue(let event, let field, let value): "the '\(event)' event's '\(field)' is '\(value)'"
+        }
+    }
+}
+
+extension SupervisorEvent {
+    /// The event a record's name and keys describe.
+    public init(name: String, fields members: [(String, JSON)]) throws(EventDecodingError) {
+        let r = FieldReader(event: name, members: members)
+        switch name {
+        case "run-begin":
+            var begin = RunBegin(
+                policy: try r.string("policy"), loads: try r.int("loads"), views: try r.int("views"),
+                hidden: try r.int("hidden"), seed: try r.int("seed"), raceRate: try r.double("raceRate"),
+                killRate: try r.double("killRate"), tabs: try r.optionalInt("tabs"))
+            begin.schemaVersion = try r.int("schemaVersion")
+            self = .runBegin(begin)
+        case "run-end": self = .runEnd(interrupted: try r.bool("interrupted"))
+        case "interrupt": self = .interrupt(signal: try r.string("signal"))
+        case "abort": self = .abort(reason: try r.string("reason"))
+        case "load-begin" where r.has("tab"):
+            self = .navigationBegin(load: try r.int("load"), tab: try r.int("tab"), action: try r.string("action"))
+        case "load-begin": self = .loadBegin(load: try r.int("load"), url: try r.string("url"), hidden: try r.bool("hidden"))
+        case "load-end":
+            let outcome = try r.string("outcome")
+            guard let typed = Outcome(rawValue: outcome) else { throw .badValue(event: name, field: "outcome", value: outcome) }
+            self = .loadEnd(LoadEnd(
+                load: try r.int("load"), tab: try r.optionalInt("tab"), outcome: typed, recoveries: try r.int("recoveries"),
+                hidden: try r.bool("hidden"), error: try r.optionalString("error"), blankMs: try r.optionalDouble("blankMs"),
+                timeToVisibleMs: try r.optionalDouble("timeToVisibleMs")))
+        case "blank": self = .blank(load: try r.int("load"))
+        case "visible":
+            self = .visible(
+                load: try r.int("load"), timeToVisibleMs: try r.double("timeToVisibleMs"), first: try r.bool("first"),
+                editor: try r.bool("editor"))
+        case "view-open": self = .viewOpen(load: try r.int("load"), visible: try r.bool("visible"))
+        case "view-close": self = .viewClose
+        case "attach": self = .attach
+        case "show": self = .show(load: try r.int("load"))
+        case "spawn": self = .spawn(load: try r.int("load"), reused: try r.bool("reused"))
+        case "spare": self = .spare(reused: try r.bool("reused"))
+        case "spare-taken": self = .spareTaken
+        case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"))
+        case "priority":
+            self = .priority(
+                band: try r.string("band"), nice: try r.int("nice"), oomScoreAdj: try r.int("oomScoreAdj"),
+                result: try r.string("result"), rbs: try r.optionalString("rbs"))
+        case "load": self = .load(url: try r.string("url"), attempt: try r.int("attempt"))
+        case "commit": self = .commit(url: try r.string("url"))
+        case "render": self = .render(title: try r.string("title"), workersRSSBytes: try r.int("workersRSSBytes"))
+        case "fail": self = .fail(kind: try r.string("kind"), error: try r.string("error"))
+        case "fetch":
+            self = .fetch(url: try r.string("url"), kind: try r.string("kind"), status: try r.int("status"), bytes: try r.int("bytes"))
+        case "worker-history": self = .workerHistory(index: try r.int("index"), urls: try r.strings("urls"))
+        case "shutdown": self = .shutdown
+        case "kill": self = .kill(reason: try r.string("reason"), verdict: try r.string("verdict"))
+        case "death" where !r.has("code") && !r.has("signal"):
+            let status = try r.string("status")
+            guard status == Self.launchFailedStatus else { throw .missingField(event: name, field: "signal") }
+            guard try !r.bool("rendered") else { throw .badValue(event: name, field: "rendered", value: "true") }
+            self = .launchFailed(reason: try r.string("reason"))
+        case "death":
+            let exit: Death.Exit = r.has("code") ? .code(try r.int("code")) : .signal(try r.int("signal"))
+            self = .death(Death(
+                status: try r.string("status"), exit: exit, reason: try r.optionalString("reason"),
+                rendered: try r.bool("rendered"), attached: try r.bool("attached"), spare: try r.bool("spare"),
+                band: try r.string("band"), lifetimeMs: try r.double("lifetimeMs"), cause: try r.string("cause"),
+                shutdown: try r.bool("shutdown")))
+        case "protocol-violation": self = .protocolViolation(reason: try r.string("reason"))
+        case "send-refused": self = .sendRefused(message: try r.int("message"), reason: try r.string("reason"))
+        case "send-failed": self = .sendFailed(error: try r.string("error"))
+        case "unobserved": self = .unobserved
+        case "termination": self = .termination(status: try r.string("status"))
+        case "recovery":
+            self = .recovery(kind: try r.string("kind"), reason: try r.string("reason"), attempt: try r.int("attempt"))
+        case "recovery-suppressed": self = .recoverySuppressed(kind: try r.string("kind"))
+        case "crash-loop":
+            self = .crashLoop(load: try r.int("load"), crashes: try r.int("crashes"), windowMs: try r.int("windowMs"))
+        case "give-up": self = .giveUp(load: try r.int("load"), recoveries: try r.int("recoveries"))
+        case "watchdog": self = .watchdog(title: try r.string("title"))
+        case "dead-channel-send": self = .deadChannelSend(message: try r.string("message"))
+        case "inject": self = .inject(kind: try r.string("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
+        case "inject-spared": self = .injectSpared(kind: try r.string("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
+        case "tab-realized":
+            self = .tabRealized(
+                tab: try r.int("tab"), reason: try r.string("reason"), entries: try r.int("entries"), index: try r.int("index"))
+        case "navigation-decision":
+            self = .navigationDecision(
+                tab: try r.int("tab"), type: try r.string("type"), frame: try r.string("frame"), url: try r.string("url"),
+                decision: try r.string("decision"), reason: try r.string("reason"))
+        case "error-page":
+            self = .errorPage(tab: try r.int("tab"), url: try r.string("url"), code: try r.int("code"), kind: try r.string("kind"))
+        case "open-externally": self = .openExternally(tab: try r.int("tab"), url: try r.string("url"))
+        case "internal-refused": self = .internalRefused(url: try r.string("url"), reason: try r.string("reason"))
+        case "session-created": self = .sessionCreated(tabs: try r.int("tabs"))
+        case "session-restored":
+            self = .sessionRestored(
+                tabs: try r.int("tabs"), journalRecords: try r.nullableInt("journalRecords"),
+                digest: try r.optionalString("digest"), damage: try r.optionalString("damage"))
+        case "session-saved":
+            self = .sessionSaved(SessionSaved(
+                tabs: try r.int("tabs"), whole: try r.bool("whole"), bytes: try r.int("bytes"), digest: try r.string("digest"),
+                journalRecords: try r.nullableInt("journalRecords"), loopMs: try r.double("loopMs"),
+                writeMs: try r.double("writeMs")))
+        case "journal-opened":
+            self = .journalOpened(
+                records: try r.int("records"), tornBytesDropped: try r.int("tornBytesDropped"),
+                salvaged: try r.optionalString("salvaged"))
+        case "journal-behind": self = .journalBehind(saved: try r.int("saved"), found: try r.int("found"))
+        case "editor-open": self = .editorOpen(restored: try r.int("restored"))
+        case "editor":
+            self = .editor(EditorAudit(
+                typed: try r.int("typed"), restored: try r.int("restored"), acknowledged: try r.int("acknowledged"),
+                saved: try r.nullableInt("saved"), replayed: try r.int("replayed"), lostInputs: try r.int("lostInputs"),
+                duplicateInputs: try r.int("duplicateInputs"), mismatches: try r.int("mismatches"),
+                intact: try r.bool("intact"), documentFrom: try r.string("documentFrom"),
+                tornBytesDropped: try r.int("tornBytesDropped"), deferred: try r.int("deferred")))
+        default: throw .unknownEvent(name)
+        }
+    }
+}
+
+/// A record's keys, read strictly: a required key that is missing or of another type is an error.
+private struct FieldReader {
+    let event: String
+    let members: [(String, JSON)]
+
+    func has(_ key: String) -> Bool { members.contains { $0.0 == key } }
+
+    private func value(_ key: String) throws(EventDecodingError) -> JSON {
+        guard let value = members.first(where: { $0.0 == key })?.1 else { throw .missingField(event: event, field: key) }
+        return value
+    }
+
+    func int(_ key: String) throws(EventDecodingError) -> Int {
+        guard case .int(let value) = try value(key) else { throw .wrongType(event: event, field: key, expected: "a whole number") }
+        return value
+    }
+
+    func double(_ key: String) throws(EventDecodingError) -> Double {
+        switch try value(key) {
+        case .double(let value): return value
+        case .int(let value): return Double(value)
+        default: throw .wrongType(event: event, field: key, expected: "a number")
+        }
+    }
+
+    func string(_ key: String) throws(EventDecodingError) -> String {
+        guard case .string(let value) = try value(key) else { throw .wrongType(event: event, field: key, expected: "a string") }
+        return value
+    }
+
+    func bool(_ key: String) throws(EventDecodingError) -> Bool {
+        guard case .bool(let value) = try value(key) else { throw .wrongType(event: event, field: key, expected: "true or false") }
+        return value
+    }
+
+    func strings(_ key: String) throws(EventDecodingError) -> [String] {
+        guard case .array(let values) = try value(key) else { throw .wrongType(event: event, field: key, expected: "an array") }
+        var strings: [String] = []
+        for value in values {
+            guard case .string(let string) = value else { throw .wrongType(event: event, field: key, expected: "strings") }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// A key the schema always writes, as null when there is no value.
+    func nullableInt(_ key: String) throws(EventDecodingError) -> Int? {
+        try value(key) == .null ? nil : try int(key)
+    }
+
+    /// A key the schema leaves out when there is no value.
+    func optionalInt(_ key: String) throws(EventDecodingError) -> Int? { has(key) ? try int(key) : nil }
+    func optionalDouble(_ key: String) throws(EventDecodingError) -> Double? { has(key) ? try double(key) : nil }
+    func optionalString(_ key: String) throws(EventDecodingError) -> String? { has(key) ? try string(key) : nil }
+}

@@ -1,0 +1,179 @@
+extension SupervisorEvent {
+    /// The `event` of its record.
+    public var name: String {
+        switch self {
+        case .runBegin: "run-begin"
+        case .runEnd: "run-end"
+        case .interrupt: "interrupt"
+        case .abort: "abort"
+        case .loadBegin, .navigationBegin: "load-begin"
+        case .loadEnd: "load-end"
+        case .blank: "blank"
+        case .visible: "visible"
+        case .viewOpen: "view-open"
+        case .viewClose: "view-close"
+        case .attach: "attach"
+        case .show: "show"
+        case .spawn: "spawn"
+        case .spare: "spare"
+        case .spareTaken: "spare-taken"
+        case .hello: "hello"
+        case .priority: "priority"
+        case .load: "load"
+        case .commit: "commit"
+        case .render: "render"
+        case .fail: "fail"
+        case .fetch: "fetch"
+        case .workerHistory: "worker-history"
+        case .shutdown: "shutdown"
+        case .kill: "kill"
+        case .death, .launchFailed: "death"
+        case .protocolViolation: "protocol-violation"
+        case .sendRefused: "send-refused"
+        case .sendFailed: "send-failed"
+        case .unobserved: "unobserved"
+        case .termination: "termination"
+        case .recovery: "recovery"
+        case .recoverySuppressed: "recovery-suppressed"
+        case .crashLoop: "crash-loop"
+        case .giveUp: "give-up"
+        case .watchdog: "watchdog"
+        case .deadChannelSend: "dead-channel-send"
+        case .inject: "inject"
+        case .injectSpared: "inject-spared"
+        case .tabRealized: "tab-realized"
+        case .navigationDecision: "navigation-decision"
+        case .errorPage: "error-page"
+        case .openExternally: "open-externally"
+        case .internalRefused: "internal-refused"
+        case .sessionCreated: "session-created"
+        case .sessionRestored: "session-restored"
+        case .sessionSaved: "session-saved"
+        case .journalOpened: "journal-opened"
+        case .journalBehind: "journal-behind"
+        case .editorOpen: "editor-open"
+        case .editor: "editor"
+        }
+    }
+
+    /// The record's keys after `event`, `view` and `pid`, in the order they are written.
+    public var fields: [(String, JSON)] {
+        let f = Fields()
+        switch self {
+        case .runBegin(let r):
+            f.int("schemaVersion", r.schemaVersion).string("policy", r.policy).int("loads", r.loads).int("views", r.views)
+            f.int("hidden", r.hidden).int("seed", r.seed).double("raceRate", r.raceRate).double("killRate", r.killRate)
+            f.int("tabs", r.tabs)
+        case .runEnd(let interrupted): f.bool("interrupted", interrupted)
+        case .interrupt(let signal): f.string("signal", signal)
+        case .abort(let reason), .protocolViolation(let reason): f.string("reason", reason)
+        case .loadBegin(let load, let url, let hidden): f.int("load", load).string("url", url).bool("hidden", hidden)
+        case .navigationBegin(let load, let tab, let action): f.int("load", load).int("tab", tab).string("action", action)
+        case .loadEnd(let e):
+            f.int("load", e.load).int("tab", e.tab).string("outcome", e.outcome.rawValue).int("recoveries", e.recoveries)
+            f.bool("hidden", e.hidden).string("error", e.error).double("blankMs", e.blankMs)
+            f.double("timeToVisibleMs", e.timeToVisibleMs)
+        case .blank(let load), .show(let load): f.int("load", load)
+        case .visible(let load, let ms, let first, let editor):
+            f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).bool("editor", editor)
+        case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
+        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved: break
+        case .spawn(let load, let reused): f.int("load", load).bool("reused", reused)
+        case .spare(let reused): f.bool("reused", reused)
+        case .hello(let ms): f.double("spawnToHelloMs", ms)
+        case .priority(let band, let nice, let adjust, let result, let rbs):
+            f.string("band", band).int("nice", nice).int("oomScoreAdj", adjust).string("result", result).string("rbs", rbs)
+        case .load(let url, let attempt): f.string("url", url).int("attempt", attempt)
+        case .commit(let url): f.string("url", url)
+        case .render(let title, let bytes): f.string("title", title).int("workersRSSBytes", bytes)
+        case .fail(let kind, let error): f.string("kind", kind).string("error", error)
+        case .fetch(let url, let kind, let status, let bytes):
+            f.string("url", url).string("kind", kind).int("status", status).int("bytes", bytes)
+        case .workerHistory(let index, let urls): f.int("index", index).add("urls", .array(urls.map(JSON.string)))
+        case .kill(let reason, let verdict): f.string("reason", reason).string("verdict", verdict)
+        case .death(let d):
+            f.string("status", d.status)
+            switch d.exit {
+            case .code(let code): f.int("code", code)
+            case .signal(let signal): f.int("signal", signal)
+            }
+            f.string("reason", d.reason).bool("rendered", d.rendered).bool("attached", d.attached).bool("spare", d.spare)
+            f.string("band", d.band).double("lifetimeMs", d.lifetimeMs).string("cause", d.cause).bool("shutdown", d.shutdown)
+        case .launchFailed(let reason):
+            f.string("status", SupervisorEvent.launchFailedStatus).string("reason", reason).bool("rendered", false)
+        case .sendRefused(let message, let reason): f.int("message", message).string("reason", reason)
+        case .sendFailed(let error): f.string("error", error)
+        case .termination(let status): f.string("status", status)
+        case .recovery(let kind, let reason, let attempt): f.string("kind", kind).string("reason", reason).int("attempt", attempt)
+        case .recoverySuppressed(let kind): f.string("kind", kind)
+        case .crashLoop(let load, let crashes, let window): f.int("load", load).int("crashes", crashes).int("windowMs", window)
+        case .giveUp(let load, let recoveries): f.int("load", load).int("recoveries", recoveries)
+        case .watchdog(let title): f.string("title", title)
+        case .deadChannelSend(let message): f.string("message", message)
+        case .inject(let kind, let adjust), .injectSpared(let kind, let adjust): f.string("kind", kind).int("oomScoreAdj", adjust)
+        case .tabRealized(let tab, let reason, let entries, let index):
+            f.int("tab", tab).string("reason", reason).int("entries", entries).int("index", index)
+        case .navigationDecision(let tab, let type, let frame, let url, let decision, let reason):
+            f.int("tab", tab).string("type", type).string("frame", frame).string("url", url)
+            f.string("decision", decision).string("reason", reason)
+        case .errorPage(let tab, let url, let code, let kind): f.int("tab", tab).string("url", url).int("code", code).string("kind", kind)
+        case .openExternally(let tab, let url): f.int("tab", tab).string("url", url)
+        case .internalRefused(let url, let reason): f.string("url", url).string("reason", reason)
+        case .sessionCreated(let tabs): f.int("tabs", tabs)
+        case .sessionRestored(let tabs, let records, let digest, let damage):
+            f.int("tabs", tabs).nullable("journalRecords", records).string("digest", digest).string("damage", damage)
+        case .sessionSaved(let s):
+            f.int("tabs", s.tabs).bool("whole", s.whole).int("bytes", s.bytes).string("digest", s.digest)
+            f.nullable("journalRecords", s.journalRecords).double("loopMs", s.loopMs).double("writeMs", s.writeMs)
+        case .journalOpened(let records, let torn, let salvaged):
+            f.int("records", records).int("tornBytesDropped", torn).string("salvaged", salvaged)
+        case .journalBehind(let saved, let found): f.int("saved", saved).int("found", found)
+        case .editorOpen(let restored): f.int("restored", restored)
+        case .editor(let a):
+            f.int("typed", a.typed).int("restored", a.restored).int("acknowledged", a.acknowledged)
+            f.nullable("saved", a.saved).int("replayed", a.replayed).int("lostInputs", a.lostInputs)
+            f.int("duplicateInputs", a.duplicateInputs).int("mismatches", a.mismatches).bool("intact", a.intact)
+            f.string("documentFrom", a.documentFrom).int("tornBytesDropped", a.tornBytesDropped).int("deferred", a.deferred)
+        }
+        return f.members
+    }
+
+    /// The status of a worker that never started, or never said hello.
+    public static let launchFailedStatus = "launch-failed"
+}
+
+/// The members of a record, in order; an optional value that is nil is left out, except where the schema writes
+/// null (`nullable`).
+private final class Fields {
+    var members: [(String, JSON)] = []
+
+    @discardableResult func add(_ key: String, _ value: JSON) -> Self {
+        members.append((key, value))
+        return self
+    }
+
+    @discardableResult func int(_ key: String, _ value: Int?) -> Self {
+        if let value { members.append((key, .int(value))) }
+        return self
+    }
+
+    @discardableResult func nullable(_ key: String, _ value: Int?) -> Self {
+        members.append((key, value.map(JSON.int) ?? .null))
+        return self
+    }
+
+    @discardableResult func double(_ key: String, _ value: Double?) -> Self {
+        if let value { members.append((key, .double(value))) }
+        return self
+    }
+
+    @discardableResult func string(_ key: String, _ value: String?) -> Self {
+        if let value { members.append((key, .string(value))) }
+        return self
+    }
+
+    @discardableResult func bool(_ key: String, _ value: Bool) -> Self {
+        members.append((key, .bool(value)))
+        return self
+    }
+}

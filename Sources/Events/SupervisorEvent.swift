@@ -1,0 +1,227 @@
+/// Everything a run can tell, one case per event. This enum is the event log's schema: each case is written as one
+/// JSON Lines record whose `event` is the case's wire name (`SupervisorEvent.name`) and whose other keys are the
+/// case's labels, beside the record's `time`, `mono`, `view` and `pid` (see `Event`). A label whose value is
+/// optional is left out when nil; every other key is always written, and a reader that misses one fails
+/// (`EventDecodingError`) instead of reading a default. Durations are milliseconds, rounded to the microsecond.
+///
+/// `schemaVersion` goes up when a key is renamed or removed or changes meaning; adding an event or an optional
+/// key leaves it.
+public enum SupervisorEvent: Equatable, Sendable {
+    public static let schemaVersion = 1
+
+    // The run.
+    /// `tabs` only for a run that browses a session.
+    case runBegin(RunBegin)
+    case runEnd(interrupted: Bool)
+    /// SIGINT or SIGTERM, by name.
+    case interrupt(signal: String)
+    /// A failure of the run's own that stops it.
+    case abort(reason: String)
+
+    // Loads and views (the simulated user's side).
+    /// A load of a page, when the run loads pages.
+    case loadBegin(load: Int, url: String, hidden: Bool)
+    /// A navigation of a session's tab, when the run browses one; written as `load-begin`.
+    case navigationBegin(load: Int, tab: Int, action: String)
+    case loadEnd(LoadEnd)
+    /// A load given up as blank at its deadline.
+    case blank(load: Int)
+    /// The view is on screen with content; `first` is false after a recovery.
+    case visible(load: Int, timeToVisibleMs: Double, first: Bool, editor: Bool)
+    case viewOpen(load: Int, visible: Bool)
+    case viewClose
+    /// The view entered the window: the foreground assertion is taken, the observer wired.
+    case attach
+    /// A hidden view came on screen.
+    case show(load: Int)
+
+    // Workers.
+    /// A worker given to a view: just launched, or `reused` from an earlier view.
+    case spawn(load: Int, reused: Bool)
+    /// A worker parked as a spare: launched ahead of a view, or kept (`reused`) after its view closed.
+    case spare(reused: Bool)
+    case spareTaken
+    /// The first message of a new worker.
+    case hello(spawnToHelloMs: Double)
+    /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's line
+    /// in `rbs` for a foreground raise; "EPERM").
+    case priority(band: String, nice: Int, oomScoreAdj: Int, result: String, rbs: String?)
+    /// A page sent to a worker; `attempt` counts the load's recoveries.
+    case load(url: String, attempt: Int)
+    case commit(url: String)
+    /// The page rendered; `workersRSSBytes` is the live workers' resident memory then.
+    case render(title: String, workersRSSBytes: Int)
+    /// A failed navigation; `kind` is `provisional` or `committed`.
+    case fail(kind: String, error: String)
+    case fetch(url: String, kind: String, status: Int, bytes: Int)
+    /// The worker's own back/forward list, as it reported it.
+    case workerHistory(index: Int, urls: [String])
+    case shutdown
+    /// The supervisor killed a worker; `verdict` is the termination status it will be classified as.
+    case kill(reason: String, verdict: String)
+    case death(Death)
+    /// A launch refused before any process existed: no pid. Written as a `death` whose status is `launch-failed`.
+    case launchFailed(reason: String)
+    case protocolViolation(reason: String)
+    /// A message not sent: `message` is its wire tag.
+    case sendRefused(message: Int, reason: String)
+    case sendFailed(error: String)
+
+    // Deaths and recovery.
+    /// The death was not delivered: the view was not yet observing its worker.
+    case unobserved
+    /// The death was delivered to the view.
+    case termination(status: String)
+    case recovery(kind: String, reason: String, attempt: Int)
+    case recoverySuppressed(kind: String)
+    case crashLoop(load: Int, crashes: Int, windowMs: Int)
+    case giveUp(load: Int, recoveries: Int)
+    /// The title watchdog found the view blank.
+    case watchdog(title: String)
+    /// A message sent to a view's worker whose death was not delivered.
+    case deadChannelSend(message: String)
+    /// An injected fault carried out, or spared because its worker was protected from the killer.
+    case inject(kind: String, oomScoreAdj: Int)
+    case injectSpared(kind: String, oomScoreAdj: Int)
+
+    // The browser.
+    case tabRealized(tab: Int, reason: String, entries: Int, index: Int)
+    case navigationDecision(tab: Int, type: String, frame: String, url: String, decision: String, reason: String)
+    case errorPage(tab: Int, url: String, code: Int, kind: String)
+    case openExternally(tab: Int, url: String)
+    /// An internal URL without this launch's key.
+    case internalRefused(url: String, reason: String)
+    case sessionCreated(tabs: Int)
+    case sessionRestored(tabs: Int, journalRecords: Int?, digest: String?, damage: String?)
+    case sessionSaved(SessionSaved)
+    case journalOpened(records: Int, tornBytesDropped: Int, salvaged: String?)
+    /// The session counts more journal records than the journal holds.
+    case journalBehind(saved: Int, found: Int)
+    case editorOpen(restored: Int)
+    /// The editor's audit at the end of the run.
+    case editor(EditorAudit)
+}
+
+extension SupervisorEvent {
+    public struct RunBegin: Equatable, Sendable {
+        public var schemaVersion = SupervisorEvent.schemaVersion
+        public var policy: String
+        public var loads: Int
+        public var views: Int
+        public var hidden: Int
+        public var seed: Int
+        public var raceRate: Double
+        public var killRate: Double
+        public var tabs: Int?
+
+        public init(
+            policy: String, loads: Int, views: Int, hidden: Int, seed: Int, raceRate: Double, killRate: Double,
+            tabs: Int?
+        ) {
+            (self.policy, self.loads, self.views, self.hidden) = (policy, loads, views, hidden)
+            (self.seed, self.raceRate, self.killRate, self.tabs) = (seed, raceRate, killRate, tabs)
+        }
+    }
+
+    public enum Outcome: String, Sendable {
+        case rendered, blank, failed
+    }
+
+    /// How a load ended. A load that rendered has `timeToVisibleMs`; `blankMs` is how long its user looked at a
+    /// blank view, from when it was shown.
+    public struct LoadEnd: Equatable, Sendable {
+        public var load: Int
+        /// Only for a tab's navigation.
+        public var tab: Int?
+        public var outcome: Outcome
+        public var recoveries: Int
+        public var hidden: Bool
+        public var error: String?
+        public var blankMs: Double?
+        public var timeToVisibleMs: Double?
+
+        public init(
+            load: Int, tab: Int? = nil, outcome: Outcome, recoveries: Int, hidden: Bool, error: String? = nil,
+            blankMs: Double? = nil, timeToVisibleMs: Double? = nil
+        ) {
+            (self.load, self.tab, self.outcome, self.recoveries, self.hidden) = (load, tab, outcome, recoveries, hidden)
+            (self.error, self.blankMs, self.timeToVisibleMs) = (error, blankMs, timeToVisibleMs)
+        }
+    }
+
+    /// How a worker ended: the raw exit (a code, or the signal that ended it), its classification (`status`,
+    /// with the reason for a failed launch or a protocol violation), and what it was doing then.
+    public struct Death: Equatable, Sendable {
+        public enum Exit: Equatable, Sendable {
+            case code(Int)
+            case signal(Int)
+        }
+        public var status: String
+        public var exit: Exit
+        public var reason: String?
+        public var rendered: Bool
+        /// Whether its view had attached: a death before attach is the race.
+        public var attached: Bool
+        public var spare: Bool
+        /// Its priority band, `none` if none was ever applied.
+        public var band: String
+        public var lifetimeMs: Double
+        /// Who ended it: `worker`, `supervisor`, `injection` or `outside`.
+        public var cause: String
+        /// It had been told to exit.
+        public var shutdown: Bool
+
+        public init(
+            status: String, exit: Exit, reason: String?, rendered: Bool, attached: Bool, spare: Bool, band: String,
+            lifetimeMs: Double, cause: String, shutdown: Bool
+        ) {
+            (self.status, self.exit, self.reason, self.rendered, self.attached) = (status, exit, reason, rendered, attached)
+            (self.spare, self.band, self.lifetimeMs, self.cause, self.shutdown) = (spare, band, lifetimeMs, cause, shutdown)
+        }
+    }
+
+    public struct SessionSaved: Equatable, Sendable {
+        public var tabs: Int
+        /// Written whole, rather than appended to.
+        public var whole: Bool
+        public var bytes: Int
+        public var digest: String
+        public var journalRecords: Int?
+        /// Time on the event loop (encoding), and time writing (off it).
+        public var loopMs: Double
+        public var writeMs: Double
+
+        public init(tabs: Int, whole: Bool, bytes: Int, digest: String, journalRecords: Int?, loopMs: Double, writeMs: Double) {
+            (self.tabs, self.whole, self.bytes, self.digest) = (tabs, whole, bytes, digest)
+            (self.journalRecords, self.loopMs, self.writeMs) = (journalRecords, loopMs, writeMs)
+        }
+    }
+}
+
+/// The editor's audit as its `editor` event tells it at the end of a run: every count is required.
+public struct EditorAudit: Equatable, Sendable {
+    public var typed: Int
+    public var restored: Int
+    public var acknowledged: Int
+    /// Nil when the run kept no journal (written as null).
+    public var saved: Int?
+    public var replayed: Int
+    public var lostInputs: Int
+    public var duplicateInputs: Int
+    public var mismatches: Int
+    public var intact: Bool
+    /// `worker` or `journal`: where the final document was read from.
+    public var documentFrom: String
+    public var tornBytesDropped: Int
+    /// Typing ticks that waited for the worker.
+    public var deferred: Int
+
+    public init(
+        typed: Int, restored: Int, acknowledged: Int, saved: Int?, replayed: Int, lostInputs: Int, duplicateInputs: Int,
+        mismatches: Int, intact: Bool, documentFrom: String, tornBytesDropped: Int, deferred: Int
+    ) {
+        (self.typed, self.restored, self.acknowledged, self.saved, self.replayed) = (typed, restored, acknowledged, saved, replayed)
+        (self.lostInputs, self.duplicateInputs, self.mismatches, self.intact) = (lostInputs, duplicateInputs, mismatches, intact)
+        (self.documentFrom, self.tornBytesDropped, self.deferred) = (documentFrom, tornBytesDropped, deferred)
+    }
+}
