@@ -67,7 +67,7 @@ extension Host {
         if status.isCrash { view.load.history.crashes.append(Sys.monotonicNanoseconds()) }
         switch policy.onTermination(visible: view.visible) {
         case .nothing: break
-        case .whenShown: view.recoverWhenShown = true
+        case .whenShown(let recovery): view.deferredRecovery = recovery
         case .now(let recovery): recover(view, recovery, because: "termination", crash: status.isCrash)
         }
     }

@@ -74,7 +74,7 @@ extension Host {
     func liveWorker(of tab: Tab, because reason: String, then retry: @escaping () -> Void) -> WorkerProcess? {
         if tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen { return worker }
         tab.queued.append(retry)
-        if let view = tab.load?.view, view.worker == nil, !view.recoverWhenShown { startWorker(for: view) }
+        if let view = tab.load?.view, view.worker == nil, view.deferredRecovery == nil { startWorker(for: view) }
         realize(tab, because: reason)
         return nil
     }

@@ -32,7 +32,7 @@ extension Host {
     func attach(_ view: View) {
         guard !stopping else { return }
         if let worker = view.worker { reapIfExited(worker) }
-        view.attached = true
+        view.stage = .attached
         log.emit(.attach, view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
         if view.visible, view.worker?.rendered == true, view.worker?.reaped == false { becameVisible(view) }
@@ -48,15 +48,15 @@ extension Host {
         // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
         // assertion then finds gone.
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
-        if view.recoverWhenShown, let recovery = policy.onTermination {
-            view.recoverWhenShown = false
+        if let recovery = view.deferredRecovery {
+            view.deferredRecovery = nil
             recover(view, recovery, because: "shown")
         }
         if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
     }
 
     func closeView(_ view: View) {
-        view.closed = true
+        view.stage = .closed
         views[view.id] = nil
         view.timers.forEach(loop.cancel)
         if let worker = view.worker {

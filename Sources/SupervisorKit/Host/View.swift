@@ -41,11 +41,17 @@ final class View {
     let load: Load
     var worker: WorkerProcess?
     var visible: Bool
-    var attached = false
-    var closed = false
+    /// Where it is in its life: only an attached view has its termination observer wired (for `Observe.attach`
+    /// policies) and its foreground assertion taken; a closed one is done with.
+    enum Stage: Equatable {
+        case opening, attached, closed
+    }
+    var stage = Stage.opening
+    var attached: Bool { stage == .attached }
+    var closed: Bool { stage == .closed }
     var title = ""
     /// WebKit's recovery deferred until the view is next shown.
-    var recoverWhenShown = false
+    var deferredRecovery: Policy.Recovery?
     var lastRecoveryAt: Int?
     let createdAt = Sys.monotonicNanoseconds()
     /// When the view enters the window; faults aimed at the vulnerable window are timed against it.
