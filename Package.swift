@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "CShim"),
         .target(name: "WireProtocol"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
+        /// Every command's option table and help, in a library so that tests can check them against each other.
+        .target(name: "CommandLineOptions", dependencies: ["SupervisorKit"]),
+        .executableTarget(
+            name: "supervisor", dependencies: ["SupervisorKit", "CommandLineOptions", "WebContent", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "WorkerRuntime"]
+            dependencies: ["SupervisorKit", "CommandLineOptions", "WireProtocol", "CShim", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]
