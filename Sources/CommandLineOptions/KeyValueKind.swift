@@ -2,15 +2,18 @@
 public struct KeyedValue<Whole: Sendable>: Sendable {
     let option: SubOption
     let apply: @Sendable (inout Whole, _ text: String) throws(UsageError) -> Void
+    /// `budget=256`, as the key takes it; nil when the whole holds nothing for this key.
+    let show: @Sendable (Whole) -> String?
 
     /// The default is what `base` holds, read with `get`; nil there means `described`.
     public init<Value>(
         _ name: String, _ kind: ValueKind<Value>, help: String? = nil, base: Whole, default described: String? = nil,
-        get: @Sendable (Whole) -> Value?, set: @escaping @Sendable (inout Whole, Value) -> Void
+        get: @escaping @Sendable (Whole) -> Value?, set: @escaping @Sendable (inout Whole, Value) -> Void
     ) {
         let shown = get(base).map { DefaultText.value(kind.show($0), note: nil) } ?? described.map(DefaultText.described)
         option = SubOption(name: name, placeholder: kind.placeholder, accepts: kind.accepts, help: help, defaultText: shown)
         apply = { whole, text throws(UsageError) in set(&whole, try kind.read(name, text)) }
+        show = { whole in get(whole).map { "\(name)=\(kind.show($0))" } }
     }
 }
 
@@ -32,7 +35,7 @@ extension ValueKind {
                 }
             }
             return value
-        }, show: { _ in "" })
+        }, show: { value in keys.compactMap { $0.show(value) }.joined(separator: ",") })
     }
 }
 
