@@ -113,3 +113,18 @@ func shownDefault(_ text: String, marker: String = "(default: ") -> String? {
         }
     }
 }
+
+extension Processes {
+    /// What the binary prints is the help these tests read: `help <command>`, `<command> --help` and the root help.
+    @Suite struct PrintedHelp {
+        @Test func theBinaryPrintsTheTablesHelp() throws {
+            for help in Commands.helps {
+                for arguments in [["help", help.name], [help.name, "--help"]] {
+                    let result = try runSupervisor(arguments)
+                    #expect(result.status == 0 && result.stdout == help.text + "\n", "\(arguments)")
+                }
+            }
+            #expect(try runSupervisor(["--help"]).stdout == Commands.rootHelp + "\n")
+        }
+    }
+}
