@@ -37,7 +37,11 @@ let package = Package(
         /// emits the events.
         .target(name: "Events"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol", "Events"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "Events", "WebContent", "Jetsam", "FoundationProbe"]),
+        /// Every command's option table and help, in a library so that tests can check them against each other.
+        .target(name: "CommandLineOptions", dependencies: ["SupervisorKit"]),
+        .executableTarget(
+            name: "supervisor",
+            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WebContent", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "Events", "WireProtocol", "CShim", "WorkerRuntime"]
+            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WireProtocol", "CShim", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Events
 import CShim
+import CommandLineOptions
 import Glibc
 import SupervisorKit
 
@@ -10,29 +11,24 @@ enum AnalyzeCommand {
     static let foundStatus: Int32 = 3
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(
-            words, options: ["--timeline", "--svg", "--html", "--fail-on", "--truth", "--tz"], flags: ["--json", "--stats"], positionals: true)
+        let options = Commands.analyze
         // Every check comes before any reading: a typo costs nothing.
-        let storyPID = try arguments.string("--timeline").map { text -> Int32 in
-            guard let pid = Int32(text), pid > 0 else { throw UsageError("'--timeline' takes a pid, not '\(text)'") }
-            return pid
-        }
-        let failOn = try arguments.string("--fail-on").map(Self.kinds) ?? []
-        let zone = try arguments.string("--tz").map { text in
-            do throws(ZoneError) { return try LogZone(parsing: text) } catch { throw UsageError("'--tz': \(error)") }
-        }
-        guard !arguments.positionals.isEmpty else {
+        let arguments = try options.table.parse(words)
+        let storyPID = arguments[options.timeline]
+        let failOn = arguments[options.failOn] ?? []
+        let zone = arguments[options.zone]
+        guard !arguments.arguments.isEmpty else {
             throw UsageError("no logs to analyze: give files, a directory, or - for standard input")
         }
-        guard arguments.positionals.count(where: { $0 == "-" }) <= 1 else { throw UsageError("'-' (standard input) can be given once") }
-        let inputs = try LogInputs(arguments.positionals)
-        var truthPaths = arguments.strings("--truth")
+        guard arguments.arguments.count(where: { $0 == "-" }) <= 1 else { throw UsageError("'-' (standard input) can be given once") }
+        let inputs = try LogInputs(arguments.arguments)
+        var truthPaths = arguments.all(options.truth)
         for path in truthPaths where access(path + ".jetsam.jsonl", R_OK) == 0 && !truthPaths.contains(path + ".jetsam.jsonl") {
             truthPaths.append(path + ".jetsam.jsonl")
         }
         let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
-        let svgPath = try arguments.path("--svg")
-        let htmlPath = try arguments.path("--html")
+        let svgPath = arguments[options.svg]
+        let htmlPath = arguments[options.html]
         if svgPath != nil || htmlPath != nil {
             var roles = FileRoles()
             for input in inputs.files + (truthInputs?.files ?? []) where !input.isStandardInput {
@@ -75,12 +71,12 @@ enum AnalyzeCommand {
         try svg?.commit()
         try html?.commit()
         var output: String
-        if arguments.flag("--json") {
+        if arguments[options.json] {
             var json = report.json
             if case .object(var fields) = json {
                 if let storyPID { fields.append(("timeline", report.storyJSON(of: storyPID))) }
                 if let truth { fields.append(("truth", TruthComparison(truth: truth, found: report).json)) }
-                if arguments.flag("--stats") { fields.append(("stats", stats(report, since: started).json)) }
+                if arguments[options.stats] { fields.append(("stats", stats(report, since: started).json)) }
                 json = .object(fields)
             }
             output = json.text
@@ -92,33 +88,10 @@ enum AnalyzeCommand {
                     .joined(separator: "\n") + "\n"
                 output += TruthComparison(truth: truth, found: report).text
             }
-            if arguments.flag("--stats") { output += "\n" + stats(report, since: started).text }
+            if arguments[options.stats] { output += "\n" + stats(report, since: started).text }
         }
         try writeStandardOutput(output + "\n")
         return failOn.contains { report.count($0.kind, atLeast: $0.atLeast) > 0 } ? foundStatus : 0
-    }
-
-    /// What `--fail-on` names: incident kinds, each perhaps with the least confidence that counts
-    /// (`killed-before-render:likely`). An empty list or name is a mistake, never a gate turned off.
-    static func kinds(_ list: String) throws -> [(kind: Incident.Kind, atLeast: Incident.Confidence)] {
-        let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !list.isEmpty, !names.contains("") else {
-            throw UsageError("'--fail-on' takes incident kinds separated by commas, not '\(list)'")
-        }
-        return try names.map { entry in
-            let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard let kind = Incident.Kind(rawValue: parts[0]) else {
-                let hint = Arguments.closest(to: parts[0], in: Set(Incident.Kind.allCases.map(\.rawValue)))
-                throw UsageError("unknown incident kind '\(parts[0])' for '--fail-on'"
-                    + (hint.map { "; did you mean '\($0)'?" } ?? " (see 'supervisor help analyze')"))
-            }
-            guard parts.count == 2 else { return (kind, .possible) }
-            guard let confidence = Incident.Confidence(rawValue: parts[1]) else {
-                throw UsageError("'--fail-on \(entry)': the confidence after ':' is confirmed, likely or possible, "
-                    + "not '\(parts[1])'")
-            }
-            return (kind, confidence)
-        }
     }
 
     /// How long the analysis took and the most memory it held (its own VmHWM).

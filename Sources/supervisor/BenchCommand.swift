@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Events
 import Glibc
 import SupervisorKit
@@ -31,26 +32,25 @@ enum BenchCommand {
     }
 
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(
-            words, options: ["--iterations", "--floor", "--bare", "--worker", "--analyze-mb"],
-            flags: ["--json", "--analyze-only"])
-        let iterations = try arguments.integer("--iterations", default: 500, range: 1...100_000)
-        let analyzeMegabytes = try arguments.integer("--analyze-mb", default: 1024, range: 1...65536)
+        let options = Commands.bench
+        let arguments = try options.table.parse(words)
+        let iterations = arguments[options.iterations]
+        let analyzeMegabytes = arguments[options.analyzeMegabytes]
         let scratch = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         guard access(scratch, W_OK) == 0 else { throw RuntimeError("cannot write the generated log in '\(scratch)'") }
-        if arguments.flag("--analyze-only") {
+        if arguments[options.analyzeOnly] {
             let metrics = try analyzeMetrics(megabytes: analyzeMegabytes, scratch: scratch)
             step(nil)
-            print(arguments.flag("--json") ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
+            print(arguments[options.json] ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
             return 0
         }
-        let workerPath = arguments.string("--worker") ?? RunCommand.defaultWorkerPath()
+        let workerPath = arguments[options.worker] ?? RunCommand.defaultWorkerPath()
         guard access(workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(workerPath)' (build it with 'swift build' or pass --worker)")
         }
-        let floor = arguments.string("--floor")
+        let floor = arguments[options.floor]
         if let floor, access(floor, X_OK) != 0 { throw RuntimeError("floor program not found at '\(floor)'") }
-        let bare = arguments.string("--bare")
+        let bare = arguments[options.bare]
         if let bare, access(bare, X_OK) != 0 { throw RuntimeError("bare child not found at '\(bare)'") }
         let probe = RunCommand.siblingExecutable("FoundationProbe")
         guard access(probe, X_OK) == 0 else { throw RuntimeError("FoundationProbe not found at '\(probe)'") }
@@ -162,7 +162,7 @@ enum BenchCommand {
             Metric(name: "session restore 10,000 tabs", samples: restores[0], floor: restores[1],
                    target: ("p99 ≤ 100 ms", { o, _ in o.p99 <= 100 })),
         ] + analysis
-        print(arguments.flag("--json") ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
+        print(arguments[options.json] ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
         return 0
     }
 

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import SupervisorKit
 
 /// Every file a command will read or write, by the role it plays, checked before any of them is opened: each name

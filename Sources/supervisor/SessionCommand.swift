@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Events
 import Glibc
 import SupervisorKit
@@ -12,14 +13,14 @@ enum SessionCommand {
         case "restore": return try restore(rest)
         case "show": return try show(rest)
         default:
-            let hint = Arguments.closest(to: verb, in: ["create", "restore", "show"]).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = closestName(to: verb, in: ["create", "restore", "show"]).map { "; did you mean '\($0)'?" } ?? ""
             throw UsageError("unknown session command '\(verb)'\(hint)")
         }
     }
 
-    /// The file named by the one positional argument.
-    static func file(_ arguments: Arguments, _ verb: String) throws -> String {
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+    /// The file named by the one argument.
+    static func file(_ arguments: ParsedOptions, _ verb: String) throws -> String {
+        guard arguments.arguments.count == 1, let path = arguments.arguments.first else {
             throw UsageError("'session \(verb)' takes one session file")
         }
         return path
@@ -27,12 +28,12 @@ enum SessionCommand {
 
     /// `session create FILE --tabs N`: N tabs of a few entries each, at a seeded place in their history, one visible.
     static func create(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(words, options: ["--tabs", "--seed", "--content"], flags: [], positionals: true)
+        let options = Commands.session.create
+        let arguments = try options.table.parse(words)
         let path = try file(arguments, "create")
-        let count = try arguments.integer("--tabs", default: 100, range: 1...1_000_000)
-        let seed = try arguments.integer("--seed", default: 1, range: 0...Int.max)
-        let pages = try RunCommand.contentProvider(arguments).pages
-        let session = Session.generated(tabs: count, pages: pages, seed: UInt64(seed))
+        let count = arguments[options.tabs]
+        let pages = try RunCommand.contentProvider(arguments[options.content]).pages
+        let session = Session.generated(tabs: count, pages: pages, seed: arguments[options.seed])
         try SessionFile.write(SessionFile.encode(session), to: path)
         try writeStandardOutput(wrapped("wrote \(counted(count, "tab")) to \(path)", indent: 2).joined(separator: "\n") + "\n")
         return 0
@@ -41,16 +42,17 @@ enum SessionCommand {
     /// `session restore FILE`: restores every tab unrealized, realizes and renders the visible one, and says how
     /// long that took and what an unrealized tab costs.
     static func restore(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(words, options: ["--worker", "--content"], flags: ["--json"], positionals: true)
+        let options = Commands.session.restore
+        let arguments = try options.table.parse(words)
         let path = try file(arguments, "restore")
-        var configuration = RunConfiguration(workerPath: try arguments.path("--worker") ?? RunCommand.defaultWorkerPath())
+        var configuration = RunConfiguration(workerPath: arguments[options.worker] ?? RunCommand.defaultWorkerPath())
         try RunCommand.requireExecutable(configuration.workerPath, "worker", hint: "build it with 'swift build' or pass --worker")
         // One worker, the visible tab's: no spare is launched beside it.
         configuration.policy = Policy.guarded
         configuration.policy.spareWorkers = 0
         configuration.loads = 0
         configuration.sessionPath = path
-        let content = try RunCommand.contentProvider(arguments)
+        let content = try RunCommand.contentProvider(arguments[options.content])
         let log = EventLog()
         let host = try Host(configuration: configuration, content: content, log: log)
         let measure = RestoreMeasurement(log: log)
@@ -65,18 +67,19 @@ enum SessionCommand {
         let summary = try host.run()
         if let failure = host.failure { throw RuntimeError(failure) }
         let result = measure.result(tabs: host.tabs, summary: summary, damage: damage)
-        try writeStandardOutput((arguments.flag("--json") ? result.json.text : result.text) + "\n")
+        try writeStandardOutput((arguments[options.json] ? result.json.text : result.text) + "\n")
         return summary.interrupted ? 130 : 0
     }
 
     /// `session show FILE`: every tab, its place in history and its current page.
     static func show(_ words: ArraySlice<String>) throws -> Int32 {
-        let arguments = try Arguments(words, options: [], flags: ["--json"], positionals: true)
+        let options = Commands.session.show
+        let arguments = try options.table.parse(words)
         let path = try file(arguments, "show")
         let (session, damage) = try read(path)
         if let damage { printError("supervisor: warning: \(path): \(damage)") }
         let tabs = session.records.map(\.saved)
-        if arguments.flag("--json") {
+        if arguments[options.json] {
             let list = tabs.map { tab in
                 JSON.object([
                     ("id", .int(Int(tab.id))), ("visible", .bool(tab.visible)), ("index", .int(tab.history.index)),

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Glibc
 import SupervisorKit
 
@@ -23,33 +24,33 @@ ensureStandardDescriptors()
 // A mask inherited blocked (from a parent's thread that blocks them) must not leave the process deaf to Ctrl-C.
 TerminationSignals.unblock()
 let words = CommandLine.arguments.dropFirst()
-let commands: [String: (help: String, main: (ArraySlice<String>) throws -> Int32)] = [
-    "run": (Help.run, RunCommand.main),
-    "compare": (Help.compare, CompareCommand.main),
-    "bench": (Help.bench, BenchCommand.main),
-    "analyze": (Help.analyze, AnalyzeCommand.main),
-    "session": (Help.session, SessionCommand.main),
+let commands: [String: (help: CommandHelp, main: (ArraySlice<String>) throws -> Int32)] = [
+    "run": (Commands.run.help, RunCommand.main),
+    "compare": (Commands.compare.help, CompareCommand.main),
+    "bench": (Commands.bench.help, BenchCommand.main),
+    "analyze": (Commands.analyze.help, AnalyzeCommand.main),
+    "session": (Commands.session.help, SessionCommand.main),
 ]
 do {
     switch words.first {
     case nil, "-h", "--help":
-        print(Help.root)
+        print(Commands.rootHelp)
     case "--version":
-        print("supervisor \(Help.version)")
+        print("supervisor \(Commands.version)")
     case "help":
         let topic = words.dropFirst().first
-        guard let help = topic.map({ commands[$0]?.help }) ?? Help.root else {
+        guard let help = topic.map({ commands[$0]?.help.text }) ?? Commands.rootHelp else {
             throw UsageError("unknown subcommand '\(topic!)'")
         }
         print(help)
     case let name?:
         guard let command = commands[name] else {
-            let hint = Arguments.closest(to: name, in: Set(commands.keys)).map { "; did you mean '\($0)'?" }
+            let hint = closestName(to: name, in: Set(commands.keys)).map { "; did you mean '\($0)'?" }
             throw UsageError("unknown subcommand '\(name)'\(hint ?? " (see 'supervisor --help')")")
         }
         let rest = words.dropFirst()
         if rest.contains("--help") || rest.contains("-h") {
-            print(command.help)
+            print(command.help.text)
         } else {
             exit(try command.main(rest))
         }

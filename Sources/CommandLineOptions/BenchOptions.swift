@@ -1,0 +1,44 @@
+/// `supervisor bench`: its options and help.
+public struct BenchOptions: Sendable {
+    public let iterations = DefaultedOption(
+        "--iterations", .integer(1...100_000), default: 500,
+        help: "Samples per latency metric; round trips take ten times as many.")
+    public let analyzeMegabytes = DefaultedOption(
+        "--analyze-mb", .integer(1...65536), default: 1024,
+        help: "Size of the generated device log, in MB, written to $TMPDIR or /tmp and removed after.")
+    public let analyzeOnly = Flag("--analyze-only", help: "Measure only the two analyze rows; no worker is started.")
+    public let floor = Option("--floor", .path("<path>"), help: "The C floor program built from scripts/floor.c.")
+    public let bare = Option("--bare", .path("<path>"), help: "The libc-free child built from scripts/bare.c.")
+    public let worker = workerOption
+    public let json = Flag(
+        "--json",
+        help: #"Print {"metrics": [{"name", "unit", "p50", "p99", "floor", "floorP99", "ratio", "target", "met"}]}; "#
+            + #""met" is null for a target not checked."#)
+
+    public var table: OptionTable { OptionTable([iterations, analyzeMegabytes, analyzeOnly, floor, bare, worker, json]) }
+
+    public var help: CommandHelp {
+        CommandHelp(
+            name: "bench", abstract: "Measure the supervisor's machinery beside a C floor.",
+            overview: """
+                Measure the supervisor's machinery beside a C floor and beside Foundation.Process.
+
+                Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild,
+                with no attach delay), the channel's title-probe round trip and one-way throughput of small frames
+                (supervisor and worker pinned to one CPU, as the floor is), 256 live workers at once (supervisor
+                RSS, CPU per event, idle wake-ups per second), a 10,000-tab session restored (floor: reading and
+                CRC-checking its file), and analyze on two generated device logs (one with a WebKit line in ten),
+                each beside grep -c on the same file (its time, and its peak RSS). With --floor, the same work done
+                by a plain C program (scripts/floor.c, built by scripts/bench) is measured in the same run; the
+                ratio is ours/floor at p50. With --bare, the launchers alone: ours, the floor's and
+                Foundation.Process's, each starting a child without libc that does nothing before its hello
+                (scripts/bare.c). Each target from the benchmark issue is checked and reported as met or MISSED, or
+                as not checked when it needs a floor that was not given.
+                """,
+            usage: """
+                supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
+                                        [--analyze-mb <n>] [--analyze-only] [--json]
+                """,
+            tables: [("OPTIONS", table)])
+    }
+}

@@ -1,0 +1,86 @@
+import SupervisorKit
+
+/// What `--log-format` writes besides the JSON Lines event log.
+public enum RunLogFormat: Sendable, Equatable {
+    case jsonl
+    /// Also an iOS-style console log, `<log>.ios.log`.
+    case ios
+}
+
+/// `supervisor run`: its options and help.
+public struct RunOptions: Sendable {
+    public let policy = DefaultedOption(
+        "--policy", .choice("policy", Policy.all.map { ($0.name, $0) }, placeholder: "<policy>"),
+        default: baseConfiguration.policy, help: "The recovery policy.")
+    public let workload = WorkloadOptions(
+        views: baseConfiguration.views, arrival: baseConfiguration.arrivalNanoseconds, arrivalNote: "off",
+        jetsamLog: "<log>.jetsam.jsonl with --log, else none")
+    public let session = Option(
+        "--session", .path(),
+        help: "Browse tabs instead: restore the tabs saved in <file> (or make --tabs new ones), show the visible one, "
+            + "perform --loads navigations (links, back, forward, reload, tab switches, chosen by the seed), and save "
+            + "the tabs to <file> as they change: at most every 50 ms, and at the end, each save appending only the "
+            + "tabs that changed, whole or not at all. Only the shown tabs get a worker. A damaged file is restored as "
+            + "far as it is intact, with a warning; a file that is not a session, or in use, is an error.")
+    public let tabs = DefaultedOption(
+        "--tabs", .integer(1...1_000_000), default: baseConfiguration.tabs, help: "Tabs in a new session.")
+    public let allowHost = Option(
+        "--allow-host",
+        ValueKind<[String]>(placeholder: "<hosts>", read: { _, text in text.split(separator: ",").map(String.init) },
+                            show: { $0.joined(separator: ",") }),
+        help: "Hosts (comma-separated, repeatable) whose pages may load in a tab besides the app's own ('local'); "
+            + "a link elsewhere opens externally.")
+    public let log = Option(
+        "--log", .path(),
+        help: "Write the event log to <file> as JSON Lines; '-' (or /dev/stdout) for standard output, the summary "
+            + "then going to standard error.")
+    public let logFormat = DefaultedOption(
+        "--log-format", .choice("log format", [("jsonl", RunLogFormat.jsonl), ("ios", .ios)], placeholder: "<format>"),
+        default: .jsonl,
+        help: "jsonl writes the event log alone; ios also writes the run as an iOS-style console log to "
+            + "<file>.ios.log.")
+    public let json = Flag("--json", help: "Print the summary as one JSON object.")
+
+    public var table: OptionTable {
+        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json])
+    }
+
+    public var help: CommandHelp {
+        CommandHelp(
+            name: "run", abstract: "Load pages in views backed by real WebContent worker processes.",
+            overview: """
+                Load pages in views backed by real WebContent worker processes.
+
+                Each load happens in a fresh view with a fresh worker, as the field test app did: load, check,
+                repeat. A new worker starts at background priority; its view attaches after a short delay, takes
+                the foreground assertion and only then wires its termination observer (for every policy but
+                guarded). SIGINT or SIGTERM shuts the workers down (SIGKILL after 500 ms; a second signal at once)
+                and prints the summary, which says after how many loads the run was interrupted. Exit status: 0,
+                64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
+                launch, a limit reached, a write that failed, typed input lost). Files named on the command line
+                are checked before anything starts: only regular files are opened, an output is a new file or
+                replaces an existing one whole when the run ends, and no file may play two roles. '--' ends the
+                options.
+                """,
+            usage: """
+                supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
+                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
+                """,
+            tables: [("OPTIONS", table)], after: policiesHelp)
+    }
+}
+
+/// The policies, for `run` and `compare`.
+let policiesHelp = """
+    POLICIES:
+      none                    Nothing: no observer reaction, no watchdog.
+      reload                  Reload in place on a termination callback or a blank watchdog hit.
+      rebuild                 Replace view and worker on a termination callback or a blank watchdog hit.
+      always-foreground       Never background a worker; otherwise like reload.
+      webkit-default          WebKit without a delegate: reload if visible, else when next shown, at
+                              most once per 30 s; no watchdog.
+      guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
+                              on any death, reuse closed views' workers as spares.
+    Every policy that recovers stops at a crash loop: more than 3 crashes of a load's workers in 5 s
+    (kills from outside do not count) end it on an error page; restarts in the window back off.
+    """
