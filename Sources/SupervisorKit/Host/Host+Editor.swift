@@ -7,7 +7,7 @@ extension Host {
     func openEditor() {
         guard let editor else { return }
         let load = editor.load
-        load.shownAt = Sys.monotonicNanoseconds()
+        load.sight = .shown(at: Sys.monotonicNanoseconds())
         log.emit(.editorOpen(restored: editor.restored))
         openView(for: load)
         typeNext()

@@ -36,12 +36,12 @@ extension Host {
     /// The user starts looking at the load: the blank clock starts.
     func shown(_ load: Load) {
         let now = Sys.monotonicNanoseconds()
-        load.shownAt = now
+        load.sight = .shown(at: now)
         // A tab is never closed as blank: it stays open, and its navigations are counted one by one.
         guard load.tab == nil else { return }
         load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
-            guard let self, let load, load.visibleAt == nil, let view = load.view else { return }
-            load.blank = true
+            guard let self, let load, case .shown(let shownAt) = load.sight, let view = load.view else { return }
+            load.sight = .blank(shownAt: shownAt)
             log.emit(.blank(load: load.index), view: view.id)
             endLoad(view)
         }
@@ -55,7 +55,7 @@ extension Host {
         let now = Sys.monotonicNanoseconds()
         let first = load.visibleAt == nil
         if first {
-            load.visibleAt = now
+            load.sight = .visible(shownAt: shownAt, at: now)
             loop.cancel(load.blankDeadline)
         }
         log.emit(
@@ -83,7 +83,7 @@ extension Host {
         // starts a new worker.
         if let tab = load.tab { return navigationEnded(tab, error: error, blank: error == nil) }
         let now = Sys.monotonicNanoseconds()
-        let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.blank || load.visibleAt == nil ? .blank : .rendered
+        let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.visibleAt == nil ? .blank : .rendered
         var end = SupervisorEvent.LoadEnd(
             load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: load.hidden, error: error)
         if let shownAt = load.shownAt {

@@ -10,7 +10,7 @@ extension Host {
         let now = Sys.monotonicNanoseconds()
         let load = Load(index: -1, url: tab.url ?? "", slot: -1, hidden: !tab.visible, startedAt: now, tab: tab)
         tab.load = load
-        if tab.visible { load.shownAt = now }
+        if tab.visible { load.sight = .shown(at: now) }
         log.emit(.tabRealized(tab: Int(tab.id), reason: reason, entries: tab.history.entries.count, index: tab.history.index))
         openView(for: load)
     }

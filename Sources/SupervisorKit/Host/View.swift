@@ -12,10 +12,22 @@ final class Load {
     /// The tab this load shows for as long as the tab is realized: open for the whole run, never counted among the
     /// loads (its navigations are).
     let tab: Tab?
-    /// When the user started looking: creation for a visible load, the moment it was shown for a hidden one.
-    var shownAt: Int?
-    var visibleAt: Int?
-    var blank = false
+    /// What the user has seen of it: nothing yet (a hidden load), a view looked at since it was shown (created,
+    /// for a visible load), content, or a blank it was given up as.
+    enum Sight: Equatable {
+        case unseen
+        case shown(at: Int)
+        case visible(shownAt: Int, at: Int)
+        case blank(shownAt: Int)
+    }
+    var sight = Sight.unseen
+    var shownAt: Int? {
+        switch sight {
+        case .unseen: nil
+        case .shown(let at), .blank(let at), .visible(let at, _): at
+        }
+    }
+    var visibleAt: Int? { if case .visible(_, let at) = sight { at } else { nil } }
     var history = RecoveryHistory()
     var recoveries: Int { history.recoveries }
     var blankDeadline: EventLoop.TimerID?
