@@ -28,13 +28,14 @@ let package = Package(
         .library(name: "SupervisorKit", targets: ["SupervisorKit"]),
         .executable(name: "supervisor", targets: ["supervisor"]),
         .executable(name: "WebContent", targets: ["WebContent"]),
+        .executable(name: "WebContentPortable", targets: ["WebContentPortable"]),
         .executable(name: "Jetsam", targets: ["Jetsam"]),
     ],
     targets: [
         .target(name: "CShim"),
         .target(name: "WireProtocol"),
         .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
-        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
+        .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -48,6 +49,15 @@ let package = Package(
             path: "Workers/WebContent",
             swiftSettings: embedded,
             linkerSettings: bareExecutable
+        ),
+        /// The same worker as ordinary static Swift, on glibc and the Swift runtime (its sources are symlinks to
+        /// WebContent's): slower to start, but it needs nothing of Embedded Swift, so a toolchain that breaks the
+        /// experimental feature cannot stop the product (`--worker portable`).
+        .executableTarget(
+            name: "WebContentPortable",
+            dependencies: ["WorkerRuntime"],
+            path: "Workers/WebContentPortable",
+            linkerSettings: staticExecutable
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(

@@ -117,7 +117,7 @@ enum RunCommand {
 
     /// The workload's options, every number range-checked before anything uses it.
     static func workload(_ arguments: Arguments) throws -> Workload {
-        var configuration = RunConfiguration(workerPath: try arguments.path("--worker") ?? defaultWorkerPath())
+        var configuration = RunConfiguration(workerPath: workerExecutable(try arguments.path("--worker")))
         configuration.loads = try arguments.integer("--loads", default: 20, range: 0...10_000_000)
         configuration.views = try arguments.integer("--views", default: 1, range: 1...4096)
         configuration.hidden = try arguments.integer("--hidden", default: 0, range: 0...configuration.views - 1)
@@ -220,10 +220,6 @@ enum RunCommand {
     }
 
     /// The WebContent executable built beside this one.
-    static func defaultWorkerPath() -> String {
-        siblingExecutable("WebContent")
-    }
-
     static func siblingExecutable(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))

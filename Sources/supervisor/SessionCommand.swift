@@ -42,7 +42,7 @@ enum SessionCommand {
     static func restore(_ words: ArraySlice<String>) throws -> Int32 {
         let arguments = try Arguments(words, options: ["--worker", "--content"], flags: ["--json"], positionals: true)
         let path = try file(arguments, "restore")
-        var configuration = RunConfiguration(workerPath: try arguments.path("--worker") ?? RunCommand.defaultWorkerPath())
+        var configuration = RunConfiguration(workerPath: workerExecutable(try arguments.path("--worker")))
         try RunCommand.requireExecutable(configuration.workerPath, "worker", hint: "build it with 'swift build' or pass --worker")
         // One worker, the visible tab's: no spare is launched beside it.
         configuration.policy = Policy.guarded

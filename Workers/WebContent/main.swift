@@ -187,10 +187,21 @@ struct Worker {
 }
 
 
+/// The pid of the supervisor that spawned this worker, from argv[1]. Built on its own runtime (Embedded Swift) the
+/// worker has it read by its entry point before any Swift runs; built as ordinary Swift (WebContentPortable), glibc
+/// starts it and the Swift runtime holds the arguments.
+func expectedParent() -> Int32 {
+    #if $Embedded
+    wr_expected_parent()
+    #else
+    CommandLine.argc > 1 ? wr_parse_pid(CommandLine.unsafeArgv[1]) : 0
+    #endif
+}
+
 // The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
 // already happened before this line ran, the parent is no longer the one that spawned us.
 wr_die_with_parent()
-if wr_expected_parent() > 0, wr_getppid() != wr_expected_parent() { wr_exit(0) }
+if expectedParent() > 0, wr_getppid() != expectedParent() { wr_exit(0) }
 wr_disable_core_dumps()
 func runWorker() -> Never {
     var worker = Worker()
