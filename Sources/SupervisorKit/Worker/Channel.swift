@@ -10,7 +10,7 @@ import WireProtocol
 final class Channel {
     let readFD: Int32
     let writeFD: Int32
-    private var decoder = FrameDecoder()
+    private var decoder = FrameDecoder<FromWorker>()
     private var outgoing: [UInt8] = []
     private var sent = 0
     private var closed = false
@@ -35,7 +35,7 @@ final class Channel {
 
     /// Queues `message` and writes as much as the pipe takes. Throws EPIPE once the worker is gone, and refuses a
     /// message over the protocol's limits without sending any of it.
-    func send(_ message: Message) throws(ChannelError) {
+    func send(_ message: ToWorker) throws(ChannelError) {
         if let violation = message.limitViolation { throw .refused(violation) }
         message.encode(into: &outgoing)
         do throws(SystemError) { try flush() } catch { throw .system(error) }
@@ -43,7 +43,7 @@ final class Channel {
 
     /// Like `send`, and what the pipe cannot take now is written as `loop` reports it writable; `failed` runs if
     /// one of those later writes fails.
-    func send(_ message: Message, on loop: EventLoop, failed: @escaping () -> Void) throws(ChannelError) {
+    func send(_ message: ToWorker, on loop: EventLoop, failed: @escaping () -> Void) throws(ChannelError) {
         let wasPending = hasPendingOutput
         try send(message)
         guard !wasPending, hasPendingOutput else { return }
@@ -93,7 +93,7 @@ final class Channel {
     }
 
     /// The next whole message received, if any.
-    func next() throws(WireError) -> Message? {
+    func next() throws(WireError) -> FromWorker? {
         try decoder.next()
     }
 }
