@@ -92,7 +92,7 @@ final class Channel {
 
 /// The bytes queued for a worker, and how many of them went out: one value, so that sending a message is one
 /// access to the channel's state, not one per field and per question (each access to a class's stored property
-/// is checked for exclusivity at run time: about a third of the supervisor's own time per message, before).
+/// is checked for exclusivity at run time: more than a quarter of the supervisor's own time per message, before).
 private struct Outbox {
     /// What a send did to the queue: only a backlog that `began` needs the loop to watch the pipe.
     enum Backlog {
@@ -111,7 +111,7 @@ private struct Outbox {
     }
 
     /// Writes what the pipe takes; whether that was everything. Bytes written are dropped only once they add up
-    /// to a few KiB: emptying an array costs more than writing a small frame does.
+    /// to a few KiB: emptying the array after every small frame cost more than encoding the frame.
     mutating func flush(to fd: Int32) throws(SystemError) -> Bool {
         while sent < bytes.count {
             let offset = sent
