@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "SupervisorKit", targets: ["SupervisorKit"]),
         .executable(name: "supervisor", targets: ["supervisor"]),
         .executable(name: "WebContent", targets: ["WebContent"]),
+        .executable(name: "WebContentPortable", targets: ["WebContentPortable"]),
         .executable(name: "Jetsam", targets: ["Jetsam"]),
     ],
     targets: [
@@ -41,7 +42,7 @@ let package = Package(
         .target(name: "CommandLineOptions", dependencies: ["SupervisorKit"]),
         .executableTarget(
             name: "supervisor",
-            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WebContent", "Jetsam", "FoundationProbe"]),
+            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -55,6 +56,15 @@ let package = Package(
             path: "Workers/WebContent",
             swiftSettings: embedded,
             linkerSettings: bareExecutable
+        ),
+        /// The same worker as ordinary static Swift, on glibc and the Swift runtime (its sources are symlinks to
+        /// WebContent's): slower to start, but it needs nothing of Embedded Swift, so a toolchain that breaks the
+        /// experimental feature cannot stop the product (`--worker portable`).
+        .executableTarget(
+            name: "WebContentPortable",
+            dependencies: ["WorkerRuntime"],
+            path: "Workers/WebContentPortable",
+            linkerSettings: staticExecutable
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(

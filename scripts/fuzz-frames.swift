@@ -1,17 +1,20 @@
-// libFuzzer harness for the wire-protocol decoder (Sources/WireProtocol), built and run by `scripts/fuzz`.
+// libFuzzer harness for the wire-protocol decoders (Sources/WireProtocol), built and run by `scripts/fuzz`.
 //
-// For each input it checks that:
+// Each input is read as both directions' streams, the supervisor's decoder (`FromWorker`) and a worker's
+// (`ToWorker`). For each it checks that:
 //   1. A FrameDecoder fed the input as one piece, and again in pieces of a stride picked by the input's first byte,
 //      never traps, and yields the same messages and the same closing error (or nil) either way.
-//   2. `Message.decode` on the whole input as one frame body never traps, and when it succeeds, re-encoding gives
-//      back exactly the input bytes (the encoding is canonical).
+//   2. `decode` on the whole input as one frame body never traps, and when it succeeds, re-encoding gives back
+//      exactly the input bytes (the encoding is canonical).
 //   3. Every message decoded by 1 or 2 survives a round trip: its encoded frame, fed to a fresh FrameDecoder,
 //      decodes to an equal message and leaves no bytes behind.
 // A failed check calls fatalError, which libFuzzer reports as a crash along with the input.
 
 /// The messages a decoder yields from `input` delivered in pieces of `stride` bytes, and the error that stopped it.
-func drain(_ input: UnsafeRawBufferPointer, stride: Int) -> (messages: [Message], error: WireError?) {
-    var decoder = FrameDecoder()
+func drain<Message: WireMessage>(_: Message.Type, _ input: UnsafeRawBufferPointer, stride: Int) -> (
+    messages: [Message], error: WireError?
+) {
+    var decoder = FrameDecoder<Message>()
     var messages: [Message] = []
     var offset = 0
     while offset < input.count {
@@ -28,9 +31,9 @@ func drain(_ input: UnsafeRawBufferPointer, stride: Int) -> (messages: [Message]
 }
 
 /// Encodes `message`, decodes the frame again and traps unless the result is equal and consumes the whole frame.
-func checkRoundTrip(_ message: Message) {
+func checkRoundTrip<Message: WireMessage & Equatable>(_ message: Message) {
     let frame = message.frame
-    var decoder = FrameDecoder()
+    var decoder = FrameDecoder<Message>()
     frame.withUnsafeBytes { decoder.append($0) }
     let again: Message?
     do throws(WireError) { again = try decoder.next() } catch {
@@ -41,13 +44,11 @@ func checkRoundTrip(_ message: Message) {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = UnsafeRawBufferPointer(start: data, count: size)
-
+/// Checks 1 to 3 for one direction.
+func check<Message: WireMessage & Equatable>(_ type: Message.Type, _ input: UnsafeRawBufferPointer) {
     // 1. Chunking must not change what the stream decodes to.
-    let whole = drain(input, stride: max(size, 1))
-    let pieces = drain(input, stride: size > 0 ? 1 + Int(data[0]) % 17 : 1)
+    let whole = drain(type, input, stride: max(input.count, 1))
+    let pieces = drain(type, input, stride: input.isEmpty ? 1 : 1 + Int(input[0]) % 17)
     guard whole.messages == pieces.messages, whole.error == pieces.error else {
         fatalError("whole input gave \(whole), split input gave \(pieces)")
     }
@@ -60,5 +61,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         checkRoundTrip(message)
     }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+    check(FromWorker.self, input)
+    check(ToWorker.self, input)
     return 0
 }

@@ -69,7 +69,7 @@ extension OptionTable {
 }
 
 extension DefaultText {
-    /// `20`, `0, no editor`, `the WebContent next to this program`.
+    /// `20`, `0, no editor`, `the zone the other files write, else this machine's`.
     var shown: String {
         switch self {
         case .value(let value, let note?): "\(value), \(note)"

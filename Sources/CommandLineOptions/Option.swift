@@ -34,7 +34,7 @@ public struct ValueKind<Value: Sendable>: Sendable {
 public enum DefaultText: Sendable, Equatable {
     /// A value the option takes (`20`, `2-6`), perhaps with what it means (`0, no editor`).
     case value(String, note: String?)
-    /// Something no option value names: `the WebContent next to this program`.
+    /// Something no option value names: `the zone the other files write, else this machine's`.
     case described(String)
 }
 

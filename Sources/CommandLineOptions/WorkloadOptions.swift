@@ -83,7 +83,9 @@ public struct WorkloadOptions: Sendable {
 
 /// `--worker`, wherever a command starts workers; the command decides what its value names.
 public let workerOption = Option(
-    "--worker", .path("<path>"), default: "the WebContent next to this program", help: "The worker executable.")
+    "--worker", .path("embedded|portable|<path>"), default: "embedded",
+    help: "The worker: embedded (WebContent next to this program, Embedded Swift), portable (WebContentPortable "
+        + "next to it, the same sources as ordinary static Swift), or the path of an executable.")
 
 extension ValueKind where Value == ClosedRange<Int> {
     /// Milliseconds as `MS` or `MIN-MAX`, read as a range of nanoseconds.

@@ -44,7 +44,7 @@ enum BenchCommand {
             print(arguments[options.json] ? JSON.object([("metrics", .array(metrics.map(\.json)))]).text : table(metrics))
             return 0
         }
-        let workerPath = arguments[options.worker] ?? RunCommand.defaultWorkerPath()
+        let workerPath = workerExecutable(arguments[options.worker])
         guard access(workerPath, X_OK) == 0 else {
             throw RuntimeError("worker executable not found at '\(workerPath)' (build it with 'swift build' or pass --worker)")
         }
@@ -74,14 +74,17 @@ enum BenchCommand {
             return results
         }
 
-        for program in [workerPath, floor, bare].compactMap({ $0 }) { settleInPageCache(program) }
+        let portable = workerExecutable("portable")
+        guard access(portable, X_OK) == 0 else { throw RuntimeError("WebContentPortable not found at '\(portable)'") }
+        for program in [workerPath, portable, floor, bare].compactMap({ $0 }) { settleInPageCache(program) }
         step("spawn→hello")
         let spawnSides = try interleaved(
             iterations,
             { try SpawnBench.spawnToHello(iterations: $0, workerPath: workerPath) },
             { try external(floor, "spawn \($0)") },
             { try samples(from: probe, "spawn \($0) '\(workerPath)'") },
-            { try external(floor, "spawn \($0) '\(workerPath)'") })
+            { try external(floor, "spawn \($0) '\(workerPath)'") },
+            { try SpawnBench.spawnToHello(iterations: $0, workerPath: portable) })
         let (spawn, spawnFloor, spawnFoundation, spawnByFloor) = (spawnSides[0], spawnSides[1], spawnSides[2], spawnSides[3])
         // The launchers alone, each starting a child that does nothing before its hello.
         let bareSides = try bare.map { bare in
@@ -138,6 +141,8 @@ enum BenchCommand {
             metrics.append(Metric(name: "spawn→hello our worker by C", samples: spawnByFloor, floor: spawnFloor))
         }
         metrics.append(foundation("spawn→hello Foundation.Process", spawnFoundation, ours: spawn, floor: spawnFloor))
+        // The same worker's sources as ordinary static Swift (`--worker portable`): what the Embedded bet saves.
+        metrics.append(Metric(name: "spawn→hello portable worker", samples: spawnSides[4], floor: spawnFloor))
         if let bareSides {
             metrics += [
                 Metric(name: "spawn→hello bare child", samples: bareSides[0], floor: bareSides[1]),

@@ -106,7 +106,7 @@ enum RunCommand {
     /// The workload's settings, every value already checked by the table; here only what one option says of
     /// another.
     static func workload(_ options: WorkloadOptions, _ arguments: ParsedOptions) throws -> Workload {
-        var configuration = RunConfiguration(workerPath: arguments[options.worker] ?? defaultWorkerPath())
+        var configuration = RunConfiguration(workerPath: workerExecutable(arguments[options.worker]))
         configuration.loads = arguments[options.loads]
         configuration.views = arguments[options.views]
         configuration.hidden = arguments[options.hidden]
@@ -156,10 +156,6 @@ enum RunCommand {
     }
 
     /// The WebContent executable built beside this one.
-    static func defaultWorkerPath() -> String {
-        siblingExecutable("WebContent")
-    }
-
     static func siblingExecutable(_ name: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))

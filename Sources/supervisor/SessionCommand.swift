@@ -45,7 +45,7 @@ enum SessionCommand {
         let options = Commands.session.restore
         let arguments = try options.table.parse(words)
         let path = try file(arguments, "restore")
-        var configuration = RunConfiguration(workerPath: arguments[options.worker] ?? RunCommand.defaultWorkerPath())
+        var configuration = RunConfiguration(workerPath: workerExecutable(arguments[options.worker]))
         try RunCommand.requireExecutable(configuration.workerPath, "worker", hint: "build it with 'swift build' or pass --worker")
         // One worker, the visible tab's: no spare is launched beside it.
         configuration.policy = Policy.guarded

@@ -41,8 +41,8 @@ extension Processes {
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let metrics = try #require(output["metrics"] as? [[String: Any]])
             #expect(metrics.compactMap { $0["name"] as? String } == [
-                "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello bare child",
-                "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
+                "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
+                "spawn→hello bare child", "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
                 "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
                 "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",

@@ -10,37 +10,56 @@ import WireProtocol
     let longURL = "app://local/page.html?q=" + String(repeating: "q", count: maxURLBytes)
 
     @Test func everyMessageKnowsItsFrameLengthBeforeItIsEncoded() {
-        for message in WireProtocolTests.samples + [.load(url: longURL, replace: false)] {
+        for message in WireProtocolTests.toWorkerSamples + [.load(url: longURL, replace: false)] {
+            #expect(message.frameLength == message.frame.count - 4)
+        }
+        for message in WireProtocolTests.fromWorkerSamples + [.fetch(url: longURL, kind: .image)] {
             #expect(message.frameLength == message.frame.count - 4)
         }
     }
 
-    /// A history of 100 URLs of 60 KiB (6 MB) and a 3 MB document each go in pieces that fit a frame, and come
-    /// back whole through a decoder.
+    /// A history of 100 URLs of 60 KiB (6 MB), restored and reported, and a 3 MB document each go in pieces that
+    /// fit a frame, and come back whole through a decoder.
     @Test func largeValuesGoInPiecesThatEachFitAFrame() throws {
         let urls = (0..<historyCapacity).map { "app://local/p?n=\($0)&q=" + String(repeating: "é", count: 30_000) }
-        let history = Message.historyPieces(restoring: true, index: 99, urls: urls)
+        let restore = ToWorker.restorePieces(index: 99, urls: urls)
         let text = Array(String(repeating: "w1 ", count: 1_000_000).utf8)
-        let document = Message.documentPieces(text)
-        #expect(history.count > 20 && document.count > 10)
-        var stream: [UInt8] = []
-        for piece in history + document {
+        let reported = FromWorker.historyPieces(index: 98, urls: urls) + FromWorker.documentPieces(text)
+        #expect(restore.count > 20 && reported.count > 30)
+        var restoreStream: [UInt8] = []
+        for piece in restore {
             #expect(piece.limitViolation == nil)
             #expect(piece.frameLength <= pieceBytes + 64)
-            piece.encode(into: &stream)
+            piece.encode(into: &restoreStream)
         }
-        var decoder = FrameDecoder()
-        stream.withUnsafeBytes { decoder.append($0) }
-        var decoded: [Message] = []
-        while let message = try decoder.next() { decoded.append(message) }
+        var reportStream: [UInt8] = []
+        for piece in reported {
+            #expect(piece.limitViolation == nil)
+            #expect(piece.frameLength <= pieceBytes + 64)
+            piece.encode(into: &reportStream)
+        }
+        var workerSide = FrameDecoder<ToWorker>()
+        restoreStream.withUnsafeBytes { workerSide.append($0) }
         var restored: [String] = []
-        var typed: [UInt8] = []
-        for message in decoded {
+        while let message = try workerSide.next() {
             switch message {
             case .restoreHistory(let index, let count, let first):
                 #expect(index == 99 && count == UInt32(historyCapacity))
                 restored = first
             case .historyData(let more): restored += more
+            default: Issue.record("unexpected \(message)")
+            }
+        }
+        var supervisorSide = FrameDecoder<FromWorker>()
+        reportStream.withUnsafeBytes { supervisorSide.append($0) }
+        var history: [String] = []
+        var typed: [UInt8] = []
+        while let message = try supervisorSide.next() {
+            switch message {
+            case .history(let index, let count, let first):
+                #expect(index == 98 && count == UInt32(historyCapacity))
+                history = first
+            case .historyData(let more): history += more
             case .document(let length, let first):
                 #expect(Int(length) == text.count)
                 typed = first
@@ -48,22 +67,43 @@ import WireProtocol
             default: Issue.record("unexpected \(message)")
             }
         }
-        #expect(restored == urls && typed == text)
+        #expect(restored == urls && history == urls && typed == text)
+    }
+
+    /// An empty list is still one message, which says so: a new worker must learn that its tab has no history.
+    @Test func anEmptyHistoryIsOneMessage() {
+        #expect(ToWorker.restorePieces(index: 0, urls: []) == [.restoreHistory(index: 0, count: 0, urls: [])])
+        #expect(FromWorker.historyPieces(index: 0, urls: []) == [.history(index: 0, count: 0, urls: [])])
     }
 
     /// What a sender must never send, a receiver refuses: a title or a URL over its limit, a history over the
     /// capacity.
     @Test(arguments: [
-        Message.didFinish(title: String(repeating: "t", count: maxTitleBytes + 1)),
+        FromWorker.didFinish(title: String(repeating: "t", count: maxTitleBytes + 1)),
         .title(id: 1, title: String(repeating: "t", count: maxTitleBytes + 1)),
         .fetch(url: "app://local/" + String(repeating: "u", count: maxURLBytes), kind: .image),
         .navigationAction(type: .linkActivated, mainFrame: true, url: "app://local/" + String(repeating: "u", count: maxURLBytes)),
         .history(index: 0, count: UInt32(historyCapacity + 1), urls: []),
+        .historyData(urls: Array(repeating: "app://local/", count: historyCapacity + 1)),
     ])
-    func aFieldOverItsLimitIsAWireError(message: Message) {
+    func aFieldFromTheWorkerOverItsLimitIsAWireError(message: FromWorker) {
         let violation = message.limitViolation
         #expect(violation != nil)
-        var decoder = FrameDecoder()
+        var decoder = FrameDecoder<FromWorker>()
+        message.frame.withUnsafeBytes { decoder.append($0) }
+        #expect(throws: violation!) { try decoder.next() }
+    }
+
+    @Test(arguments: [
+        ToWorker.load(url: "app://local/" + String(repeating: "u", count: maxURLBytes), replace: false),
+        .restoreHistory(index: 0, count: UInt32(historyCapacity + 1), urls: []),
+        .restoreHistory(index: 0, count: 1, urls: ["app://local/a", "app://local/b"]),
+        .historyData(urls: ["app://local/" + String(repeating: "u", count: maxURLBytes)]),
+    ])
+    func aFieldToTheWorkerOverItsLimitIsAWireError(message: ToWorker) {
+        let violation = message.limitViolation
+        #expect(violation != nil)
+        var decoder = FrameDecoder<ToWorker>()
         message.frame.withUnsafeBytes { decoder.append($0) }
         #expect(throws: violation!) { try decoder.next() }
     }
@@ -84,7 +124,7 @@ extension Processes {
         @Test func theSupervisorNeverWritesAnOversizedFrame() throws {
             let driver = try WorkerDriver()
             _ = try driver.receive()
-            let refusals: [Message] = [
+            let refusals: [ToWorker] = [
                 .input(seq: 1, text: String(repeating: "x", count: maxFrameSize)),
                 .load(url: "app://local/" + String(repeating: "u", count: maxURLBytes), replace: false),
             ]

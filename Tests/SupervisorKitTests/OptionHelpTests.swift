@@ -66,7 +66,7 @@ func shownDefault(_ text: String, marker: String = "(default: ") -> String? {
             #expect(error == nil || error == "missing value for '\(entry.name)'", "\(entry.name): \(error ?? "")")
             let row = try #require(section.row(entry.name), "\(section.command) accepts \(entry.name); help omits it")
             guard let parsed = defaults.shown(entry.name) else {
-                // A default no option value names (the WebContent next to this program) is shown as prose.
+                // A default no option value names (the zone the other files write) is shown as prose.
                 #expect((shownDefault(row) != nil) == (entry.defaultText != nil), "\(entry.name): \(row)")
                 continue
             }

@@ -9,7 +9,7 @@ extension Processes {
     /// default (no memory, no CPU, exit code 1) instead of trapping the worker or wrapping around.
     @Suite struct PageNumbers {
         /// Loads `html` into a fresh worker and returns what it says after committing.
-        func render(_ html: String) throws -> (driver: WorkerDriver, reply: Message) {
+        func render(_ html: String) throws -> (driver: WorkerDriver, reply: FromWorker) {
             let driver = try WorkerDriver()
             _ = try driver.receive()
             try driver.send(.load(url: "app://local/numbers.html", replace: false))

@@ -21,7 +21,15 @@ let productsDirectory: String = {
     return dir.path
 }()
 
-let workerPath = productsDirectory + "/WebContent"
+/// The worker every test runs: WebContent (Embedded Swift), or with `SUPERVISOR_TEST_WORKER=portable` the same
+/// sources built as ordinary Swift, which CI runs a subset of the process tests against.
+let workerPath: String = {
+    switch ProcessInfo.processInfo.environment["SUPERVISOR_TEST_WORKER"] {
+    case nil, "embedded": productsDirectory + "/WebContent"
+    case "portable": productsDirectory + "/WebContentPortable"
+    case let other?: fatalError("SUPERVISOR_TEST_WORKER is embedded or portable, not '\(other)'")
+    }
+}()
 let supervisorPath = productsDirectory + "/supervisor"
 
 /// A fresh folder holding `files` (a content root, or scratch space), removed when the value is released.

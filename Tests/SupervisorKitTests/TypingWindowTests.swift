@@ -79,7 +79,7 @@ extension Processes {
             }
             let start = Sys.monotonicNanoseconds()
             for seq in 1...1000 { try driver.send(.input(seq: UInt64(seq), text: "w\(seq) ")) }
-            var last: Message?
+            var last: FromWorker?
             for _ in 1...1000 { last = try driver.receive() }
             let elapsedMs = (Sys.monotonicNanoseconds() - start) / 1_000_000
             for seq in 1...1000 { digest = documentDigest("w\(seq) ".utf8, from: digest) }

@@ -24,7 +24,7 @@ final class WorkerDriver {
         _ = try? worker.reap(wait: true)
     }
 
-    func send(_ message: Message) throws {
+    func send(_ message: ToWorker) throws {
         try worker.channel.send(message)
         while worker.channel.hasPendingOutput {
             var ready = pollfd(fd: worker.channel.writeFD, events: Int16(POLLOUT), revents: 0)
@@ -34,7 +34,7 @@ final class WorkerDriver {
     }
 
     /// The next message from the worker, waiting up to five seconds for it.
-    func receive() throws -> Message {
+    func receive() throws -> FromWorker {
         while true {
             if let message = try worker.channel.next() { return message }
             var ready = pollfd(fd: worker.channel.readFD, events: Int16(POLLIN), revents: 0)
@@ -180,9 +180,9 @@ extension Processes {
     }
 }
 
-extension Message {
+extension ToWorker {
     /// A fetch reply whose body fits in its one frame.
-    static func wholeReply(status: UInt16, mime: String, body: [UInt8]) -> Message {
+    static func wholeReply(status: UInt16, mime: String, body: [UInt8]) -> ToWorker {
         .fetchReply(status: status, mime: mime, length: UInt32(body.count), body: body)
     }
 }

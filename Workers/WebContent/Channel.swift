@@ -9,7 +9,7 @@ import WorkerRuntime
 ///
 /// A back/forward list sent in pieces comes out whole: the worker never sees half a restore.
 struct Channel {
-    private var decoder = FrameDecoder()
+    private var decoder = FrameDecoder<ToWorker>()
     /// A `restoreHistory` whose `historyData` pieces are still arriving.
     private var restoring: (index: UInt32, count: UInt32, urls: [String])?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
@@ -25,7 +25,7 @@ struct Channel {
 
     /// Every message is bounded where it is made (titles cut, long URLs skipped, large values in pieces); one that
     /// is not is a bug that would break the channel, so it is never encoded, and the worker exits as broken.
-    mutating func send(_ message: Message) {
+    mutating func send(_ message: FromWorker) {
         if message.limitViolation != nil { wr_exit(70) }
         outgoing.removeAll(keepingCapacity: true)
         message.encode(into: &outgoing)
@@ -45,7 +45,7 @@ struct Channel {
     }
 
     /// The next message; with `wait` false, nil when nothing complete has arrived yet.
-    mutating func receive(wait: Bool) -> Message? {
+    mutating func receive(wait: Bool) -> ToWorker? {
         while true {
             do {
                 while let message = try decoder.next() {
@@ -65,7 +65,7 @@ struct Channel {
 
     /// `message`, or nil while it is a piece of a restore still arriving. The supervisor sends a restore's pieces
     /// back to back: anything else between them, or a piece of nothing, breaks the protocol.
-    private mutating func assembled(_ message: Message) -> Message? {
+    private mutating func assembled(_ message: ToWorker) -> ToWorker? {
         switch message {
         case .restoreHistory(let index, let count, let urls) where urls.count < count && restoring == nil:
             restoring = (index, count, urls)

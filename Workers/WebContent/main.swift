@@ -10,7 +10,7 @@ struct Worker {
     /// The digest of `typed`, kept as it grows: each input costs its own bytes, never the whole document's.
     var typedDigest = documentDigestBasis
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
-    var deferred: [Message] = []
+    var deferred: [ToWorker] = []
     /// The tab's back/forward list as this worker knows it: given by the supervisor on restore, grown by commits.
     /// The supervisor's list is the same type, so the two agree on every step, the cap included.
     var history = BackForwardList()
@@ -43,7 +43,7 @@ struct Worker {
     }
 
     /// Replies to what can be answered at any moment; navigations wait for the current one to end.
-    mutating func answer(_ message: Message) {
+    mutating func answer(_ message: ToWorker) {
         switch message {
         case .ping(let seq): channel.send(.pong(seq: seq))
         case .titleQuery(let id): channel.send(.title(id: id, title: title))
@@ -52,15 +52,16 @@ struct Worker {
             typedDigest = documentDigest(text.utf8, from: typedDigest)
             channel.send(.inputApplied(seq: seq, digest: typedDigest))
         case .documentQuery:
-            for piece in Message.documentPieces(typed) { channel.send(piece) }
+            for piece in FromWorker.documentPieces(typed) { channel.send(piece) }
         case .historyQuery:
             let index = UInt32(truncatingIfNeeded: history.index)
-            for piece in Message.historyPieces(restoring: false, index: index, urls: history.entries.map { $0.url }) {
+            for piece in FromWorker.historyPieces(index: index, urls: history.entries.map { $0.url }) {
                 channel.send(piece)
             }
         case .shutdown: wr_exit(0)
         case .load, .reload, .goTo, .restoreHistory, .unload: deferred.append(message)
-        default: break
+        // Replies to no fetch in flight, and pieces `Channel` has already joined to their restore.
+        case .fetchReply, .fetchData, .historyData: break
         }
     }
 
@@ -187,10 +188,21 @@ struct Worker {
 }
 
 
+/// The pid of the supervisor that spawned this worker, from argv[1]. Built on its own runtime (Embedded Swift) the
+/// worker has it read by its entry point before any Swift runs; built as ordinary Swift (WebContentPortable), glibc
+/// starts it and the Swift runtime holds the arguments.
+func expectedParent() -> Int32 {
+    #if $Embedded
+    wr_expected_parent()
+    #else
+    CommandLine.argc > 1 ? wr_parse_pid(CommandLine.unsafeArgv[1]) : 0
+    #endif
+}
+
 // The worker must not outlive its supervisor: the kernel kills it when the spawning thread dies, and if that
 // already happened before this line ran, the parent is no longer the one that spawned us.
 wr_die_with_parent()
-if wr_expected_parent() > 0, wr_getppid() != wr_expected_parent() { wr_exit(0) }
+if expectedParent() > 0, wr_getppid() != expectedParent() { wr_exit(0) }
 wr_disable_core_dumps()
 func runWorker() -> Never {
     var worker = Worker()

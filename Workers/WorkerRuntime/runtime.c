@@ -95,15 +95,18 @@ static int expected_parent;
 
 int wr_expected_parent(void) { return expected_parent; }
 
+int wr_parse_pid(const char *text) {
+    int pid = 0;
+    for (const char *digit = text; *digit >= '0' && *digit <= '9'; digit++) pid = pid * 10 + (*digit - '0');
+    return pid;
+}
+
 extern int main(int argc, char **argv);
 
 __attribute__((used)) _Noreturn void wr_begin(long *stack) {
     int argc = (int)stack[0];
     char **argv = (char **)(stack + 1);
-    if (argc > 1) {
-        for (const char *digit = argv[1]; *digit >= '0' && *digit <= '9'; digit++)
-            expected_parent = expected_parent * 10 + (*digit - '0');
-    }
+    if (argc > 1) expected_parent = wr_parse_pid(argv[1]);
     wr_exit(main(argc, argv));
 }
 

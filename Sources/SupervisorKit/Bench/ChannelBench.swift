@@ -10,7 +10,7 @@ public final class ChannelBench {
     private let loop: EventLoop
     private let worker: WorkerProcess
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-    private var handle: (Message) -> Void = { _ in }
+    private var handle: (FromWorker) -> Void = { _ in }
     private var affinity = [UInt8](repeating: 0, count: 128)
 
     /// Launches a worker and waits for its hello.
@@ -60,7 +60,7 @@ public final class ChannelBench {
         return Double(Sys.monotonicNanoseconds() - start) / 1e9
     }
 
-    private func send(_ message: Message) {
+    private func send(_ message: ToWorker) {
         try? worker.channel.send(message, on: loop) {}
     }
 

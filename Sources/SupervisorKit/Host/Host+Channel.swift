@@ -3,7 +3,7 @@ import WireProtocol
 
 /// The channel to each worker: what the host sends, and what it does with each message a worker sends back.
 extension Host {
-    func send(_ message: Message, to worker: WorkerProcess) {
+    func send(_ message: ToWorker, to worker: WorkerProcess) {
         guard worker.channelOpen else { return }
         do {
             try worker.channel.send(message, on: loop) { [unowned self, unowned worker] in closeChannel(of: worker) }
@@ -62,7 +62,7 @@ extension Host {
 
     /// Counts a message nothing asked for. A few can cross a request in flight; a stream of them is a flood, and
     /// the worker sending it is cut off before it can cost the supervisor more than a little CPU.
-    func unsolicited(_ message: Message, from worker: WorkerProcess) {
+    func unsolicited(_ message: FromWorker, from worker: WorkerProcess) {
         worker.unsolicited += 1
         if worker.unsolicited > Self.maxUnsolicited {
             violation(by: worker, "flood of \(worker.unsolicited) unsolicited messages (last: \(message.tag))")
@@ -76,7 +76,7 @@ extension Host {
         kill(worker, because: "protocol violation", verdict: .protocolViolation(reason: reason))
     }
 
-    func handle(_ message: Message, from worker: WorkerProcess) {
+    func handle(_ message: FromWorker, from worker: WorkerProcess) {
         if worker.helloAt == nil {
             guard case .hello(let pid, let version) = message else {
                 return violation(by: worker, "message \(message.tag) before hello")
@@ -146,15 +146,14 @@ extension Host {
             documentBegun(length: Int(length), text, from: worker)
         case .historyData, .documentData:
             violation(by: worker, "piece \(message.tag) of a value nothing began")
-        case .hello, .load, .reload, .unload, .shutdown, .fetchReply, .fetchData, .titleQuery, .ping, .input, .documentQuery,
-            .goTo, .restoreHistory, .historyQuery:
-            violation(by: worker, "worker sent supervisor-only message \(message.tag)")
+        case .hello:
+            violation(by: worker, "a second hello")
         }
     }
 
     /// The next piece of a history or document the worker is sending; it sends them back to back, so anything
     /// else between them, or more than it announced, breaks the protocol.
-    func continuePieces(of incoming: WorkerProcess.Incoming, with message: Message, from worker: WorkerProcess) {
+    func continuePieces(of incoming: WorkerProcess.Incoming, with message: FromWorker, from worker: WorkerProcess) {
         switch (incoming, message) {
         case (.history(let index, let count, var urls), .historyData(let more)) where urls.count + more.count <= count:
             urls += more

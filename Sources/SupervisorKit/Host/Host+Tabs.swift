@@ -81,7 +81,7 @@ extension Host {
 
     /// Sends a navigation to the tab's worker, realizing the tab first if need be (the navigation then waits for
     /// the restored page). `apply` changes the supervisor's list as the worker will change its own.
-    func perform(on tab: Tab, _ pending: Tab.Pending, _ message: Message, apply: ((Tab) -> Void)? = nil) {
+    func perform(on tab: Tab, _ pending: Tab.Pending, _ message: ToWorker, apply: ((Tab) -> Void)? = nil) {
         let retry = { [unowned self] in perform(on: tab, pending, message, apply: apply) }
         guard let worker = liveWorker(of: tab, because: "navigation", then: retry) else { return }
         apply?(tab)
@@ -89,7 +89,7 @@ extension Host {
         sendNavigation(message, to: worker)
     }
 
-    func sendNavigation(_ message: Message, to worker: WorkerProcess) {
+    func sendNavigation(_ message: ToWorker, to worker: WorkerProcess) {
         worker.rendered = false
         worker.unsolicited = 0
         send(message, to: worker)

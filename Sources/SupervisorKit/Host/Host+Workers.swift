@@ -99,7 +99,7 @@ extension Host {
             // A tab's new worker is given its whole history natively, not a page that rebuilds it (seed 002), in
             // pieces that each fit a frame however long the list and its URLs.
             let urls = tab.history.entries.map(\.url)
-            let pieces = Message.historyPieces(restoring: true, index: UInt32(max(tab.history.index, 0)), urls: urls)
+            let pieces = ToWorker.restorePieces(index: UInt32(max(tab.history.index, 0)), urls: urls)
             guard !urls.isEmpty else {
                 pieces.forEach { send($0, to: worker) }
                 return restoredEmpty(tab)

@@ -34,8 +34,12 @@ long wr_now(void);
 
 int wr_getpid(void);
 int wr_getppid(void);
-/// argv[1] as a number: the pid of the supervisor that spawned this worker, or 0 if it names none.
+/// argv[1] as a number: the pid of the supervisor that spawned this worker, or 0 if it names none. Read by the
+/// runtime's own entry point, so only a worker built on it (Embedded Swift) has it; a worker started by glibc
+/// parses argv[1] with `wr_parse_pid`.
 int wr_expected_parent(void);
+/// The leading decimal digits of `text` as a number, 0 if there are none.
+int wr_parse_pid(const char *text);
 
 /// Asks the kernel to SIGKILL this process when the thread that spawned it dies.
 void wr_die_with_parent(void);

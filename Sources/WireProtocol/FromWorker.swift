@@ -1,0 +1,140 @@
+/// Everything a WebContent worker says to the supervisor. The first message on a channel is always `hello`.
+public enum FromWorker: WireMessage {
+    case hello(pid: Int32, version: UInt16)
+    /// The page needs a resource: its document (the worker is navigating), or an image or sub-frame it refers to.
+    case fetch(url: String, kind: ResourceKind)
+    case didCommit(url: String)
+    case didFinish(title: String)
+    case didFailProvisional(error: String)
+    case didFail(error: String)
+    case title(id: UInt32, title: String)
+    case pong(seq: UInt64)
+    case inputApplied(seq: UInt64, digest: UInt64)
+    /// The editor's text, `length` bytes in all, `text` the first of them; `documentData` brings the rest.
+    case document(length: UInt32, text: [UInt8])
+    /// The worker's back/forward list: `count` URLs, `urls` the first of them and `historyData` the rest.
+    case history(index: UInt32, count: UInt32, urls: [String])
+    /// The page wants to navigate (a link activated, a form submitted, a redirect); the supervisor decides.
+    case navigationAction(type: NavigationType, mainFrame: Bool, url: String)
+    /// More URLs of the `history` just sent.
+    case historyData(urls: [String])
+    case documentData(text: [UInt8])
+
+    public var tag: UInt8 {
+        switch self {
+        case .hello: 1
+        case .fetch: 5
+        case .didCommit: 7
+        case .didFinish: 8
+        case .didFailProvisional: 9
+        case .didFail: 10
+        case .title: 12
+        case .pong: 14
+        case .inputApplied: 16
+        case .document: 19
+        case .history: 24
+        case .navigationAction: 25
+        case .historyData: 26
+        case .documentData: 27
+        }
+    }
+
+    public func encode(into out: inout [UInt8]) {
+        let start = out.beginFrame(tag)
+        switch self {
+        case .hello(let pid, let version):
+            out.appendInteger(UInt32(bitPattern: pid))
+            out.appendInteger(version)
+        case .fetch(let url, let kind):
+            out.appendString(url)
+            out.append(kind.rawValue)
+        case .didCommit(let text), .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
+            out.appendString(text)
+        case .title(let id, let title):
+            out.appendInteger(id)
+            out.appendString(title)
+        case .pong(let seq):
+            out.appendInteger(seq)
+        case .inputApplied(let seq, let digest):
+            out.appendInteger(seq)
+            out.appendInteger(digest)
+        case .document(let length, let text):
+            out.appendInteger(length)
+            out.appendBytes(text)
+        case .documentData(let text):
+            out.appendBytes(text)
+        case .history(let index, let count, let urls):
+            out.appendInteger(index)
+            out.appendInteger(count)
+            out.appendStrings(urls)
+        case .historyData(let urls):
+            out.appendStrings(urls)
+        case .navigationAction(let type, let mainFrame, let url):
+            out.append(type.rawValue)
+            out.append(mainFrame ? 1 : 0)
+            out.appendString(url)
+        }
+        out.endFrame(from: start)
+    }
+
+    public static func decode(_ body: UnsafeRawBufferPointer) throws(WireError) -> FromWorker {
+        try decodeFrame(body) { tag, reader throws(WireError) in
+            switch tag {
+            case 1: .hello(pid: Int32(bitPattern: try reader.integer()), version: try reader.integer())
+            case 5:
+                .fetch(url: try reader.string(), kind: try reader.raw(ResourceKind.self))
+            case 7: .didCommit(url: try reader.string())
+            case 8: .didFinish(title: try reader.string())
+            case 9: .didFailProvisional(error: try reader.string())
+            case 10: .didFail(error: try reader.string())
+            case 12: .title(id: try reader.integer(), title: try reader.string())
+            case 14: .pong(seq: try reader.integer())
+            case 16: .inputApplied(seq: try reader.integer(), digest: try reader.integer())
+            case 19: .document(length: try reader.integer(), text: try reader.bytes())
+            case 24: .history(index: try reader.integer(), count: try reader.integer(), urls: try reader.strings())
+            case 25:
+                .navigationAction(
+                    type: try reader.raw(NavigationType.self), mainFrame: try reader.flag(), url: try reader.string())
+            case 26: .historyData(urls: try reader.strings())
+            case 27: .documentData(text: try reader.bytes())
+            default: throw .notOfThisDirection(tag)
+            }
+        }
+    }
+
+    public var frameLength: Int {
+        let payload =
+            switch self {
+            case .hello: 4 + 2
+            case .fetch(let url, _): stringLength(url) + 1
+            case .didCommit(let text), .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
+                stringLength(text)
+            case .title(_, let title): 4 + stringLength(title)
+            case .pong: 8
+            case .inputApplied: 8 + 8
+            case .document(_, let text): 4 + 4 + text.count
+            case .documentData(let text): 4 + text.count
+            case .history(_, _, let urls): 4 + 4 + stringsLength(urls)
+            case .historyData(let urls): stringsLength(urls)
+            case .navigationAction(_, _, let url): 1 + 1 + stringLength(url)
+            }
+        return 1 + payload
+    }
+
+    public var limitViolation: WireError? {
+        if let oversized = frameViolation(frameLength) { return oversized }
+        return switch self {
+        case .fetch(let url, _), .didCommit(let url), .navigationAction(_, _, let url): over(url, maxURLBytes, tag: tag)
+        case .didFinish(let title), .title(_, let title): over(title, maxTitleBytes, tag: tag)
+        case .history(_, let count, let urls): historyViolation(count: count, urls, tag: tag)
+        case .historyData(let urls): historyViolation(count: nil, urls, tag: tag)
+        default: nil
+        }
+    }
+}
+
+// The worker (Embedded Swift, which compiles these sources too) never compares messages: equality of their strings
+// would link in the Unicode tables that canonical equivalence needs.
+#if !$Embedded
+extension FromWorker: Equatable {}
+#endif

@@ -1,0 +1,39 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SupervisorKit
+
+extension Processes {
+    /// Which worker build runs: the CLI's `--worker`, and the tests' own `SUPERVISOR_TEST_WORKER`, under which CI
+    /// runs a subset of the process tests against the portable worker. Each is checked on the running process.
+    @Suite struct WorkerChoice {
+        @Test(arguments: [
+            (nil, "WebContent"), ("embedded", "WebContent"), ("portable", "WebContentPortable"),
+            (productsDirectory + "/WebContentPortable", "WebContentPortable"),
+        ] as [(String?, String)])
+        func theWorkerOptionPicksTheBuildThatRuns(argument: String?, executable: String) throws {
+            let folder = try TemporaryFolder([:])
+            let worker = argument.map { ["--worker", $0] } ?? []
+            let supervisor = try BackgroundSupervisor(["run", "--loads", "1000000", "--dwell", "50"] + worker, folder: folder)
+            var pid: Int32?
+            let started = eventually(within: 10) {
+                pid = supervisor.liveChildren().first?.pid
+                return pid != nil
+            }
+            let running = pid.flatMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe") }
+            kill(supervisor.pid, SIGTERM)
+            _ = supervisor.wait()
+            #expect(started, "\(supervisor.stderr)")
+            #expect(running == productsDirectory + "/" + executable)
+        }
+
+        @Test func theTestsRunTheWorkerTheEnvironmentNames() throws {
+            let chosen = ProcessInfo.processInfo.environment["SUPERVISOR_TEST_WORKER"] ?? "embedded"
+            let driver = try WorkerDriver()
+            _ = try driver.receive()
+            let running = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(driver.worker.pid)/exe")
+            #expect(running == productsDirectory + (chosen == "portable" ? "/WebContentPortable" : "/WebContent"))
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/WireProtocol/FromWorker.swift

@@ -1,0 +1,1 @@
+../../../Sources/WireProtocol/Message.swift
