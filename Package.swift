@@ -32,8 +32,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
+        /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link SupervisorKit: it is a
+        /// small static executable of its own), the benchmarks and the tests.
+        .target(name: "ProcFS"),
         .target(name: "WireProtocol"),
-        .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol"]),
+        .target(name: "SupervisorKit", dependencies: ["CShim", "ProcFS", "WireProtocol"]),
         .executableTarget(name: "supervisor", dependencies: ["SupervisorKit", "WebContent", "Jetsam", "FoundationProbe"]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -49,10 +52,10 @@ let package = Package(
             swiftSettings: embedded,
             linkerSettings: bareExecutable
         ),
-        .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "WorkerRuntime"]
+            dependencies: ["SupervisorKit", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,24 @@ import CShim
 import Glibc
 
 extension Sys {
+    /// Starts `path` with `argv` and `envp` (NUL-terminated C arrays, built once by the caller): `input` and
+    /// `output` become its fds 3 and 4, `null` its 0 and 1, standard error is shared, and nothing else is
+    /// inherited; its signals are reset and it leads a process group of its own. The corresponding C function is
+    /// `posix_spawn`, then `pidfd_open`.
+    static func spawn(
+        _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], input: Int32,
+        output: Int32, null: Int32
+    ) throws(SystemError) -> ChildProcess {
+        var pid: pid_t = 0
+        var pidfd: Int32 = -1
+        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
+            let rc = sv_spawn(path, argv, envp, input, output, null, &pid, &pidfd)
+            Glibc.errno = rc
+            return rc == 0 ? 0 : -1
+        }
+        return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
+    }
+
     /// Starts `path` with `arguments` as a filter reading `input` and writing `output` (standard error to /dev/null,
     /// nothing else inherited, signals reset), with an empty environment. The corresponding C function is
     /// `posix_spawn`.
@@ -13,10 +31,10 @@ extension Sys {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         var pidfd: Int32 = -1
-        let rc = sv_spawn_filter(path, argv, envp, input, output, &pid, &pidfd)
-        guard rc == 0 else {
-            if pidfd >= 0 { close(pidfd) }
-            throw SystemError("posix_spawn(\(path))", errno: rc)
+        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
+            let rc = sv_spawn_filter(path, argv, envp, input, output, &pid, &pidfd)
+            Glibc.errno = rc
+            return rc == 0 ? 0 : -1
         }
         return (pid, pidfd)
     }
@@ -33,7 +51,7 @@ extension Sys {
 
     /// Moves `fd`'s offset to `offset` from the start. The corresponding C function is `lseek`.
     static func seek(_ fd: Int32, to offset: Int) throws(SystemError) {
-        _ = try retrying("lseek") { lseek(fd, off_t(offset), SEEK_SET) }
+        _ = try retrying("lseek", .other, fd: fd) { lseek(fd, off_t(offset), SEEK_SET) }
     }
 
     /// `fd`'s offset: for a file another process reads through the same open file, how far it has read.
