@@ -25,7 +25,7 @@ func journalRecords(_ texts: [[UInt8]]) -> [UInt8] {
     func detachedWorker() throws -> WorkerProcess {
         let pipe = try Sys.pipe()
         let process = ChildProcess(pid: getpid(), pidfd: FileDescriptor(sv_pidfd_open(getpid())))
-        return WorkerProcess(process, channel: Channel(readFD: pipe.read, writeFD: pipe.write), spawnedAt: 0)
+        return WorkerProcess(process, channel: Channel(read: FileDescriptor(pipe.read), write: FileDescriptor(pipe.write)), spawnedAt: 0)
     }
 
     @Test func theTypistWaitsWhileAWindowOfInputsIsUnacknowledged() throws {

@@ -16,14 +16,6 @@ struct FileDescriptor: ~Copyable {
         Sys.close(rawValue)
         discard self
     }
-
-    /// Gives the descriptor to an owner that closes it itself (`Channel`, which keeps numbers), and no longer
-    /// closes it here.
-    consuming func handOver() -> Int32 {
-        let rawValue = rawValue
-        discard self
-        return rawValue
-    }
 }
 
 /// A child process this one started and has not reaped yet, with the pidfd that names it: a signal sent through

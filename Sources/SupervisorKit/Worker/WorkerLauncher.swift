@@ -72,7 +72,6 @@ final class WorkerLauncher {
         let spawnedAt = Sys.monotonicNanoseconds()
         let child = try Sys.spawn(
             executable, argv, envp, input: input.rawValue, output: output.rawValue, null: null.rawValue)
-        let channel = Channel(readFD: parentIn.handOver(), writeFD: parentOut.handOver())
-        return WorkerProcess(child, channel: channel, spawnedAt: spawnedAt)
+        return WorkerProcess(child, channel: Channel(read: parentIn, write: parentOut), spawnedAt: spawnedAt)
     }
 }
