@@ -172,5 +172,30 @@ extension Processes {
             #expect(unwrapped(result.stderr).split(separator: "\n").count == 1)
             #expect(result.made == [1])
         }
+
+        /// A fault rule that cannot be read is a usage error of one line, before the run starts.
+        @Test func anUnreadableFaultRuleIsOneLine() throws {
+            let folder = try TemporaryFolder([:])
+            let result = try runSupervisorFailing("write:ENOSPACE", ["run", "--loads", "1"], folder: folder)
+            #expect(result.status == 64)
+            #expect(result.stderr == "supervisor: error: SUPERVISOR_SYSCALL_FAULTS: cannot read 'write:ENOSPACE'\n")
+        }
+    }
+}
+
+/// What only a bug can cause stops the program at once, naming the call, instead of acting on a descriptor that
+/// may by now be another file.
+@Suite struct SyscallProgrammerErrors {
+    @Test func closingADescriptorThatIsNotOpenTraps() async {
+        await #expect(processExitsWith: .failure) {
+            Sys.close(Int32(Sys.descriptorLimit()) - 1)
+        }
+    }
+
+    @Test func readingADescriptorThatIsNotOpenTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var byte: [UInt8] = [0]
+            _ = try? Sys.read(Int32(Sys.descriptorLimit()) - 1, into: &byte, from: 0)
+        }
     }
 }
