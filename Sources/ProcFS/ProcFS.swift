@@ -33,6 +33,14 @@ public enum ProcFS {
         public let startTime: UInt64
         public let residentPages: Int
 
+        /// Whether this pid still names the process this stat was read from, alive: the same start time and
+        /// parent, neither a zombie nor gone. A pid is recycled only after a reap, so a process that has the pid
+        /// now but started at another time is another process.
+        public var isStillRunning: Bool {
+            guard let now = ProcFS.stat(.pid(pid)) else { return false }
+            return now.startTime == startTime && now.parent == parent && now.isLive
+        }
+
         /// Exited but not reaped yet.
         public var isZombie: Bool { state == "Z" }
         /// Running, or able to run: neither a zombie nor being torn down.

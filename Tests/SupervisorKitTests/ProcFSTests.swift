@@ -1,5 +1,5 @@
 import Glibc
-import ProcFS
+@testable import ProcFS
 import Testing
 
 /// /proc read in one place: the fields everyone uses, from lines the kernel writes.
@@ -28,5 +28,20 @@ import Testing
         #expect(ProcFS.threads(of: .current).contains(getpid()))
         #expect(ProcFS.oomScoreAdjust(getpid()) != nil)
         #expect(ProcFS.stat(.pid(Int32.max)) == nil)
+    }
+
+    /// Jetsam's guard against a recycled pid: a stat whose start time is not the running process's names
+    /// another process, one that had this pid before.
+    @Test func aPidWithAnotherStartTimeIsAnotherProcess() throws {
+        let line = try #require(ProcFS.read("/proc/self/stat"))
+        let current = try #require(ProcFS.Stat(line))
+        #expect(current.isStillRunning)
+        let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        let startField = try #require(fields.firstIndex { $0.elementsEqual(String(current.startTime).utf8) })
+        var older = fields
+        older[startField] = Array(String(current.startTime - 1).utf8)[...]
+        let recycled = try #require(ProcFS.Stat(Array(older.joined(separator: [UInt8(ascii: " ")]))))
+        #expect(recycled.pid == current.pid && recycled.startTime == current.startTime - 1)
+        #expect(!recycled.isStillRunning)
     }
 }

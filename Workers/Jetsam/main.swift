@@ -79,10 +79,7 @@ func kill(_ victim: Candidate) -> Bool {
     let pidfd = sv_pidfd_open(victim.pid)
     guard pidfd >= 0 else { return false }
     defer { close(pidfd) }
-    guard let now = ProcFS.stat(.pid(victim.pid)), now.startTime == victim.stat.startTime,
-        now.parent == victim.stat.parent, now.isLive
-    else { return false }
-    return sv_pidfd_send_signal(pidfd, SIGKILL) == 0
+    return victim.stat.isStillRunning && sv_pidfd_send_signal(pidfd, SIGKILL) == 0
 }
 
 func monotonicNanoseconds() -> Int {
