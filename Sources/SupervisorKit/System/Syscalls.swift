@@ -181,6 +181,16 @@ public enum Sys {
         _ = try retrying("fdatasync", .sync, fd: fd) { fdatasync(fd) }
     }
 
+    /// Moves `fd`'s offset to `offset` from the start. The corresponding C function is `lseek`.
+    static func seek(_ fd: Int32, to offset: Int) throws(SystemError) {
+        _ = try retrying("lseek", .other, fd: fd) { lseek(fd, off_t(offset), SEEK_SET) }
+    }
+
+    /// `fd`'s offset: for a file another process reads through the same open file, how far it has read.
+    static func offset(_ fd: Int32) -> Int? {
+        (try? retrying("lseek", .other, fd: fd) { lseek(fd, 0, SEEK_CUR) }).map { Int($0) }
+    }
+
     /// The names in a directory, `.` and `..` left out. The corresponding C functions are `opendir` and `readdir`.
     public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
         var directory: OpaquePointer?
@@ -195,66 +205,6 @@ public enum Sys {
             if name != ".", name != ".." { names.append(name) }
         }
         return names
-    }
-
-    // MARK: - Processes
-
-    static func pidfdSignal(_ pidfd: Int32, _ signal: Int32) throws(SystemError) {
-        _ = try retrying("pidfd_send_signal", .signal, fd: pidfd) { sv_pidfd_send_signal(pidfd, signal) }
-    }
-
-    /// Whether the child behind `pidfd` has exited, without reaping it (so its pid, and the id of the process
-    /// group it leads, stay its own); with `wait`, waits for that. The corresponding C function is `waitid`, with
-    /// WNOWAIT.
-    static func hasExited(_ pidfd: Int32, wait: Bool) throws(SystemError) -> Bool {
-        try retrying("waitid(P_PIDFD, WNOWAIT)", .wait, fd: pidfd) { sv_pidfd_exited(pidfd, wait ? 1 : 0) } == 1
-    }
-
-    /// Reaps the exited child behind `pidfd`; nil if it is still running, unless `wait` makes it wait for the exit.
-    /// The corresponding C function is `waitid`.
-    static func reap(_ pidfd: Int32, wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
-        var code: Int32 = 0
-        var status: Int32 = 0
-        _ = try retrying("waitid(P_PIDFD)", .wait, fd: pidfd) { sv_waitid_pidfd(pidfd, &code, &status, wait ? 1 : 0) }
-        return code == 0 ? nil : (code, status)
-    }
-
-    /// Sends `signal` to the process group `group`; false when the group is empty. The corresponding C function is
-    /// `kill`, with a negative pid.
-    @discardableResult
-    static func signalGroup(_ group: Int32, _ signal: Int32) -> Bool {
-        sv_kill_group(group, signal) == 0
-    }
-
-    static func setPriority(_ pid: Int32, nice: Int32) throws(SystemError) {
-        _ = try retrying("setpriority", .other) { sv_setpriority(pid, nice) }
-    }
-
-    /// Writes `/proc/PID/oom_score_adj`. A vanished process shows up as ENOENT on open or ESRCH on write; both
-    /// are reported as ESRCH, which is what they mean.
-    static func setOOMScoreAdjust(_ pid: Int32, _ value: Int32) throws(SystemError) {
-        let opened: Int32
-        do throws(SystemError) {
-            opened = try open("/proc/\(pid)/oom_score_adj", O_WRONLY)
-        } catch let error where error.errno == ENOENT {
-            throw SystemError("open(/proc/\(pid)/oom_score_adj)", errno: ESRCH)
-        }
-        let file = FileDescriptor(opened)
-        let fd = file.rawValue
-        let text = Array("\(value)\n".utf8)
-        _ = try retrying("write(/proc/\(pid)/oom_score_adj)", .write, fd: fd) { Glibc.write(fd, text, text.count) }
-    }
-
-    /// The current oom_score_adj of `pid`, as jetsam would read it.
-    static func oomScoreAdjust(_ pid: Int32) throws(SystemError) -> Int32 {
-        guard let value = ProcFS.oomScoreAdjust(pid) else { throw SystemError("read(/proc/\(pid)/oom_score_adj)", errno: ESRCH) }
-        return Int32(value)
-    }
-
-    /// Resident pages of `pid`: the second field of /proc/PID/statm.
-    static func residentPages(_ pid: Int32) throws(SystemError) -> Int {
-        guard let pages = ProcFS.residentPages(.pid(pid)) else { throw SystemError("read(/proc/\(pid)/statm)", errno: ESRCH) }
-        return pages
     }
 
     /// Runs `path` with `arguments` to its end, stdout to `output`, and returns its wait status. The corresponding
