@@ -14,27 +14,27 @@ import Synchronization
 /// KINDS is `*` or `SyscallKind` names joined by `,`; ERRNO a name such as ENOSPC. At exit, each rule's count of
 /// failures made is written to PATH, one number a line, so a test can tell that its faults were really made.
 /// A call fails at most once by a rule: its retry after an injected EINTR goes to the kernel.
-public enum SyscallFaults {
-    public struct Rule: Sendable {
+enum SyscallFaults {
+    struct Rule: Sendable {
         /// Empty: every kind.
-        public var kinds: Set<SyscallKind>
-        public var errno: Int32
+        var kinds: Set<SyscallKind>
+        var errno: Int32
         /// Of the calls the rule matches, it fails every `every`th one (1: each).
-        public var every = 1
+        var every = 1
         /// The first `after` calls it matches pass.
-        public var after = 0
+        var after = 0
         /// At most this many failures.
-        public var times = Int.max
+        var times = Int.max
         /// Only calls on this descriptor.
-        public var fd: Int32?
+        var fd: Int32?
         /// Only calls on a path (or a descriptor open on one, as /proc/self/fd shows it) that contains this.
-        public var path: String?
+        var path: String?
         /// Only calls made on this thread.
         var thread: pid_t?
         var matched = 0
-        public fileprivate(set) var failed = 0
+        fileprivate(set) var failed = 0
 
-        public init(_ kinds: Set<SyscallKind>, _ errno: Int32) {
+        init(_ kinds: Set<SyscallKind>, _ errno: Int32) {
             self.kinds = kinds
             self.errno = errno
         }
@@ -62,7 +62,7 @@ public enum SyscallFaults {
     private static let state = Mutex(State())
 
     /// Makes calls fail by `rules` until `disarm`; with `thisThreadOnly`, only calls on the calling thread.
-    public static func arm(_ rules: [Rule], thisThreadOnly: Bool = true) {
+    static func arm(_ rules: [Rule], thisThreadOnly: Bool = true) {
         state.withLock { state in
             state.readEnvironment = true
             state.rules = rules.map { rule in
@@ -76,7 +76,7 @@ public enum SyscallFaults {
 
     /// Stops making calls fail, and returns the rules as they ended, with their counts.
     @discardableResult
-    public static func disarm() -> [Rule] {
+    static func disarm() -> [Rule] {
         sv_syscall_faults_set(0)
         return state.withLock { state in
             defer { state.rules = [] }

@@ -20,8 +20,8 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
 }
 
 /// What a call is, for a fault rule to name: `SUPERVISOR_SYSCALL_FAULTS="write:ENOSPC"` fails writes only.
-public enum SyscallKind: String, CaseIterable, Sendable {
-    case read, write, open, pipe, fcntl, spawn, wait, signal, sync, path, stat, poll, close, other
+enum SyscallKind: String, Sendable {
+    case read, write, open, pipe, fcntl, spawn, wait, signal, sync, path, stat, poll, other
 }
 
 /// The one way into the kernel. Runs `body`, a call that returns -1 and sets errno on failure, and:
