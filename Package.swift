@@ -33,11 +33,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
+        /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link SupervisorKit: it is a
+        /// small static executable of its own), the benchmarks and the tests.
+        .target(name: "ProcFS"),
         .target(name: "WireProtocol"),
         /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
         /// emits the events.
         .target(name: "Events"),
-        .target(name: "SupervisorKit", dependencies: ["CShim", "WireProtocol", "Events"]),
+        .target(name: "SupervisorKit", dependencies: ["CShim", "ProcFS", "WireProtocol", "Events"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
         .target(name: "CommandLineOptions", dependencies: ["SupervisorKit"]),
         .executableTarget(
@@ -66,10 +69,10 @@ let package = Package(
             path: "Workers/WebContentPortable",
             linkerSettings: staticExecutable
         ),
-        .executableTarget(name: "Jetsam", dependencies: ["CShim"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WireProtocol", "CShim", "WorkerRuntime"]
+            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime"]
         ),
     ],
     swiftLanguageModes: [.v6]

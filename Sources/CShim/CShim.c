@@ -32,6 +32,13 @@
 #define P_PIDFD 3
 #endif
 
+int sv_syscall_faults_flag;
+
+/* Arms the faults before any Swift code runs, so that not one call of the run escapes them. */
+__attribute__((constructor)) static void sv_syscall_faults_from_environment(void) {
+    if (getenv("SUPERVISOR_SYSCALL_FAULTS") != NULL) sv_syscall_faults_set(1);
+}
+
 int sv_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int sv_eventfd(int nonblocking) { return eventfd(0, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0)); }

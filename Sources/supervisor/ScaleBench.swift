@@ -1,5 +1,6 @@
 import Glibc
 import SupervisorKit
+import ProcFS
 
 /// Many live workers at once, through the real host: what the supervisor costs per worker and per event, and
 /// whether it stays asleep when nothing is due.
@@ -58,23 +59,12 @@ enum Scale {
     }
 
     private static func residentBytes() -> Int {
-        let fields = procFile("/proc/self/statm").split(separator: " ")
-        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+        (ProcFS.residentPages(.current) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// The calling thread's voluntary context switches: each is a sleep in epoll_wait that something ended.
     private static func voluntarySwitches() -> Int {
-        let line = procFile("/proc/thread-self/status").split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
-    }
-
-    private static func procFile(_ path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(fd, &buffer, buffer.count)
-        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        ProcFS.status(.currentThread)?.number("voluntary_ctxt_switches") ?? 0
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcFS
 import Glibc
 
 /// A `supervisor` started in the background, its output going to files, for tests that signal it mid-run.
@@ -40,15 +41,7 @@ final class BackgroundSupervisor {
 
 /// Every process on the machine: pid, parent, name and state letter, from /proc/PID/stat.
 func processes() -> [(pid: Int32, parent: Int32, name: String, state: Character)] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry in
-        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
-        return (pid, parent, String(stat[stat.index(after: open)..<close]), fields[0].first!)
-    }
+    ProcFS.pids().compactMap { ProcFS.stat(.pid($0)) }.map { ($0.pid, $0.parent, $0.command, $0.state) }
 }
 
 /// Polls `condition` every few milliseconds until it holds or `seconds` pass; returns whether it held. For
@@ -77,7 +70,5 @@ func reapOrphans(_ pids: [Int32]) -> Bool {
 
 /// Whether `pid` is gone or a zombie: dead either way.
 func isDead(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")")
-    else { return true }
-    return stat[stat.index(close, offsetBy: 2)] == "Z"
+    ProcFS.stat(.pid(pid))?.isLive != true
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcFS
 import Glibc
 import Testing
 
@@ -126,13 +127,5 @@ extension Processes {
 
 /// The children of `parent`, by pid and command name.
 func childProcesses(of parent: Int32) -> [(pid: Int32, name: String)] {
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry -> (Int32, String)? in
-        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 1, Int32(fields[1]) == parent else { return nil }
-        return (pid, String(stat[stat.index(after: open)..<close]))
-    }
+    ProcFS.children(of: parent).map { ($0.pid, $0.command) }
 }

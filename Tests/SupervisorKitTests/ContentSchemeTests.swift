@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ProcFS
 import Glibc
 import Testing
 
@@ -145,11 +146,11 @@ struct ContentScheme {
         try #require(mkfifo(folder.path + "/pipe", 0o600) == 0)
         for name in ["index.html", "sub", "missing", "../x"] { _ = fetch("app://local/" + name) }
         _ = fetchPromptly(content, "app://local/pipe", unblocking: folder.path + "/pipe")
-        #expect(try descriptorTargets(under: folder.path) == [folder.path])
+        #expect(descriptorTargets(under: folder.path) == [folder.path])
         var provider: ContentProvider? = try folder.provider
         #expect(provider?.fetch("app://local/index.html").status == 200)
         provider = nil
-        #expect(try descriptorTargets(under: folder.path) == [folder.path])
+        #expect(descriptorTargets(under: folder.path) == [folder.path])
     }
 
     // MARK: - Images
@@ -248,9 +249,8 @@ func fetchPromptly(_ content: ContentProvider, _ url: String, unblocking fifo: S
 }
 
 /// Where this process's descriptors point, for those that point at or under `path`.
-func descriptorTargets(under path: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
-        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)
-        return target.flatMap { $0 == path || $0.hasPrefix(path + "/") ? $0 : nil }
+func descriptorTargets(under path: String) -> [String] {
+    ProcFS.descriptors(of: .current).compactMap { fd in
+        ProcFS.descriptorTarget(.current, fd).flatMap { $0 == path || $0.hasPrefix(path + "/") ? $0 : nil }
     }
 }

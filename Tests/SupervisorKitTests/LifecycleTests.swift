@@ -36,7 +36,7 @@ extension Processes {
         @Test func aWorkerHoldsOnlyStandardDescriptorsAndItsChannel() throws {
             var seen: [Int] = []
             _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
-                if event.name == "hello", let pid = event.pid { seen = (try? descriptors(of: pid)) ?? [] }
+                if event.name == "hello", let pid = event.pid { seen = descriptors(of: pid) }
             }
             #expect(seen == [0, 1, 2, 3, 4])
         }

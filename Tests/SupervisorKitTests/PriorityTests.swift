@@ -1,4 +1,5 @@
 import Foundation
+import ProcFS
 import Glibc
 import Testing
 
@@ -9,14 +10,8 @@ extension Processes {
     @Suite struct Priority {
         /// The nice value (field 19 of /proc/PID/stat) and oom_score_adj, as the kernel reports them.
         static func standing(of pid: Int32) -> (nice: Int32, oom: Int)? {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")"),
-                let text = try? String(contentsOfFile: "/proc/\(pid)/oom_score_adj", encoding: .utf8),
-                let oom = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            else { return nil }
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            guard fields.count > 16, let nice = Int32(fields[16]) else { return nil }
-            return (nice, oom)
+            guard let stat = ProcFS.stat(.pid(pid)), let oom = ProcFS.oomScoreAdjust(pid) else { return nil }
+            return (Int32(stat.nice), oom)
         }
 
         /// Each band as the kernel reports it (nice, oom_score_adj), per policy, for one visible and one hidden view:

@@ -1,5 +1,6 @@
 import Events
 import Foundation
+import ProcFS
 import Glibc
 import Testing
 
@@ -12,7 +13,7 @@ enum Processes {}
 
 /// The directory holding the products of this build: the test bundle, `supervisor` and `WebContent`.
 let productsDirectory: String = {
-    let exe = try! FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let exe = ProcFS.executable()!
     var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
     while !FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("WebContent").path) {
         guard dir.path != "/" else { fatalError("WebContent is not built next to \(exe)") }
@@ -95,31 +96,20 @@ extension Event {
 /// /dev/null), by number and target. Other kinds, such as Foundation's own, come and go on other threads.
 func openHostDescriptors() throws -> [String] {
     let kinds = ["pipe:", "anon_inode:[pidfd]", "anon_inode:[eventpoll]", "anon_inode:[timerfd]", "anon_inode:[signalfd]", "/dev/null"]
-    return try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd),
-            kinds.contains(where: target.hasPrefix)
-        else { return nil }
+    return ProcFS.descriptors(of: .current).compactMap { fd in
+        guard let target = ProcFS.descriptorTarget(.current, fd), kinds.contains(where: target.hasPrefix) else { return nil }
         return "\(fd) \(target)"
     }.sorted()
 }
 
 /// Children of this process that exist at all, zombies included, with their state letter.
 func childProcesses() -> [(pid: Int32, state: Character)] {
-    let me = getpid()
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return entries.compactMap { entry -> (Int32, Character)? in
-        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-        guard fields.count > 1, Int32(fields[1]) == me else { return nil }
-        return (pid, fields[0].first!)
-    }
+    ProcFS.children(of: getpid()).map { ($0.pid, $0.state) }
 }
 
 /// Names of the descriptors a process has open.
-func descriptors(of pid: Int32) throws -> [Int] {
-    try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted()
+func descriptors(of pid: Int32) -> [Int] {
+    ProcFS.descriptors(of: .pid(pid)).map(Int.init)
 }
 
 /// Runs the built `supervisor` binary, killed after `seconds` (status 124) if it has not exited by then: a

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import Glibc
 import Testing
@@ -19,10 +20,12 @@ func journalRecords(_ texts: [[UInt8]]) -> [UInt8] {
 
 /// Typing beyond what the worker can take is slowed, not lost; labels stay unique; the audit counts texts.
 @Suite struct TypingWindow {
-    /// A worker handle on a pipe of its own: the editor only needs something to send to.
+    /// A worker handle on a pipe of its own: the editor only needs something to send to. Its process is a pidfd
+    /// on this one, which nothing here signals or reaps.
     func detachedWorker() throws -> WorkerProcess {
         let pipe = try Sys.pipe()
-        return WorkerProcess(pid: 0, pidfd: -1, channel: Channel(readFD: pipe.read, writeFD: pipe.write), spawnedAt: 0)
+        let process = ChildProcess(pid: getpid(), pidfd: FileDescriptor(sv_pidfd_open(getpid())))
+        return WorkerProcess(process, channel: Channel(read: FileDescriptor(pipe.read), write: FileDescriptor(pipe.write)), spawnedAt: 0)
     }
 
     @Test func theTypistWaitsWhileAWindowOfInputsIsUnacknowledged() throws {

@@ -17,7 +17,7 @@ final class WorkerDriver {
     }
 
     deinit {
-        guard worker.pidfd >= 0 else { return }
+        guard !worker.reaped else { return }
         worker.signal(SIGKILL)
         var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
         _ = poll(&ready, 1, 5000)

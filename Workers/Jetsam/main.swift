@@ -1,11 +1,13 @@
 import CShim
 import Glibc
+import ProcFS
 
 /// Jetsam: the "OS" of this model, after iOS jetsam and Android's lmkd.
 ///
 /// It knows only the supervisor's pid. Every interval it scans /proc for the supervisor's WebContent children and,
 /// under memory pressure, SIGKILLs the lowest-priority one: highest oom_score_adj, then highest nice, then largest
-/// RSS. It never talks to the supervisor, which learns of each kill only through its pidfd, as on a phone. Every
+/// RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
+/// time, same parent): a pid recycled since the scan is never killed. It never talks to the supervisor, which learns of each kill only through its pidfd, as on a phone. Every
 /// kill is logged as a JSON line: the ground truth that log analysis is checked against.
 ///
 ///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log-fd FD]
@@ -16,10 +18,11 @@ import Glibc
 /// critical pressure the lowest-priority background worker dies every interval, whatever the total.
 
 struct Candidate {
-    let pid: Int32
-    let nice: Int
+    let stat: ProcFS.Stat
     let rssBytes: Int
     let oomScoreAdjust: Int
+    var pid: Int32 { stat.pid }
+    var nice: Int { stat.nice }
 }
 
 struct Options {
@@ -60,43 +63,23 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-/// A small file under /proc, or nil if the process is gone.
-func readProc(_ path: String, into buffer: inout [UInt8]) -> ArraySlice<UInt8>? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    let count = read(fd, &buffer, buffer.count)
-    return count > 0 ? buffer[0..<count] : nil
-}
-
-func number(_ bytes: ArraySlice<UInt8>) -> Int? {
-    Int(String(decoding: bytes, as: UTF8.self))
-}
-
 /// The supervisor's live WebContent children.
-func scan(_ supervisor: Int32, pageSize: Int, buffer: inout [UInt8]) -> [Candidate] {
-    guard let proc = opendir("/proc") else { return [] }
-    defer { closedir(proc) }
-    var found: [Candidate] = []
-    while let entry = readdir(proc) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-        guard let first = name.first, first >= 48, first <= 57, let pid = Int32(String(decoding: name, as: UTF8.self)),
-            let stat = readProc("/proc/\(pid)/stat", into: &buffer),
-            let open = stat.firstIndex(of: 40), let close = stat.lastIndex(of: 41),
-            stat[(open + 1)..<close].elementsEqual("WebContent".utf8)
-        else { continue }
-        // Fields after the command: state(3) ppid(4) ... nice(19) ... rss(24).
-        let fields = stat[(close + 2)...].split(separator: 32)
-        guard fields.count > 21, number(fields[1]) == Int(supervisor), fields[0].first != 90,
-            let nice = number(fields[16]), let rss = number(fields[21])
-        else { continue }
-        var small = [UInt8](repeating: 0, count: 32)
-        guard let adjustText = readProc("/proc/\(pid)/oom_score_adj", into: &small),
-            let adjust = number(adjustText.prefix { $0 != 10 })
-        else { continue }
-        found.append(Candidate(pid: pid, nice: nice, rssBytes: rss * pageSize, oomScoreAdjust: adjust))
+func scan(_ supervisor: Int32, pageSize: Int) -> [Candidate] {
+    ProcFS.children(of: supervisor).compactMap { stat in
+        guard stat.command == "WebContent", stat.isLive, let adjust = ProcFS.oomScoreAdjust(stat.pid) else { return nil }
+        return Candidate(stat: stat, rssBytes: stat.residentPages * pageSize, oomScoreAdjust: adjust)
     }
-    return found
+}
+
+/// SIGKILLs `victim` through a pidfd, which names one process for good; false if it is not there any more. The
+/// pidfd is opened on whatever holds the pid now, so that process must be the one scanned: the same start time
+/// and parent. If the victim dies and its pid is reused after the check, the pidfd still names the dead victim,
+/// and the signal reaches nobody.
+func kill(_ victim: Candidate) -> Bool {
+    let pidfd = sv_pidfd_open(victim.pid)
+    guard pidfd >= 0 else { return false }
+    defer { close(pidfd) }
+    return victim.stat.isStillRunning && sv_pidfd_send_signal(pidfd, SIGKILL) == 0
 }
 
 func monotonicNanoseconds() -> Int {
@@ -116,12 +99,11 @@ _ = sv_set_pdeathsig(SIGKILL)
 guard getppid() == options.supervisor else { exit(0) }
 let logFD = options.logFD
 let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-var buffer = [UInt8](repeating: 0, count: 1024)
 var next = monotonicNanoseconds()
 /// Killed but still listed in /proc while the kernel tears them down: neither candidates nor counted.
 var dying: Set<Int32> = []
 while getppid() == options.supervisor {
-    let listed = scan(options.supervisor, pageSize: pageSize, buffer: &buffer)
+    let listed = scan(options.supervisor, pageSize: pageSize)
     dying.formIntersection(listed.map(\.pid))
     let workers = listed.filter { !dying.contains($0.pid) }
     let total = workers.reduce(0) { $0 + $1.rssBytes }
@@ -129,7 +111,7 @@ while getppid() == options.supervisor {
     let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= 500 } : workers
     if overBudget || options.critical,
         let victim = pool.max(by: { ($0.oomScoreAdjust, $0.nice, $0.rssBytes) < ($1.oomScoreAdjust, $1.nice, $1.rssBytes) }),
-        kill(victim.pid, SIGKILL) == 0
+        kill(victim)
     {
         dying.insert(victim.pid)
         let band = victim.oomScoreAdjust >= 500 ? "background" : "foreground"

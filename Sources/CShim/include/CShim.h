@@ -29,6 +29,13 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
 int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
                     int *pidfd);
 
+/// Nonzero while syscall faults are armed (Sources/SupervisorKit/System/SyscallFaults.swift): set at start-up when
+/// SUPERVISOR_SYSCALL_FAULTS is in the environment, or by a test. A C global, so that checking it costs one load
+/// and a branch, with no lazy initialisation.
+extern int sv_syscall_faults_flag;
+static inline int sv_syscall_faults_armed(void) { return __atomic_load_n(&sv_syscall_faults_flag, __ATOMIC_RELAXED); }
+static inline void sv_syscall_faults_set(int armed) { __atomic_store_n(&sv_syscall_faults_flag, armed, __ATOMIC_RELAXED); }
+
 /// eventfd(0, EFD_CLOEXEC), non-blocking when asked: Swift's Glibc module does not show eventfd.
 int sv_eventfd(int nonblocking);
 

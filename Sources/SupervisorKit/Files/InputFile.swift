@@ -5,33 +5,28 @@ import Glibc
 /// cannot block), and its size is known before any of it is read.
 public final class InputFile {
     public let path: String
-    public let fd: Int32
+    private let descriptor: FileDescriptor
+    public var fd: Int32 { descriptor.rawValue }
     public let status: Sys.FileStatus
 
     public init(_ path: String) throws(FileError) {
         let named = try UserPath(path, for: "read")
         guard let expected = named.status else { throw FileError(path, "read", SystemError("open", errno: ENOENT)) }
         guard expected.isRegular else { throw FileError(path, "read", .notRegular(expected.kindName)) }
-        do throws(SystemError) {
-            fd = try Sys.open(named.resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY)
-        } catch {
+        let opened: FileDescriptor
+        do throws(SystemError) { opened = FileDescriptor(try Sys.open(named.resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY)) } catch {
             throw FileError(path, "read", error)
         }
-        do throws(SystemError) {
-            status = try Sys.status(fd)
-        } catch {
-            Sys.close(fd)
-            throw FileError(path, "read", error)
-        }
-        self.path = path
+        let found: Sys.FileStatus
+        do throws(SystemError) { found = try Sys.status(opened.rawValue) } catch { throw FileError(path, "read", error) }
         // Swapped for something else between the look and the open.
-        guard status.isRegular, status.isSameFile(as: expected) else {
-            Sys.close(fd)
+        guard found.isRegular, found.isSameFile(as: expected) else {
             throw FileError(path, "read", .changed("it changed while it was being opened"))
         }
+        self.path = path
+        descriptor = opened
+        status = found
     }
-
-    deinit { Sys.close(fd) }
 
     /// Its first `count` bytes, or all of it if it is shorter.
     public func head(_ count: Int) throws(FileError) -> [UInt8] {

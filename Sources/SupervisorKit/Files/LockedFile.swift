@@ -13,7 +13,8 @@ public final class LockedFile: @unchecked Sendable {
     /// As the user gave it.
     public let path: String
     let resolved: String
-    public private(set) var fd: Int32
+    private var descriptor: FileDescriptor
+    public var fd: Int32 { descriptor.rawValue }
     /// When it was locked.
     public private(set) var status: Sys.FileStatus
 
@@ -24,11 +25,11 @@ public final class LockedFile: @unchecked Sendable {
             attempts += 1
             let named = try UserPath(path, for: "use")
             try named.requireRegularOrAbsent("use")
-            let opened: Int32
+            let opened: FileDescriptor
             do throws(SystemError) {
                 let flags = named.status == nil
                     ? O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW : O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
-                opened = try Sys.open(named.resolved, flags, mode: 0o644)
+                opened = FileDescriptor(try Sys.open(named.resolved, flags, mode: 0o644))
             } catch where (error.errno == EEXIST || error.errno == ENOENT) && attempts < 10 {
                 continue  // created or removed by someone else between the look and the open
             } catch {
@@ -37,35 +38,25 @@ public final class LockedFile: @unchecked Sendable {
             let found: Sys.FileStatus
             let locked: Bool
             do throws(SystemError) {
-                found = try Sys.status(opened)
-                locked = found.isRegular ? try Sys.lockExclusively(opened) : false
+                found = try Sys.status(opened.rawValue)
+                locked = found.isRegular ? try Sys.lockExclusively(opened.rawValue) : false
             } catch {
-                Sys.close(opened)
                 throw FileError(path, "use", error)
             }
-            guard found.isRegular else {
-                Sys.close(opened)
-                throw FileError(path, "use", .notRegular(found.kindName))
-            }
-            guard locked else {
-                Sys.close(opened)
-                throw FileError(path, "use", .inUse(pid: Sys.lockHolder(of: found)))
-            }
+            guard found.isRegular else { throw FileError(path, "use", .notRegular(found.kindName)) }
+            guard locked else { throw FileError(path, "use", .inUse(pid: Sys.lockHolder(of: found))) }
             // The name may have been given to another file between the open and the lock (a save that replaced
             // it): the lock must be on the file the name holds now.
             guard let now = try? Sys.status(ofPath: named.resolved), now.isSameFile(as: found) else {
-                Sys.close(opened)
                 if attempts < 10 { continue }
                 throw FileError(path, "use", .changed("it keeps being replaced by another process"))
             }
-            fd = opened
-            status = (try? Sys.status(opened)) ?? found
+            status = (try? Sys.status(opened.rawValue)) ?? found
+            descriptor = opened
             resolved = named.resolved
             return
         }
     }
-
-    deinit { Sys.close(fd) }
 
     /// The whole file as it is now, refused by its size when over `limit`.
     public func readAll(limit: Int) throws(FileError) -> [UInt8] {
@@ -101,16 +92,9 @@ public final class LockedFile: @unchecked Sendable {
     /// before it takes the name, so there is no moment at which the name holds an unlocked file.
     func replace(with temporary: TemporaryFile) throws(SystemError) {
         guard try Sys.lockExclusively(temporary.fd) else { throw SystemError("flock", errno: EWOULDBLOCK) }
-        let held = try Sys.duplicate(temporary.fd)
-        do throws(SystemError) {
-            try temporary.place(durable: true)
-            let placed = try Sys.status(held)
-            Sys.close(fd)
-            fd = held
-            status = placed
-        } catch {
-            Sys.close(held)
-            throw error
-        }
+        let held = FileDescriptor(try Sys.duplicate(temporary.fd))
+        try temporary.place(durable: true)
+        status = try Sys.status(held.rawValue)
+        descriptor = held
     }
 }

@@ -11,6 +11,9 @@ public final class OutputFile {
     public let path: String
     /// Where the output's bytes go now.
     public let fd: Int32
+    /// The file created at the name, which this output owns; nil for standard output and a replacement, whose
+    /// temporary file owns its own.
+    private let created: FileDescriptor?
     private let placement: Placement
     private var finished = false
 
@@ -25,6 +28,7 @@ public final class OutputFile {
         if standardOutputAllowed && Self.namesStandardOutput(path) {
             placement = .standardOutput
             fd = 1
+            created = nil
             return
         }
         let named = try UserPath(path, for: "write")
@@ -34,14 +38,17 @@ public final class OutputFile {
                 let temporary = try TemporaryFile(beside: named.resolved, permissions: existing.permissions)
                 placement = .replacing(temporary)
                 fd = temporary.fd
+                created = nil
             } else {
-                let created = try Sys.open(named.resolved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
-                do throws(SystemError) { placement = .new(resolved: named.resolved, status: try Sys.status(created)) } catch {
-                    Sys.close(created)
+                let opened = FileDescriptor(try Sys.open(named.resolved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW))
+                do throws(SystemError) {
+                    placement = .new(resolved: named.resolved, status: try Sys.status(opened.rawValue))
+                } catch {
                     Sys.unlink(named.resolved)
                     throw error
                 }
-                fd = created
+                fd = opened.rawValue
+                created = consume opened
             }
         } catch {
             throw FileError(path, "write", error)
@@ -50,7 +57,6 @@ public final class OutputFile {
 
     deinit {
         if !finished { discard() }
-        if case .new = placement { Sys.close(fd) }
     }
 
     /// Whether `path` is `-`, or names the file on descriptor 1 (`/dev/stdout`, `/proc/self/fd/1`).

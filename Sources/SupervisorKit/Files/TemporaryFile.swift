@@ -7,7 +7,8 @@ import Glibc
 final class TemporaryFile {
     let path: String
     let target: String
-    let fd: Int32
+    private let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
     private var placed = false
 
     /// `permissions` are those of the file it will replace, so that replacing a file does not change who may
@@ -21,7 +22,8 @@ final class TemporaryFile {
             } catch where error.errno == EEXIST {}
         }
         guard let opened else { throw SystemError("open(\(target).tmp-*)", errno: EEXIST) }
-        (path, fd) = opened
+        path = opened.path
+        descriptor = FileDescriptor(opened.fd)
         self.target = target
         // The umask must not narrow a copy of an existing file's permissions.
         do throws(SystemError) { try Sys.setMode(fd, permissions) } catch {
@@ -32,7 +34,6 @@ final class TemporaryFile {
 
     deinit {
         if !placed { Sys.unlink(path) }
-        Sys.close(fd)
     }
 
     /// Puts this file in `target`'s place. With `durable`, its data reaches the disk first and the rename after,

@@ -41,6 +41,8 @@ public final class EventLog {
         guard let output, !pending.isEmpty else { return }
         let text = pending
         pending = ""
+        // Once a write failed, nothing more is written: lines after a hole would pass for a whole log.
+        guard writeError == nil else { return }
         do {
             try output.write(text)
         } catch {

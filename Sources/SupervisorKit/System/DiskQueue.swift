@@ -19,38 +19,40 @@ final class DiskQueue {
     /// What the loop and the thread both touch: the jobs waiting, and the two eventfds between them.
     private final class Shared: @unchecked Sendable {
         /// Readable when jobs are waiting, or when the thread must stop.
-        let submitted: Int32
+        let submitted: FileDescriptor
         /// Readable when jobs have finished: its count is how many.
-        let finished: Int32
+        let finished: FileDescriptor
         let jobs = Mutex<(waiting: [@Sendable () -> Void], stopping: Bool)>(([], false))
 
         init() throws(SystemError) {
-            submitted = try retrying("eventfd") { sv_eventfd(0) }
-            do throws(SystemError) {
-                finished = try retrying("eventfd") { sv_eventfd(1) }
-            } catch {
-                Sys.close(submitted)
-                throw error
-            }
+            submitted = FileDescriptor(try retrying("eventfd", .other) { sv_eventfd(0) })
+            finished = FileDescriptor(try retrying("eventfd", .other) { sv_eventfd(1) })
         }
 
-        deinit {
-            Sys.close(submitted)
-            Sys.close(finished)
+        /// Adds one to the count of the eventfd `fd`: it never blocks, as the count cannot come near its limit.
+        func signal(_ fd: borrowing FileDescriptor) {
+            var one: UInt64 = 1
+            _ = try? retrying("write(eventfd)", .write, fd: fd.rawValue) { Glibc.write(fd.rawValue, &one, 8) }
+        }
+
+        /// Takes the count of the eventfd `fd`, waiting for one unless it is non-blocking; nil when it is zero.
+        func take(_ fd: borrowing FileDescriptor) -> UInt64? {
+            var count: UInt64 = 0
+            guard (try? syscall(.read, "read(eventfd)", fd: fd.rawValue) { Glibc.read(fd.rawValue, &count, 8) }) == 8
+            else { return nil }
+            return count
         }
 
         func serve() {
-            var count: UInt64 = 0
             while true {
-                _ = Glibc.read(submitted, &count, 8)
+                _ = take(submitted)
                 let (batch, stopping) = jobs.withLock { jobs in
                     defer { jobs.waiting = [] }
                     return (jobs.waiting, jobs.stopping)
                 }
                 for job in batch {
                     job()
-                    var one: UInt64 = 1
-                    _ = Glibc.write(finished, &one, 8)
+                    signal(finished)
                 }
                 if stopping { return }
             }
@@ -75,23 +77,21 @@ final class DiskQueue {
             Unmanaged<Shared>.fromOpaque(context).release()
             throw SystemError("pthread_create", errno: created)
         }
-        token = try loop.watch(shared.finished) { [unowned self] _ in runCompletions() }
+        token = try loop.watch(shared.finished.rawValue) { [unowned self] _ in runCompletions() }
     }
 
     deinit {
         shared.jobs.withLock { $0.stopping = true }
-        var one: UInt64 = 1
-        _ = Glibc.write(shared.submitted, &one, 8)
+        shared.signal(shared.submitted)
         pthread_join(thread, nil)
-        loop.unwatch(shared.finished, token: token)
+        loop.unwatch(shared.finished.rawValue, token: token)
     }
 
     /// Runs `job` on the thread after every job given before it; `then` runs on the loop once it is done.
     func submit(_ job: @escaping @Sendable () -> Void, then completion: @escaping () -> Void) {
         completions.append(completion)
         shared.jobs.withLock { $0.waiting.append(job) }
-        var one: UInt64 = 1
-        _ = Glibc.write(shared.submitted, &one, 8)
+        shared.signal(shared.submitted)
     }
 
     /// Whether a job is given and its completion has not run yet.
@@ -100,15 +100,13 @@ final class DiskQueue {
     /// Waits, on the loop's thread, until every job given has run, and runs their completions.
     func drain() {
         while !completions.isEmpty {
-            var ready = pollfd(fd: shared.finished, events: Int16(POLLIN), revents: 0)
-            _ = poll(&ready, 1, -1)
+            _ = try? Sys.waitUntilReady(shared.finished.rawValue, for: POLLIN)
             runCompletions()
         }
     }
 
     private func runCompletions() {
-        var count: UInt64 = 0
-        guard Glibc.read(shared.finished, &count, 8) == 8 else { return }
+        guard let count = shared.take(shared.finished) else { return }
         for _ in 0..<min(Int(count), completions.count) { completions.removeFirst()() }
     }
 }

@@ -12,8 +12,8 @@ final class EventLoop {
         fileprivate let value: Int
     }
 
-    private let epoll: Int32
-    private let timerFD: Int32
+    private let epoll: FileDescriptor
+    private let timerFD: FileDescriptor
     private var handlers: [UInt64: Handler] = [:]
     private var nextToken: UInt64 = 1
     private var timers: [Int: (deadline: Int, action: () -> Void)] = [:]
@@ -24,23 +24,13 @@ final class EventLoop {
     private static let timerToken: UInt64 = 0
 
     init() throws(SystemError) {
-        epoll = try retrying("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
-        do throws(SystemError) {
-            timerFD = try retrying("timerfd_create") {
-                timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-            }
-            _ = try retrying("epoll_ctl(ADD timerfd)") {
-                sv_epoll_ctl(epoll, EPOLL_CTL_ADD, timerFD, EPOLLIN.rawValue, Self.timerToken)
-            }
-        } catch {
-            Sys.close(epoll)
-            throw error
+        epoll = FileDescriptor(try retrying("epoll_create1", .poll) { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+        timerFD = FileDescriptor(try retrying("timerfd_create", .other) {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        })
+        _ = try retrying("epoll_ctl(ADD timerfd)", .poll) {
+            sv_epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, timerFD.rawValue, EPOLLIN.rawValue, Self.timerToken)
         }
-    }
-
-    deinit {
-        Sys.close(timerFD)
-        Sys.close(epoll)
     }
 
     // MARK: - Descriptors
@@ -49,7 +39,7 @@ final class EventLoop {
     func watch(_ fd: Int32, events: UInt32 = EPOLLIN.rawValue, handler: @escaping Handler) throws(SystemError) -> UInt64 {
         let token = nextToken
         nextToken += 1
-        _ = try retrying("epoll_ctl(ADD)") { sv_epoll_ctl(epoll, EPOLL_CTL_ADD, fd, events, token) }
+        _ = try retrying("epoll_ctl(ADD)", .poll, fd: fd) { sv_epoll_ctl(epoll.rawValue, EPOLL_CTL_ADD, fd, events, token) }
         handlers[token] = handler
         return token
     }
@@ -57,7 +47,7 @@ final class EventLoop {
     /// Stops watching. With `fd` nil the descriptor is already closed, which removed it from the epoll set.
     func unwatch(_ fd: Int32?, token: UInt64) {
         handlers[token] = nil
-        if let fd { _ = sv_epoll_ctl(epoll, EPOLL_CTL_DEL, fd, 0, 0) }
+        if let fd { _ = sv_epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, fd, 0, 0) }
     }
 
     /// Runs `work` on this loop before it next waits: a way to unwind the stack between steps of a chain that
@@ -102,12 +92,14 @@ final class EventLoop {
             let at = max(deadline, 1)
             spec.it_value = timespec(tv_sec: at / 1_000_000_000, tv_nsec: at % 1_000_000_000)
         }
-        timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+        timerfd_settime(timerFD.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
     private func fireDueTimers() {
+        // Only to clear the timerfd: which timers are due is read from the clock, so a read that fails changes
+        // nothing but an extra wake-up.
         var expirations: UInt64 = 0
-        _ = Glibc.read(timerFD, &expirations, 8)
+        _ = try? syscall(.read, "read(timerfd)", fd: timerFD.rawValue) { Glibc.read(timerFD.rawValue, &expirations, 8) }
         let now = Sys.monotonicNanoseconds()
         while let (deadline, id) = deadlines.peek, deadline <= now {
             deadlines.pop()
@@ -130,7 +122,7 @@ final class EventLoop {
             }
             afterBatch()
             if done() { return }
-            let count = try retrying("epoll_wait") { sv_epoll_wait(epoll, &data, &events, 64, -1) }
+            let count = try retrying("epoll_wait", .poll) { sv_epoll_wait(epoll.rawValue, &data, &events, 64, -1) }
             for i in 0..<Int(count) {
                 if data[i] == Self.timerToken {
                     fireDueTimers()

@@ -41,14 +41,14 @@ extension Sys {
     /// The status of the file open on `fd`, an O_PATH descriptor included. The corresponding C function is `fstat`.
     static func status(_ fd: Int32) throws(SystemError) -> FileStatus {
         var info = stat()
-        _ = try retrying("fstat") { fstat(fd, &info) }
+        _ = try retrying("fstat", .stat, fd: fd) { fstat(fd, &info) }
         return FileStatus(info)
     }
 
     /// Holds the directory at `path` for `openBeneath`, without the right to read anything through it. The
     /// corresponding C function is `open`, with O_PATH | O_DIRECTORY.
     static func openDirectoryPath(_ path: String) throws(SystemError) -> Int32 {
-        try retrying("open(\(path), O_PATH)") { sv_open_directory_path(path) }
+        try retrying("open(\(path), O_PATH)", .open, path: path) { sv_open_directory_path(path) }
     }
 
     /// An O_PATH descriptor for `path` beneath the directory `root`, resolved by the kernel so that no `..`,
@@ -59,7 +59,7 @@ extension Sys {
     static func openBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
         guard !path.contains(0) else { throw SystemError("openat2", errno: EINVAL) }
         do throws(SystemError) {
-            return try retrying("openat2") { sv_openat2_beneath(root, cString(path)) }
+            return try retrying("openat2", .open) { sv_openat2_beneath(root, cString(path)) }
         } catch let error where error.errno == ENOSYS {
             return try walkBeneath(root, path)
         }
@@ -70,7 +70,7 @@ extension Sys {
     /// every `..`, absolute path or mount point with EXDEV. The corresponding C function is `openat`.
     static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
         guard path.first != UInt8(ascii: "/") else { throw SystemError("openat", errno: EXDEV) }
-        var current = try retrying("openat") { sv_openat_path_nofollow(root, ".") }
+        var current = try retrying("openat", .open) { sv_openat_path_nofollow(root, ".") }
         let device: UInt64
         do throws(SystemError) { device = try status(current).device } catch {
             close(current)
@@ -80,7 +80,7 @@ extension Sys {
             let parent = current
             defer { close(parent) }
             guard !component.elementsEqual("..".utf8) else { throw SystemError("openat", errno: EXDEV) }
-            current = try retrying("openat") { sv_openat_path_nofollow(parent, cString(component)) }
+            current = try retrying("openat", .open) { sv_openat_path_nofollow(parent, cString(component)) }
             let found: FileStatus
             do throws(SystemError) { found = try status(current) } catch {
                 close(current)

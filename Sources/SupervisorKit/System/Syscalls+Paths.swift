@@ -1,4 +1,5 @@
 import Glibc
+import ProcFS
 
 /// Paths as the kernel sees them: what a name is before anything opens it, whole-file locks, and the calls that
 /// put a finished file in place of another.
@@ -7,12 +8,12 @@ extension Sys {
     /// functions are `stat` and `lstat`.
     static func status(ofPath path: String, following: Bool = false) throws(SystemError) -> FileStatus? {
         var info = stat()
-        while (following ? stat(path, &info) : lstat(path, &info)) != 0 {
-            switch Glibc.errno {
-            case EINTR: continue
-            case ENOENT: return nil
-            case let code: throw SystemError("\(following ? "stat" : "lstat")(\(path))", errno: code)
+        do throws(SystemError) {
+            _ = try retrying("\(following ? "stat" : "lstat")(\(path))", .stat, path: path) {
+                following ? stat(path, &info) : lstat(path, &info)
             }
+        } catch where error.errno == ENOENT {
+            return nil
         }
         return FileStatus(info)
     }
@@ -21,45 +22,26 @@ extension Sys {
     /// holds it. The lock belongs to the open file, so it lasts until `fd` is closed. The corresponding C
     /// function is `flock`, with LOCK_EX | LOCK_NB.
     static func lockExclusively(_ fd: Int32) throws(SystemError) -> Bool {
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            switch Glibc.errno {
-            case EINTR: continue
-            case EWOULDBLOCK: return false
-            case let code: throw SystemError("flock", errno: code)
-            }
-        }
-        return true
+        // EWOULDBLOCK is EAGAIN: the wrapper's nil.
+        try syscall(.other, "flock", fd: fd) { flock(fd, LOCK_EX | LOCK_NB) } != nil
     }
 
     /// The pid that holds a `flock` lock on the file `status` describes, as /proc/locks lists it; nil when it is
     /// not listed (or /proc is not there).
     static func lockHolder(of status: FileStatus) -> Int32? {
-        guard let fd = try? open("/proc/locks", O_RDONLY), let bytes = try? readAll(fd, limit: 1 << 20) else { return nil }
-        close(fd)
-        // `1: FLOCK  ADVISORY  WRITE 4321 fd:01:1234567 0 EOF`: the device as hex major:minor, then the inode.
-        let file = "\(String(status.major, radix: 16)):\(String(status.minor, radix: 16)):\(status.inode)"
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: " "))
-            guard fields.count >= 6, fields[1].elementsEqual("FLOCK".utf8), !fields[1].elementsEqual("->".utf8) else { continue }
-            let device = fields[5].split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
-            guard device.count == 3, let major = UInt64(device[0], radix: 16), let minor = UInt64(device[1], radix: 16),
-                "\(String(major, radix: 16)):\(String(minor, radix: 16)):\(device[2])" == file
-            else { continue }
-            return Int32(String(decoding: fields[4], as: UTF8.self))
-        }
-        return nil
+        ProcFS.flockHolder(major: status.major, minor: status.minor, inode: status.inode)
     }
 
     /// Makes `path` name the file `existing` names, failing with EEXIST if `path` exists: a file that appears at
     /// once and whole, and never over another. The corresponding C function is `link`.
     static func link(_ existing: String, _ path: String) throws(SystemError) {
-        _ = try retrying("link(\(path))") { Glibc.link(existing, path) }
+        _ = try retrying("link(\(path))", .path, path: path) { Glibc.link(existing, path) }
     }
 
     /// Puts the file at `from` in place of `to` in one step: anyone opening `to` finds the old file or the new one.
     /// The corresponding C function is `rename`.
     static func rename(_ from: String, to: String) throws(SystemError) {
-        _ = try retrying("rename(\(from), \(to))") { Glibc.rename(from, to) }
+        _ = try retrying("rename(\(from), \(to))", .path, path: to) { Glibc.rename(from, to) }
     }
 
     /// Removes the name `path` (a symlink itself, never what it points to). The corresponding C function is
@@ -71,21 +53,21 @@ extension Sys {
     /// A second descriptor for the open file on `fd`, sharing its offset and its locks. The corresponding C
     /// function is `fcntl`, with F_DUPFD_CLOEXEC.
     static func duplicate(_ fd: Int32, above minimum: Int32 = 0) throws(SystemError) -> Int32 {
-        try retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(fd, F_DUPFD_CLOEXEC, minimum) }
+        try retrying("fcntl(F_DUPFD_CLOEXEC)", .fcntl, fd: fd) { fcntl(fd, F_DUPFD_CLOEXEC, minimum) }
     }
 
     /// Sets the permission bits of the file open on `fd`. The corresponding C function is `fchmod`.
     static func setMode(_ fd: Int32, _ mode: mode_t) throws(SystemError) {
-        _ = try retrying("fchmod") { fchmod(fd, mode) }
+        _ = try retrying("fchmod", .other, fd: fd) { fchmod(fd, mode) }
     }
 
     /// Waits until the directory holding `path` has its entries on the disk, so that a rename or link in it
     /// survives a power loss. The corresponding C function is `fsync`.
     static func syncDirectory(of path: String) throws(SystemError) {
         let directory = directory(of: path)
-        let fd = try open(directory, O_RDONLY | O_DIRECTORY)
-        defer { close(fd) }
-        _ = try retrying("fsync(\(directory))") { fsync(fd) }
+        let file = FileDescriptor(try open(directory, O_RDONLY | O_DIRECTORY))
+        let fd = file.rawValue
+        _ = try retrying("fsync(\(directory))", .sync, fd: fd) { fsync(fd) }
     }
 
     /// The directory holding `path`.
@@ -98,7 +80,7 @@ extension Sys {
     static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32, at offset: Int) throws(SystemError) {
         var done = 0
         while done < bytes.count {
-            let n = try retrying("pwrite") {
+            let n = try retrying("pwrite", .write, fd: fd) {
                 bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             }
             done += n
@@ -111,7 +93,7 @@ extension Sys {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = try retrying("pread") {
+            let n = try retrying("pread", .read, fd: fd) {
                 bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             }
             if n == 0 { break }
@@ -126,9 +108,13 @@ extension Sys {
     /// `path` with every symlink, `.` and `..` resolved, as an absolute path. The corresponding C function is
     /// `realpath`.
     static func realPath(_ path: String) throws(SystemError) -> String {
-        guard let resolved = Glibc.realpath(path, nil) else { throw SystemError("realpath(\(path))", errno: Glibc.errno) }
+        var resolved: UnsafeMutablePointer<CChar>?
+        _ = try retrying("realpath(\(path))", .stat, path: path) { () -> Int32 in
+            resolved = Glibc.realpath(path, nil)
+            return resolved == nil ? -1 : 0
+        }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return String(cString: resolved!)
     }
 }
 

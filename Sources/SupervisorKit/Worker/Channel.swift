@@ -10,23 +10,25 @@ import WireProtocol
 final class Channel {
     let readFD: Int32
     let writeFD: Int32
+    /// The two ends, owned until `close`; nil after.
+    private var ends: Ends?
     private var decoder = FrameDecoder<FromWorker>()
     private var outbox = Outbox()
-    private var closed = false
     private var writeToken: UInt64 = 0
 
-    init(readFD: Int32, writeFD: Int32) {
-        self.readFD = readFD
-        self.writeFD = writeFD
+    private struct Ends: ~Copyable {
+        let read: FileDescriptor
+        let write: FileDescriptor
     }
 
-    deinit { close() }
+    init(read: consuming FileDescriptor, write: consuming FileDescriptor) {
+        readFD = read.rawValue
+        writeFD = write.rawValue
+        ends = Ends(read: read, write: write)
+    }
 
     func close() {
-        guard !closed else { return }
-        closed = true
-        Sys.close(readFD)
-        Sys.close(writeFD)
+        ends = nil
     }
 
     var hasPendingOutput: Bool { outbox.pending > 0 }

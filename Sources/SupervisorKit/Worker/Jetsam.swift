@@ -23,15 +23,14 @@ public struct JetsamSettings: Sendable {
 /// The running Jetsam process. It is the OS in this model: the supervisor starts and stops it, and never hears
 /// from it; its kills arrive like any other death, through the workers' pidfds.
 final class JetsamProcess {
-    private let pid: pid_t
+    /// Jetsam until it is reaped; nil after.
+    private var child: ChildProcess?
     /// Readable when Jetsam exits, which it never does on its own while the run lasts: the run watches it.
     let pidfd: Int32
-    private var reaped = false
 
     init(_ settings: JetsamSettings) throws(SystemError) {
         // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
-        let null = try Sys.raise(try Sys.open("/dev/null", O_RDWR), above: SV_CHANNEL_OUT_FD + 1)
-        defer { Sys.close(null) }
+        let null = try WorkerLauncher.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
         let log = try settings.logFD.map { fd throws(SystemError) in try Sys.duplicate(fd, above: SV_CHANNEL_OUT_FD + 1) }
         defer { if let log { Sys.close(log) } }
         var arguments = [
@@ -39,30 +38,24 @@ final class JetsamProcess {
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
         ]
         if log != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
-        var argv = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = [strdup(WorkerLauncher.environment), nil]
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup(WorkerLauncher.environment), nil]
         defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        var pidfd: Int32 = -1
-        let rc = sv_spawn(settings.executable, &argv, &envp, null, log ?? null, null, &pid, &pidfd)
-        guard rc == 0 else { throw SystemError("posix_spawn(\(settings.executable))", errno: rc) }
-        self.pid = pid
-        self.pidfd = pidfd
+        let child = try Sys.spawn(
+            settings.executable, argv, envp, input: null.rawValue, output: log ?? null.rawValue, null: null.rawValue)
+        pidfd = child.descriptor
+        self.child = consume child
     }
 
     /// Reaps Jetsam after its pidfd turned readable, and says how it ended.
     func exited() -> String {
-        guard let (code, status) = try? Sys.reap(pidfd, wait: true) else { return "Jetsam exited" }
-        reaped = true
+        guard let (code, status) = try? child.take()?.reap() else { return "Jetsam exited" }
         return code == sv_cld_exited() ? "Jetsam exited with status \(status)" : "Jetsam was killed by signal \(status)"
     }
 
     /// Kills and reaps it; SIGKILL makes the wait short and certain.
     func stop() {
-        if !reaped {
-            _ = sv_pidfd_send_signal(pidfd, SIGKILL)
-            _ = try? Sys.reap(pidfd, wait: true)
-        }
-        Sys.close(pidfd)
+        try? child?.signal(SIGKILL)
+        _ = try? child.take()?.reap()
     }
 }

@@ -19,7 +19,7 @@ public struct LaunchError: Error, CustomStringConvertible {
 /// anything else can happen to it. The argument vector and environment never change, so they are built once.
 final class WorkerLauncher {
     let executable: String
-    private let nullFD: Int32
+    private let null: FileDescriptor
     private var argv: [UnsafeMutablePointer<CChar>?]
     private var envp: [UnsafeMutablePointer<CChar>?]
 
@@ -31,13 +31,12 @@ final class WorkerLauncher {
     /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned.
     init(executable: String, parent: pid_t = getpid()) throws(SystemError) {
         self.executable = executable
-        nullFD = try Sys.raise(try Sys.open("/dev/null", O_RDWR), above: SV_CHANNEL_OUT_FD + 1)
+        null = try Self.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
         argv = [strdup(executable), strdup("\(parent)"), nil]
         envp = [strdup(Self.environment), nil]
     }
 
     deinit {
-        Sys.close(nullFD)
         for pointer in argv + envp { free(pointer) }
     }
 
@@ -50,30 +49,29 @@ final class WorkerLauncher {
         }
     }
 
+    /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
+    /// another that is still to be mapped. `fd` itself is closed when it is moved.
+    static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
+        guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
+        return FileDescriptor(try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1))
+    }
+
+    /// Each descriptor is owned from the moment it exists, so a failure at any step (EMFILE on the second pipe,
+    /// say) closes every one opened before it, and the child's ends are closed once it has its copies.
     private func spawn() throws(SystemError) -> WorkerProcess {
         let toChild = try Sys.pipe()
-        let fromChild: (read: Int32, write: Int32)
-        do throws(SystemError) { fromChild = try Sys.pipe() } catch {
-            Sys.close(toChild.read)
-            Sys.close(toChild.write)
-            throw error
-        }
-        var childEnds: [Int32] = [toChild.read, fromChild.write]
-        defer { childEnds.forEach(Sys.close) }
-        let parentEnds = Channel(readFD: fromChild.read, writeFD: toChild.write)
-        // The child's ends must sit above 4 so that mapping one onto 3 or 4 cannot clobber the other.
-        for i in childEnds.indices { childEnds[i] = try Sys.raise(childEnds[i], above: SV_CHANNEL_OUT_FD + 1) }
-        try Sys.setNonBlocking(parentEnds.readFD)
-        try Sys.setNonBlocking(parentEnds.writeFD)
-
-        var pid: pid_t = 0
-        var pidfd: Int32 = -1
+        let childIn = FileDescriptor(toChild.read)
+        let parentOut = FileDescriptor(toChild.write)
+        let fromChild = try Sys.pipe()
+        let parentIn = FileDescriptor(fromChild.read)
+        let childOut = FileDescriptor(fromChild.write)
+        let input = try Self.aboveChannel(childIn)
+        let output = try Self.aboveChannel(childOut)
+        try Sys.setNonBlocking(parentIn.rawValue)
+        try Sys.setNonBlocking(parentOut.rawValue)
         let spawnedAt = Sys.monotonicNanoseconds()
-        let rc = sv_spawn(executable, argv, envp, childEnds[0], childEnds[1], nullFD, &pid, &pidfd)
-        guard rc == 0 else {
-            if pidfd >= 0 { Sys.close(pidfd) }
-            throw SystemError("posix_spawn", errno: rc)
-        }
-        return WorkerProcess(pid: pid, pidfd: pidfd, channel: parentEnds, spawnedAt: spawnedAt)
+        let child = try Sys.spawn(
+            executable, argv, envp, input: input.rawValue, output: output.rawValue, null: null.rawValue)
+        return WorkerProcess(child, channel: Channel(read: parentIn, write: parentOut), spawnedAt: spawnedAt)
     }
 }

@@ -10,7 +10,8 @@ final class WorkerProcess {
     let pid: Int32
     let channel: Channel
     let spawnedAt: Int
-    private(set) var pidfd: Int32
+    /// The process until it is reaped; nil after.
+    private var child: ChildProcess?
     var pidfdToken: UInt64 = 0
     var channelToken: UInt64 = 0
     var channelOpen = true
@@ -48,27 +49,32 @@ final class WorkerProcess {
     /// The view this worker renders for; nil once the view let it go.
     weak var view: View?
 
-    init(pid: Int32, pidfd: Int32, channel: Channel, spawnedAt: Int) {
-        self.pid = pid
-        self.pidfd = pidfd
+    init(_ child: consuming ChildProcess, channel: Channel, spawnedAt: Int) {
+        pid = child.pid
+        self.child = consume child
         self.channel = channel
         self.spawnedAt = spawnedAt
     }
 
     deinit {
         channel.close()
-        if pidfd >= 0 { Sys.close(pidfd) }
+    }
+
+    /// The pidfd, readable once the process has exited: for an event loop to watch, before the reap.
+    var pidfd: Int32 {
+        guard let descriptor = child?.descriptor else { preconditionFailure("the pidfd of a reaped worker") }
+        return descriptor
     }
 
     /// Sends `signal` through the pidfd, which cannot hit a recycled pid, and to the rest of its process group:
     /// until the reap, its pid (the group's id) cannot be anyone else's. `sender` says whose doing the death is.
     func signal(_ signal: Int32, by sender: DeathCause.Sender = .supervisor) {
-        guard pidfd >= 0 else { return }
-        if (try? Sys.pidfdSignal(pidfd, signal)) != nil { sent = (signal, sender) }
-        _ = sv_kill_group(pid, signal)
+        guard child != nil else { return }
+        if (try? child?.signal(signal)) != nil { sent = (signal, sender) }
+        Sys.signalGroup(pid, signal)
     }
 
-    var reaped: Bool { pidfd < 0 }
+    var reaped: Bool { child == nil }
 
     /// Answers the worker owes, and what it may still ask. Anything else it sends unasked counts toward a flood.
     struct Owed {
@@ -94,12 +100,8 @@ final class WorkerProcess {
     /// death and the reap, while its zombie still holds the group's id, what it left in its group is killed:
     /// children that would otherwise live on holding its channel's pipes.
     func reap(wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
-        let exited = try retrying("waitid(P_PIDFD, WNOWAIT)") { sv_pidfd_exited(pidfd, wait ? 1 : 0) }
-        guard exited == 1 else { return nil }
-        _ = sv_kill_group(pid, SIGKILL)
-        guard let result = try Sys.reap(pidfd) else { return nil }
-        Sys.close(pidfd)
-        pidfd = -1
-        return result
+        guard try child?.hasExited(wait: wait) == true else { return nil }
+        Sys.signalGroup(pid, SIGKILL)
+        return try child.take()!.reap()
     }
 }
