@@ -40,12 +40,32 @@ let package = Package(
         /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
         /// emits the events.
         .target(name: "Events"),
-        .target(name: "SupervisorKit", dependencies: ["CShim", "ProcFS", "WireProtocol", "Events"]),
+        /// Text for a terminal: 100 columns, wrapped at words.
+        .target(name: "Text"),
+        /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
+        .target(name: "System", dependencies: ["CShim", "ProcFS", "Text"]),
+        /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
+        .target(name: "Process", dependencies: ["System", "WireProtocol", "CShim"]),
+        /// The supervisor's rules, as data and pure decisions: policies and their recovery limits, and a clock.
+        .target(name: "Core", dependencies: ["Process"]),
+        /// The simulated world's parts that stand alone: seeded fault choices, the Jetsam process, the run's summary
+        /// and its iOS log.
+        .target(name: "Scenario", dependencies: ["Process", "System", "Events", "Text", "CShim"]),
+        /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
+        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "CShim"]),
+        /// What is left of the `Host` class (the core, the browser and the simulation's driver in one), its workers
+        /// and the browser's tabs, sessions, editor and content, until they move to Core, Browser and Scenario.
+        .target(
+            name: "SupervisorKit",
+            dependencies: ["CShim", "ProcFS", "WireProtocol", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
-        .target(name: "CommandLineOptions", dependencies: ["SupervisorKit"]),
+        .target(name: "CommandLineOptions", dependencies: ["SupervisorKit", "Core", "Scenario", "LogAnalysis", "Text", "System"]),
         .executableTarget(
             name: "supervisor",
-            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe"]),
+            dependencies: [
+                "SupervisorKit", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
+                "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
+            ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
@@ -72,7 +92,10 @@ let package = Package(
         .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorKitTests",
-            dependencies: ["SupervisorKit", "Events", "CommandLineOptions", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime"]
+            dependencies: [
+                "SupervisorKit", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
+                "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

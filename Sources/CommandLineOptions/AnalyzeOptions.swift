@@ -1,4 +1,5 @@
-import SupervisorKit
+import LogAnalysis
+import Text
 
 /// An incident kind `--fail-on` gates on, and the least confidence that counts.
 public typealias IncidentGate = (kind: Incident.Kind, atLeast: Incident.Confidence)

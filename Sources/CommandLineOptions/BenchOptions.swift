@@ -1,3 +1,5 @@
+import Text
+
 /// `supervisor bench`: its options and help.
 public struct BenchOptions: Sendable {
     public let iterations = DefaultedOption(

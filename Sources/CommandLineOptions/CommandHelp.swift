@@ -1,4 +1,5 @@
-import SupervisorKit
+import LogAnalysis
+import Text
 
 /// A command's help, laid out the way swift-argument-parser lays it out; its options sections are written from
 /// the command's tables, so an option cannot be accepted and missing from help, or shown with a stale default.

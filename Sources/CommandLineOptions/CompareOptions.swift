@@ -1,4 +1,5 @@
-import SupervisorKit
+import Core
+import Text
 
 /// `supervisor compare`: its options and help. Its workload is run's with more views, arriving on a schedule, so
 /// that a policy's blank views cannot lighten everyone else's load.

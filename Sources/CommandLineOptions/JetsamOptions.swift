@@ -1,4 +1,4 @@
-import SupervisorKit
+import Scenario
 
 /// What `--jetsam=…` asked for: Jetsam's settings (its executable is the command's to find) and where its kills are
 /// logged, if the command line named a file.

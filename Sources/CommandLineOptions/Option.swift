@@ -1,3 +1,5 @@
+import Text
+
 /// A command-line mistake: reported in one line, exit status 64 (EX_USAGE).
 public struct UsageError: Error {
     public let message: String

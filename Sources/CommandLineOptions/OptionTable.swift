@@ -1,3 +1,6 @@
+import LogAnalysis
+import Text
+
 /// A command's options, declared once: the parser, the defaults and the help text all read this table.
 public struct OptionTable: Sendable {
     public let entries: [OptionEntry]

@@ -1,4 +1,6 @@
+import Core
 import SupervisorKit
+import Text
 
 /// What `--log-format` writes besides the JSON Lines event log.
 public enum RunLogFormat: Sendable, Equatable {

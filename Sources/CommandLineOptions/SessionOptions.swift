@@ -1,3 +1,5 @@
+import Text
+
 /// `supervisor session create|restore|show`: each subcommand's options, and their help.
 public struct SessionOptions: Sendable {
     public struct Create: Sendable {

@@ -1,3 +1,4 @@
+import LogAnalysis
 import SupervisorKit
 
 /// The settings a run starts from: every workload default shown in help is read from here, where the supervisor

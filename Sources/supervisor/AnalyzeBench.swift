@@ -1,6 +1,8 @@
 import Events
 import Glibc
+import LogAnalysis
 import SupervisorKit
+import System
 
 /// `analyze` on a generated device log of the asked size and density of WebKit lines, beside
 /// `LC_ALL=C grep -c RBSAssertionErrorDomain` on the same file: both as separate processes with their output written

@@ -1,8 +1,10 @@
-import Events
 import CShim
 import CommandLineOptions
+import Events
 import Glibc
-import SupervisorKit
+import LogAnalysis
+import System
+import Text
 
 /// `supervisor analyze`: finds kill-before-render incidents (and other WebContent deaths) in our logs and in real
 /// iOS and macOS device logs.

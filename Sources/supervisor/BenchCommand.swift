@@ -1,7 +1,12 @@
 import CommandLineOptions
+import Core
 import Events
 import Glibc
+import LogAnalysis
+import Scenario
 import SupervisorKit
+import System
+import Text
 
 /// `supervisor bench`: each metric measured on this machine, beside its floor measured in the same run.
 enum BenchCommand {
@@ -300,7 +305,7 @@ enum BenchCommand {
                 [metric.name, target.text, metric.met.map { $0 ? "met" : "MISSED" } ?? "not checked (no floor)"]
             }
         }
-        lines += [""] + SupervisorKit.table([["target", "rule", "result"]] + targets)
+        lines += [""] + Text.table([["target", "rule", "result"]] + targets)
         return lines.joined(separator: "\n")
     }
 

@@ -1,5 +1,6 @@
+import Core
 import Glibc
-import SupervisorKit
+import Scenario
 
 /// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy
 /// with the injected faults it met (delivered) and escaped (spared). An interrupted comparison says so, and shows

@@ -1,6 +1,9 @@
 import CommandLineOptions
 import Glibc
+import Scenario
 import SupervisorKit
+import System
+import Text
 
 /// `supervisor compare`: every policy against the same seeded workload and faults, one after another.
 enum CompareCommand {

@@ -1,5 +1,7 @@
 import Events
+import Scenario
 import SupervisorKit
+import Text
 
 /// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;
 /// what faults met and what it cost), a legend for the short headers, and, when it was interrupted, how far each

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import SupervisorKit
+import System
 
 /// Every file a command will read or write, by the role it plays, checked before any of them is opened: each name
 /// must be something the command can use (a regular file, or nothing yet where one is written), and no file may be

@@ -1,4 +1,7 @@
+import LogAnalysis
 import SupervisorKit
+import System
+import Text
 
 /// `analyze --html`: the report as one page a person can attach to a bug or mail to a colleague. It must open
 /// anywhere, offline and with scripts off, and show nothing it fetched: so one file, inline CSS and the lanes as

@@ -1,5 +1,7 @@
 import Glibc
-import SupervisorKit
+import LogAnalysis
+import System
+import Text
 
 /// The logs to read: files, the files under directories (recursively, sorted, hidden ones skipped), and `-` for
 /// standard input. They are found and checked before any work starts, and opened one at a time as they are read, so

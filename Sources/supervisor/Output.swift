@@ -1,5 +1,5 @@
 import Glibc
-import SupervisorKit
+import System
 
 /// Writes to standard output, or fails with a message (a closed pipe, a full disk) instead of losing the output.
 func writeStandardOutput(_ text: String) throws {

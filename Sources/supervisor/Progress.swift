@@ -1,6 +1,7 @@
 import Events
 import Glibc
-import SupervisorKit
+import LogAnalysis
+import System
 
 /// A single progress line on stderr, only when stderr is a terminal, redrawn at most ten times a second.
 final class Progress {

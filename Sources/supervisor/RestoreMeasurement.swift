@@ -1,5 +1,9 @@
 import Events
+import LogAnalysis
+import Scenario
 import SupervisorKit
+import System
+import Text
 
 /// What `session restore` reports: how soon the tabs were usable and the visible one's worker launched and
 /// rendered, and what an unrealized tab costs the supervisor in heap.

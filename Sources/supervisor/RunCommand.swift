@@ -1,7 +1,9 @@
 import CommandLineOptions
-import Events
 import Glibc
+import Scenario
 import SupervisorKit
+import System
+import Text
 
 /// `supervisor run`.
 enum RunCommand {

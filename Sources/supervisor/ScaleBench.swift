@@ -1,6 +1,6 @@
 import Glibc
-import SupervisorKit
 import ProcFS
+import SupervisorKit
 
 /// Many live workers at once, through the real host: what the supervisor costs per worker and per event, and
 /// whether it stays asleep when nothing is due.

@@ -1,5 +1,6 @@
 import Glibc
 import SupervisorKit
+import System
 
 /// The session-restore row of `bench`: a 10,000-tab session file made usable (read, checked, decoded, every tab
 /// made unrealized in a host), beside the floor of reading and checksumming the same file.

@@ -1,7 +1,10 @@
 import CommandLineOptions
+import Core
 import Events
 import Glibc
 import SupervisorKit
+import System
+import Text
 
 /// `supervisor session create|restore|show`: session files of many tabs, made, restored and read.
 enum SessionCommand {

@@ -1,4 +1,5 @@
-import SupervisorKit
+import LogAnalysis
+import Text
 
 /// `analyze --svg`: one swim lane per WebContent pid on a shared time axis, each step marked, each lane coloured by
 /// what became of it, so that a kill-before-render race shows at a glance: launched, gone, then the failed raise, and

@@ -1,3 +1,5 @@
+import Text
+
 /// How wide a line of SVG text is, from Helvetica's advance widths (the chart's first font; Arial and Liberation
 /// Sans share them). The chart cannot measure text, so it reserves this much and pins each label to it with
 /// `textLength`: whatever font the viewer substitutes is squeezed or spread to the same box, so a label placed

@@ -1,5 +1,5 @@
 import Glibc
-import SupervisorKit
+import Text
 
 /// The swim lanes' shared axis. With times, each gap between consecutive steps is drawn in proportion to the
 /// logarithm of its length, so a 3 ms race and a 3 s watchdog both fit, in order. A log without times (Xcode 15's

@@ -1,4 +1,5 @@
 import SupervisorKit
+import System
 
 /// What `run` and `compare` were asked for: the host's settings, and the names of the files only the CLI opens.
 struct Workload {

@@ -1,6 +1,6 @@
 import CommandLineOptions
 import Glibc
-import SupervisorKit
+import System
 
 /// A failure that is not the user's typing: reported in one line, exit status 1.
 struct RuntimeError: Error {

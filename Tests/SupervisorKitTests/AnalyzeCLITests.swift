@@ -1,9 +1,9 @@
-import Events
 import Foundation
 import FoundationXML
 import Testing
 
-@testable import SupervisorKit
+@testable import Events
+@testable import LogAnalysis
 
 extension Processes {
     /// `supervisor analyze` as a user types it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 /// A sysdiagnose-shaped folder in `folder`: a WebContent crash report and a JetsamEvent report in
 /// crashes_and_spins/, a console log in logs/, and the binary unified log. Returns the folder's name.

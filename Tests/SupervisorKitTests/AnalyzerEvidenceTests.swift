@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 /// Issue 17, item 2: a failed raise proves the process was gone, not that it never rendered. Only a foreground raise
 /// shortly after a launch is the seed's kill before render, and only a firm one says the view stayed blank.

@@ -1,3 +1,6 @@
+@testable import LogAnalysis
+@testable import Text
+
 /// Hand-written logs in the shapes of IOS-LOG-FORMATS.md. In each envelope fixture, pid 4107 is launched, never
 /// renders, dies, and is then raised to foreground and found gone: a kill before render. The host app is pid 4100.
 enum Fixture {

@@ -1,6 +1,8 @@
 import Testing
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// The cases that look like a kill before render and are not. Each stays quiet, and each is shown to be kept quiet
 /// by its own rule: with that rule off, the same log reports an incident.

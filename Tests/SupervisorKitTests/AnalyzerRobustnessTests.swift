@@ -1,9 +1,10 @@
-import Events
 import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import Events
+@testable import LogAnalysis
+@testable import System
 
 /// xorshift64*: a seeded source of test bytes.
 struct TestRandom {

@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// Runs the analyzer over `files` (name, bytes) as one analysis.
 func analyze(_ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil) throws -> AnalysisReport {

@@ -1,6 +1,4 @@
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
 
 /// A tab's history behaves as a browser's: a line cut at the current entry by every navigation, bounded, and

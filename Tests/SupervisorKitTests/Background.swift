@@ -1,6 +1,8 @@
 import Foundation
-import ProcFS
 import Glibc
+import ProcFS
+
+@testable import Text
 
 /// A `supervisor` started in the background, its output going to files, for tests that signal it mid-run.
 final class BackgroundSupervisor {

@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
+
+@testable import LogAnalysis
+@testable import Process
+@testable import SupervisorKit
 
 extension Processes {
     /// A worker that talks garbage is cut off as `protocol-violation` (or `unresponsive`), and the view it served

@@ -1,6 +1,8 @@
 import Foundation
-import SupervisorKit
 import Testing
+
+@testable import Core
+@testable import LogAnalysis
 
 extension Processes {
     /// The real binary, as a user types it.

@@ -1,9 +1,9 @@
 import Foundation
-import ProcFS
 import Glibc
+import ProcFS
 import Testing
 
-@testable import SupervisorKit
+@testable import Text
 
 extension Processes {
     /// `compare` as a user reads it: faults delivered and spared per policy, blank time that is blank time, an

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import System
 
 /// The content root is one file system: a mount point inside it is never crossed.
 @Suite struct ContentMount {

@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
-import ProcFS
 import Glibc
+import ProcFS
 import Testing
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// The scheme handler's answers: each refusal checked by status and by its reason, so that a test fails when the
 /// check it names is gone even if another layer would still refuse.

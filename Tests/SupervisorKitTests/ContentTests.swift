@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 extension Processes {
     /// The app:// scheme handler, and delivery of what it serves over the channel.

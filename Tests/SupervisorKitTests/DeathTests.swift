@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import Core
 @testable import SupervisorKit
 
 extension Processes {

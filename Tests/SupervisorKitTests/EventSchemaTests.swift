@@ -1,7 +1,9 @@
-import Events
 import Foundation
 import Testing
 
+@testable import Events
+@testable import LogAnalysis
+@testable import Scenario
 @testable import SupervisorKit
 
 /// The event log's one codec: every event is written and read back whole, and no key is ever read as a default.

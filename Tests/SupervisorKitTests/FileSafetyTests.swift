@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
+
+@testable import LogAnalysis
+@testable import SupervisorKit
+@testable import Text
 
 extension Processes {
     /// Files the user names: never emptied or overwritten unless they are ours, never two roles for one file,

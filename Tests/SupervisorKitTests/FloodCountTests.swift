@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SupervisorKit
+@testable import Text
 
 extension Processes {
     /// Messages nothing asked for are counted per page: a reused worker does not inherit its last page's count.

@@ -3,6 +3,8 @@ import Glibc
 import Testing
 import WireProtocol
 
+@testable import LogAnalysis
+@testable import Process
 @testable import SupervisorKit
 
 /// No frame over the protocol's cap, in either direction: large values go in pieces, and the rest is bounded.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 extension Processes {
     /// `analyze --html`: one page that holds the whole report and fetches nothing.

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
 
-@testable import SupervisorKit
-
 extension Processes {
     /// Issue 18's defect: the worker kept its own back/forward list without the supervisor's 100-entry cap, so a tab
     /// that kept one worker for long went back or forward to a page other than the one the supervisor decided on

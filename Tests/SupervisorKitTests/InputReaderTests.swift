@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 /// Runs `files` (name, bytes) through an `InputReader`, as the CLI does, and returns the report and the notes.
 func readInputs(_ files: [(String, [UInt8])]) throws -> (report: AnalysisReport, notes: [String]) {

@@ -2,7 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Core
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// Seed 001: typed input is never lost, and never applied twice, whatever dies.
 @Suite struct InputJournalFile {

@@ -2,6 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Core
+@testable import Process
+@testable import Scenario
 @testable import SupervisorKit
 
 extension Processes {

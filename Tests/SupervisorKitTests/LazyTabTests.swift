@@ -1,7 +1,9 @@
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
+
+@testable import LogAnalysis
+@testable import SupervisorKit
+@testable import System
 
 /// Restored tabs are checked, not decoded: their strings are built when their history is first read.
 @Suite struct LazyTabTests {

@@ -3,7 +3,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Core
 @testable import SupervisorKit
+@testable import System
 
 extension Processes {
     /// Nothing leaks and nothing outlives the supervisor.

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import Text
 
 /// Lines that are too long, in characters (unicode scalars: every character we print is one column wide).
 func overlong(_ text: String, width: Int = 100) -> [String] {

@@ -1,7 +1,7 @@
-import Events
 import Testing
 
-@testable import SupervisorKit
+@testable import Events
+@testable import LogAnalysis
 
 /// Runs the analyzer over `files` (name, text) as one analysis, reading times without a zone as `zone` says.
 func analyze(_ files: [(String, String)], zone: ZoneAssumption, story: Int32? = nil) throws -> AnalysisReport {

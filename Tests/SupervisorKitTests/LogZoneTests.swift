@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
+@testable import System
 
 /// Seconds since 1970 UTC of a UTC date and time.
 func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0) -> Int {

@@ -1,5 +1,7 @@
-import CommandLineOptions
 import Testing
+
+@testable import CommandLineOptions
+@testable import Text
 
 /// One options section of a command's help, beside the table its parser reads.
 struct HelpSection: Sendable, CustomTestStringConvertible {

@@ -2,8 +2,6 @@ import Glibc
 import Testing
 import WireProtocol
 
-@testable import SupervisorKit
-
 extension Processes {
     /// Every number the worker reads from a page is range-checked: an out-of-range one leaves its setting at the
     /// default (no memory, no CPU, exit code 1) instead of trapping the worker or wrapping around.

@@ -1,8 +1,10 @@
 import Foundation
-import ProcFS
 import Glibc
+import ProcFS
 import Testing
 
+@testable import Core
+@testable import Process
 @testable import SupervisorKit
 
 extension Processes {

@@ -1,6 +1,8 @@
 import Glibc
-@testable import ProcFS
 import Testing
+
+@testable import ProcFS
+@testable import Text
 
 /// /proc read in one place: the fields everyone uses, from lines the kernel writes.
 @Suite struct ProcFSParsing {

@@ -5,6 +5,7 @@ import Testing
 import WireProtocol
 
 @testable import SupervisorKit
+@testable import System
 
 extension Processes {
     /// A worker's children die with it: it leads its own process group, which is killed when the worker is

@@ -1,7 +1,10 @@
-import Events
 import Foundation
 import Testing
 
+@testable import Core
+@testable import Events
+@testable import LogAnalysis
+@testable import Scenario
 @testable import SupervisorKit
 
 extension Processes {

@@ -1,7 +1,10 @@
-import Events
 import Testing
 
+@testable import Events
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
+@testable import Text
 
 /// A source that hands out its bytes in reads of the sizes given, round the clock: block boundaries where a test
 /// wants them.

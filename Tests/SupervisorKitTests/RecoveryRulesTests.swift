@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SupervisorKit
+@testable import Core
 
 /// The policies' limits, decided on a virtual clock: cooldown, crash loop, backoff and give-up, with no process and
 /// no real time.

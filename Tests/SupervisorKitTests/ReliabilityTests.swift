@@ -2,8 +2,6 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
-
 extension Processes {
     /// Hangs, crash loops, a worker that cannot start, and the supervisor's own death and shutdown.
     @Suite struct Reliability {

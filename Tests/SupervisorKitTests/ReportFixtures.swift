@@ -1,4 +1,6 @@
-import Events
+@testable import Events
+@testable import LogAnalysis
+
 /// Hand-written diagnostic reports in the shapes of IOS-LOG-FORMATS.md parts 6 and 7 (made-up pids, times and
 /// addresses). WebContent pid 4107 belongs to the host app MyApp, pid 4100, in coalition 977.
 enum ReportFixture {

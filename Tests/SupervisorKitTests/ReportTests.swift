@@ -1,7 +1,8 @@
-import Events
 import Testing
 
-@testable import SupervisorKit
+@testable import Events
+@testable import LogAnalysis
+@testable import System
 
 /// Bytes in memory, handed out in reads of at most `chunk` bytes, as a pipe would.
 struct MemorySource: ByteSource {

@@ -1,9 +1,11 @@
 import Foundation
 import Glibc
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
+
+@testable import LogAnalysis
+@testable import SupervisorKit
+@testable import System
 
 /// The shared CRC-32 is zlib's, whichever way its input is split.
 @Suite struct SharedCRC32 {

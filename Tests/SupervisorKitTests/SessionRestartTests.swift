@@ -1,8 +1,8 @@
-import Events
 import Foundation
 import Glibc
 import Testing
 
+@testable import Events
 @testable import SupervisorKit
 
 /// The events of a JSON Lines event log, parsed as far as the file goes (a SIGKILLed writer may leave half a line).

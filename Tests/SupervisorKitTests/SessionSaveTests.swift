@@ -1,10 +1,12 @@
-import Events
 import Foundation
 import Glibc
 import Testing
-
-@testable import SupervisorKit
 import WireProtocol
+
+@testable import Events
+@testable import LogAnalysis
+@testable import SupervisorKit
+@testable import System
 
 /// A save appends only the tabs that changed, off the event loop, and is read whole or not at all.
 @Suite struct SessionSaves {

@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import Text
 
 extension Processes {
     /// Every figure of the run summary means what its label says: blank time, faults met and escaped, workers

@@ -1,10 +1,13 @@
-import Events
 import Foundation
-import ProcFS
 import Glibc
+import ProcFS
 import Testing
 
+@testable import Events
+@testable import LogAnalysis
+@testable import Scenario
 @testable import SupervisorKit
+@testable import Text
 
 /// Every test that starts processes lives under this suite, so that none of them runs beside another: the
 /// descriptor and zombie counts they check are process-wide.

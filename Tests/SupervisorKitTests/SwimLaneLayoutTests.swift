@@ -2,8 +2,6 @@ import Foundation
 import FoundationXML
 import Testing
 
-@testable import SupervisorKit
-
 extension Processes {
     /// Where `analyze --svg` puts things: every lane's detail clear of the names and inside the page, a note for
     /// the lanes left out, and no time scale a log without times could not support.

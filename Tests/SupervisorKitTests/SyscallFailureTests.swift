@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// Runs the built supervisor with `faults` (rules of `SyscallFaults`) in its environment, killed after a minute if
 /// it hangs. `made` is how many calls each rule failed, as the supervisor reported at its exit.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SupervisorKit
+@testable import LogAnalysis
 
 /// Issue 17's must-show: a sysdiagnose with a crash report, a JetsamEvent naming a WebContent pid, and exported logs
 /// is one confirmed incident whose evidence spans three files: the app's WebKit lines say a new process died with an

@@ -1,9 +1,10 @@
-import Events
 import Foundation
 import Glibc
 import Testing
 import WireProtocol
 
+@testable import Events
+@testable import LogAnalysis
 @testable import SupervisorKit
 
 /// A host browsing `tabs` with nothing chosen for it: `script` sees every tab event, on the event loop, and drives

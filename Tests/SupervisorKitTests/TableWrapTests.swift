@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SupervisorKit
+@testable import Text
 
 /// The incidents table fits 100 columns whatever its cells hold, and wraps them at words: nothing is cut.
 @Suite struct TableWrap {

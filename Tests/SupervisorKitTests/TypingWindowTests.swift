@@ -4,7 +4,10 @@ import Glibc
 import Testing
 import WireProtocol
 
+@testable import LogAnalysis
+@testable import Process
 @testable import SupervisorKit
+@testable import System
 
 /// An editor with no journal, or with `journal`, outside any host.
 func makeEditor(journal: InputJournal? = nil) -> Editor {

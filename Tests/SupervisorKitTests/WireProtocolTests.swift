@@ -1,6 +1,8 @@
 import Testing
 import WireProtocol
 
+@testable import LogAnalysis
+
 @Suite struct WireProtocolTests {
     /// A message of each kind the supervisor sends, with its frame as the protocol's bytes: the split of the
     /// messages by direction (issue 18) left every byte on the wire as it was.

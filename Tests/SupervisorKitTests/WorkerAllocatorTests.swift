@@ -1,6 +1,8 @@
 import Testing
 import WorkerRuntime
 
+@testable import LogAnalysis
+
 /// The worker's allocator (Workers/WorkerRuntime), driven directly: this test process is its only user, since the
 /// supervisor itself allocates with glibc. Issue 18, item 7: its size arithmetic is checked for overflow, and it
 /// holds up under a long random mix of sizes, alignments and frees.

@@ -2,7 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import LogAnalysis
+@testable import Process
+@testable import Scenario
 @testable import SupervisorKit
+@testable import System
 
 extension Processes {
     /// Which worker build runs: the CLI's `--worker`, and the tests' own `SUPERVISOR_TEST_WORKER`, under which CI

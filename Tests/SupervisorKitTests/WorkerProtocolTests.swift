@@ -2,7 +2,9 @@ import Glibc
 import Testing
 import WireProtocol
 
+@testable import LogAnalysis
 @testable import SupervisorKit
+@testable import System
 
 /// Drives one real WebContent worker by hand over its channel, the way the host would, one message at a time.
 final class WorkerDriver {

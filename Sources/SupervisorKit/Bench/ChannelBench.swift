@@ -1,5 +1,7 @@
 import CShim
 import Glibc
+import LogAnalysis
+import System
 import WireProtocol
 
 /// The channel measured on its own, for `supervisor bench`: one real worker, driven through the same launcher,

@@ -1,3 +1,6 @@
+import LogAnalysis
+import System
+
 /// A synthetic iPhone console log in the Xcode envelope, as large as asked, for timing `analyze` on realistic input:
 /// most lines come from other subsystems, some are WebKit's and RunningBoard's routine chatter (which the analyzer
 /// must parse), and now and then a WebContent process lives a whole life, or is killed before it renders. Seeded,

@@ -1,4 +1,5 @@
 import Glibc
+import System
 import WireProtocol
 
 /// posix_spawn → hello for `supervisor bench`, through the host's own launcher, channel and event loop, one worker

@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// The images the built-in pages reference as `app-image://ID`, so that a run with no content directory still
 /// fetches real sub-resources: each a valid 1×1 picture of a few dozen bytes.
 enum BuiltInImages {

@@ -1,4 +1,6 @@
 import Glibc
+import LogAnalysis
+import System
 
 /// The supervisor's scheme handler: workers fetch `app://local/PATH` documents and `app-image://ID` images over
 /// their channel and this answers, so no page ever needs a localhost server or an open port.

@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// What a fetch asks for, once its URL has been split, its path percent-decoded exactly once and the decoded bytes
 /// checked: `%2e%2e` is `..` and refused here, while `%252e%252e` decodes to the literal name `%2e%2e` and is simply
 /// looked up.

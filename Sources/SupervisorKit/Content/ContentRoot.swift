@@ -1,5 +1,7 @@
 import CShim
 import Glibc
+import LogAnalysis
+import System
 
 /// A content directory, held by descriptor from the start, and the one way to read a file beneath it.
 ///

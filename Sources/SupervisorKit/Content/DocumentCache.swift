@@ -1,3 +1,6 @@
+import LogAnalysis
+import System
+
 /// Files already read from the content root, kept so that a page loaded again and again is read from disk once.
 ///
 /// It is bounded so that serving a huge directory cannot grow the supervisor without limit: only small files are

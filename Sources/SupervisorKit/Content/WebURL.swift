@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// The few parts of a URL the supervisor acts on: `scheme://host/path?query#fragment`, kept as written. Nothing is
 /// decoded until asked for, so a check made on the decoded form cannot be fooled by an encoding (`%2e%2e` is `..`).
 public struct WebURL: Equatable, Sendable {

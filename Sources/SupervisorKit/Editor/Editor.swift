@@ -1,3 +1,4 @@
+import Text
 import WireProtocol
 
 /// The document the user types into (seed 001: typed input is never lost), as the host keeps it.

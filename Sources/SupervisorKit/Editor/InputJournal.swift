@@ -1,4 +1,6 @@
 import Glibc
+import LogAnalysis
+import System
 
 /// The editor's saved document on disk: an append-only file of acknowledged inputs, held locked for the run.
 ///

@@ -1,3 +1,6 @@
+import LogAnalysis
+import System
+
 /// Damage in a journal that a `synced` mark vouches for: bytes that were on the disk and then changed.
 struct JournalDamage: Equatable, CustomStringConvertible {
     /// The first damaged byte.

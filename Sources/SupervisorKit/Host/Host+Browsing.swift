@@ -1,4 +1,7 @@
 import Events
+import LogAnalysis
+import System
+
 /// A user browsing the session's tabs (`run --session`): `loads` navigations one after another, each chosen by
 /// the seed: a link to the next page, back, forward, reload, or another tab brought to the front. Each ends when
 /// its page (or the error page standing in for it) has finished, and is logged as a load.

@@ -1,4 +1,6 @@
 import Events
+import LogAnalysis
+import System
 import WireProtocol
 
 /// The channel to each worker: what the host sends, and what it does with each message a worker sends back.

@@ -1,4 +1,6 @@
 import Events
+import LogAnalysis
+import System
 import WireProtocol
 
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any

@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 /// Injected faults, each exact and seeded: the kill-before-render race, and the kill after render.
 extension Host {

@@ -1,3 +1,5 @@
+import LogAnalysis
+import Text
 import WireProtocol
 
 /// Fetches: the scheme handler's side of the channel. Each is counted against what the worker may ask, answered by

@@ -1,4 +1,8 @@
 import Events
+import LogAnalysis
+import System
+import Text
+
 /// Loads: begun one per free view or one per arrival, shown to the user, visible or blank, ended.
 extension Host {
     /// The open loop: one load per arrival interval, whatever the others are doing.

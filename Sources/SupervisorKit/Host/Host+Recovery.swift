@@ -1,5 +1,8 @@
-import Events
 import CShim
+import Core
+import Events
+import Process
+import System
 
 /// Deaths and recovery: each child reaped once, its death classified and delivered (or, before attach, not),
 /// and the view recovered as the policy says.

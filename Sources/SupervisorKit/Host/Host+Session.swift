@@ -1,4 +1,6 @@
 import Events
+import LogAnalysis
+import System
 import WireProtocol
 
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored

@@ -1,3 +1,5 @@
+import LogAnalysis
+import System
 import WireProtocol
 
 /// Tabs (seeds 002–004): realized on demand, navigated with browser semantics, every navigation decided by the

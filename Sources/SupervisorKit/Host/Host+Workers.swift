@@ -1,4 +1,7 @@
 import Glibc
+import Process
+import System
+import Text
 import WireProtocol
 
 /// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.

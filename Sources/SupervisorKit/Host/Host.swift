@@ -1,5 +1,9 @@
 import CShim
+import Core
 import Glibc
+import Process
+import Scenario
+import System
 
 /// The UI process of this model, shaped like WebKit's: it owns views, launches a worker behind each, relays their
 /// fetches to the content provider, watches them die, and recovers views as the policy says.

@@ -1,3 +1,8 @@
+import Core
+import Process
+import Scenario
+import Text
+
 /// Everything one run needs to know. Every random choice derives from `seed` and the load's index, so each policy
 /// in a comparison meets the same pages, delays and faults.
 public struct RunConfiguration: Sendable {

@@ -1,3 +1,7 @@
+import Core
+import System
+import Text
+
 /// One load of one URL: what the user asked to see, however many views and workers it takes.
 final class Load {
     let index: Int

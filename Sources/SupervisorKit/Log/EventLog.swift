@@ -1,4 +1,6 @@
 import Events
+import LogAnalysis
+import System
 
 /// The single record of a run. Counters and summaries are computed from these events by observers, not kept on
 /// the side, so the log and the summary cannot disagree.

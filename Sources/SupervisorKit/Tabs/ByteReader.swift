@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// Reads little-endian fields from `bytes[offset..<end]`; a field that would cross `end` is nil and reads nothing.
 struct ByteReader {
     let bytes: ArraySlice<UInt8>

@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// The supervisor's own pages, under `internal://local/` (seed 002). They stand in history for something else (an
 /// error page for the URL that failed), so a page must never be able to forge one: each carries the per-launch
 /// key, and one without it, or with another, is refused.

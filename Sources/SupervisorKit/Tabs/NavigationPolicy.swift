@@ -1,3 +1,5 @@
+import LogAnalysis
+import System
 import WireProtocol
 
 /// Whether a navigation may happen, as an app's `decidePolicyFor navigationAction:` decides it (seed 003): data,

@@ -1,3 +1,5 @@
+import LogAnalysis
+
 /// One digest of every tab's record, kept up to date as single tabs change, so that a save of one tab among a
 /// million costs one step, not a million: equal digests, equal tabs (histories, indexes, visibility, order).
 ///

@@ -1,3 +1,5 @@
+import LogAnalysis
+import System
 import WireProtocol
 
 extension SessionFile {

@@ -1,3 +1,6 @@
+import LogAnalysis
+import Text
+
 /// What a session file lost: the report that goes with a partial restore, so that lost tabs are said, not silent.
 public struct SessionDamage: Equatable, Sendable, CustomStringConvertible {
     /// Why the header was refused. Nothing is restored then: the header is what counts the tabs.

@@ -1,3 +1,6 @@
+import LogAnalysis
+import System
+
 /// Saves appended after a session file's records, each holding only what changed since the save before it.
 ///
 /// ```

@@ -1,6 +1,8 @@
-import WireProtocol
-
 import Glibc
+import LogAnalysis
+import System
+import Text
+import WireProtocol
 
 /// A tab as the session file keeps it: its history and whether it was on screen.
 public struct SavedTab: Equatable, Sendable {

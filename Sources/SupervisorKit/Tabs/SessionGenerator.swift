@@ -1,3 +1,4 @@
+import Scenario
 import WireProtocol
 
 extension Session {

@@ -1,3 +1,6 @@
+import LogAnalysis
+import System
+
 /// The session file a run browses: held locked for the whole run (a second supervisor naming it stops with "in
 /// use by pid N"), read once when the run begins, and written back as tabs change.
 public final class SessionStore {

@@ -1,3 +1,4 @@
+import LogAnalysis
 import WireProtocol
 
 /// One browser tab: its back/forward list, whether it is shown, and once realized the long-lived load whose view

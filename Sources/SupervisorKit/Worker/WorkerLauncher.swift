@@ -1,5 +1,7 @@
 import CShim
 import Glibc
+import Process
+import System
 
 /// Why a worker could not be started.
 public struct LaunchError: Error, CustomStringConvertible {
@@ -23,17 +25,12 @@ final class WorkerLauncher {
     private var argv: [UnsafeMutablePointer<CChar>?]
     private var envp: [UnsafeMutablePointer<CChar>?]
 
-    /// For children with the full Swift runtime (Jetsam, or a `--worker` built as ordinary Swift; WebContent has
-    /// none): its crash backtracer would turn every crashing page into a seconds-long symbolication, and naming
-    /// its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
-    static let environment = "SWIFT_BACKTRACE=enable=no,swift-backtrace="
-
     /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned.
     init(executable: String, parent: pid_t = getpid()) throws(SystemError) {
         self.executable = executable
-        null = try Self.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
+        null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
         argv = [strdup(executable), strdup("\(parent)"), nil]
-        envp = [strdup(Self.environment), nil]
+        envp = [strdup(SpawnRecipe.environment), nil]
     }
 
     deinit {
@@ -49,13 +46,6 @@ final class WorkerLauncher {
         }
     }
 
-    /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
-    /// another that is still to be mapped. `fd` itself is closed when it is moved.
-    static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
-        guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
-        return FileDescriptor(try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1))
-    }
-
     /// Each descriptor is owned from the moment it exists, so a failure at any step (EMFILE on the second pipe,
     /// say) closes every one opened before it, and the child's ends are closed once it has its copies.
     private func spawn() throws(SystemError) -> WorkerProcess {
@@ -65,8 +55,8 @@ final class WorkerLauncher {
         let fromChild = try Sys.pipe()
         let parentIn = FileDescriptor(fromChild.read)
         let childOut = FileDescriptor(fromChild.write)
-        let input = try Self.aboveChannel(childIn)
-        let output = try Self.aboveChannel(childOut)
+        let input = try SpawnRecipe.aboveChannel(childIn)
+        let output = try SpawnRecipe.aboveChannel(childOut)
         try Sys.setNonBlocking(parentIn.rawValue)
         try Sys.setNonBlocking(parentOut.rawValue)
         let spawnedAt = Sys.monotonicNanoseconds()

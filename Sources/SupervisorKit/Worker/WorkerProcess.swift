@@ -1,5 +1,7 @@
 import CShim
 import Glibc
+import Process
+import System
 
 /// One live WebContent process as the supervisor sees it.
 ///

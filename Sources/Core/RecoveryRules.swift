@@ -1,0 +1,53 @@
+/// What a load has been through, as the policy's limits judge it: its recoveries, and when its workers crashed.
+package struct RecoveryHistory: Equatable {
+    package var recoveries = 0
+    /// Crash times (monotonic ns), only those within the policy's window kept.
+    package var crashes: [Int] = []
+
+    package init() {}
+}
+
+/// What the policy does about a dead or blank view, decided from the clock and the load's history alone, so every
+/// limit (cooldown, crash loop, backoff, give-up) is tested in virtual time.
+package enum RecoveryDecision: Equatable {
+    /// Recover now (`delay` 0) or after the crash backoff; `attempt` counts the load's recoveries.
+    case recover(attempt: Int, delay: Int)
+    /// Within the cooldown of the view's last recovery (WebKit: one per 30 s).
+    case suppressed
+    /// More crashes within the window than the policy restarts.
+    case crashLoop(crashes: Int, windowMs: Int)
+    /// The load has had all the recoveries the policy gives it.
+    case giveUp(recoveries: Int)
+}
+
+/// What the termination callback does.
+package enum TerminationResponse: Equatable {
+    case nothing
+    /// WebKit without a delegate: a hidden view is recovered when it is next shown.
+    case whenShown(Policy.Recovery)
+    case now(Policy.Recovery)
+}
+
+extension Policy {
+    package func onTermination(visible: Bool) -> TerminationResponse {
+        guard let recovery = onTermination else { return .nothing }
+        return recoverWhenVisible && !visible ? .whenShown(recovery) : .now(recovery)
+    }
+
+    /// Decides a recovery at `now` and, when there is one, records it in `history`. `lastRecoveryAt` is the view's
+    /// last recovery; `crash` says a crash prompted this one, for the backoff: the first restart after a crash is
+    /// immediate, and each further one within the window waits twice as long as the one before.
+    package func decideRecovery(at now: Int, crash: Bool, lastRecoveryAt: Int?, history: inout RecoveryHistory) -> RecoveryDecision {
+        if recoveryCooldownNanoseconds > 0, let last = lastRecoveryAt, now - last < recoveryCooldownNanoseconds {
+            return .suppressed
+        }
+        history.crashes.removeAll { now - $0 > crashWindowNanoseconds }
+        if history.crashes.count > crashRestarts {
+            return .crashLoop(crashes: history.crashes.count, windowMs: crashWindowNanoseconds / 1_000_000)
+        }
+        guard history.recoveries < maxRecoveries else { return .giveUp(recoveries: history.recoveries) }
+        history.recoveries += 1
+        let delay = crash && history.crashes.count > 1 ? crashBackoffNanoseconds << min(history.crashes.count - 2, 8) : 0
+        return .recover(attempt: history.recoveries, delay: delay)
+    }
+}

@@ -1,0 +1,98 @@
+import Text
+
+/// The report as a person reads it: what was read, one row per incident, and the verdict, whose words claim no more
+/// than the evidence.
+extension AnalysisReport {
+    /// What was read, one row per incident, and the verdict.
+    public var text: String {
+        var lines = wrapped(summary) + zoneNotes.flatMap { wrapped($0) }
+        if reportFactsDropped > 0 {
+            lines += wrapped("\(grouped(reportFactsDropped)) crash and Jetsam report entries past the first "
+                + "\(grouped(ReportFacts.limit)) were not read.")
+        }
+        lines.append("")
+        if incidents.isEmpty {
+            lines.append("No incidents.")
+        } else {
+            lines += table([incidentColumns] + incidents.map(incidentCells), width: lineWidth)
+            if omitted > 0 {
+                lines += wrapped("… and \(grouped(omitted)) more \(omitted == 1 ? "incident" : "incidents"), not listed "
+                    + "(the report lists \(grouped(incidents.count))).")
+            }
+        }
+        lines += [""] + wrapped(verdict)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The incidents table's columns, in the text and on the page: FILE only when there is more than one input.
+    public var incidentColumns: [String] {
+        ["PID", "KIND", "CONFIDENCE", "AT"] + (files.count > 1 ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
+    }
+
+    /// One incident's cells, as `incidentColumns` names them.
+    public func incidentCells(_ incident: Incident) -> [String] {
+        [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue, clock(incident.firstSeen)]
+            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
+    }
+
+    /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 34 skipped.`
+    public var summary: String {
+        let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
+        let read = "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
+        guard !formats.isEmpty else { return read + ", none in a record read." }
+        return read + ": \(grouped(linesRead - linesSkipped)) in records read (" + formats.joined(separator: ", ")
+            + "), \(grouped(linesSkipped)) skipped."
+    }
+
+    /// The one line a person reads first. Only a confirmed or likely kill before render says the view stayed blank;
+    /// where the input tells how each view came back, it says that instead.
+    public var verdict: String {
+        let others = Incident.Kind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
+            let n = count(kind)
+            return n == 0 ? nil : "\(kind.rawValue): \(grouped(n))"
+        }
+        let total = count(.killedBeforeRender)
+        guard total > 0 else {
+            return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
+        }
+        let listed = incidents.filter { $0.kind == .killedBeforeRender }
+        let pids = listed.compactMap(\.pid)
+        let named = pids.prefix(8).map(String.init).joined(separator: ", ")
+            + (total > min(8, pids.count) && !pids.isEmpty ? " and \(grouped(total - min(8, pids.count))) more" : "")
+        var text = "\(grouped(total)) kill-before-render \(total == 1 ? "incident" : "incidents")"
+        if !pids.isEmpty { text += ": pid\(pids.count == 1 && total == 1 ? "" : "s") \(named)" }
+        text += " — " + blankness(listed, total: total)
+        if let first = pids.first { text += "; see --timeline \(first)" }
+        return text + (others.isEmpty ? "." : ". Also " + others.joined(separator: ", ") + ".")
+    }
+
+    /// What the user saw, in as many words as the evidence supports.
+    private func blankness(_ listed: [Incident], total: Int) -> String {
+        let firm = count(.killedBeforeRender, atLeast: .likely)
+        guard firm > 0 else { return "each only possible: the view may have stayed blank" }
+        let recovered = listed.filter(\.firm).compactMap(\.recovered)
+        var words: String
+        if recovered.isEmpty {
+            words = "the view stayed blank: no termination callback fires, reload() does nothing, only a rebuilt view "
+                + "recovers"
+        } else {
+            let median = duration(recovered.map(\.micros).sorted()[recovered.count / 2])
+            let ways = Set(recovered.map(\.how)).sorted().joined(separator: " or ")
+            words = recovered.count == firm
+                ? "each view was blank until \(ways) (median \(median))"
+                : "\(grouped(recovered.count)) of \(grouped(firm)) views were blank until \(ways) (median \(median)); "
+                    + "the rest stayed blank"
+        }
+        if firm < total { words += "; \(grouped(total - firm)) more only possible" }
+        return words
+    }
+
+    /// The file an incident's evidence is in, or the first of them and how many more.
+    private func fileColumn(_ incident: Incident) -> String {
+        var seen: [Int] = []
+        for evidence in incident.evidence where !seen.contains(evidence.stamp.file) { seen.append(evidence.stamp.file) }
+        guard let first = seen.first else { return "-" }
+        let name = files[first].split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? files[first]
+        return name + (seen.count > 1 ? " +\(seen.count - 1)" : "")
+    }
+}

@@ -1,0 +1,150 @@
+import Glibc
+import System
+import Text
+
+/// Reads what a user brings into an analyzer, whatever wraps it: a log or report as it is, a `.gz` of one, a
+/// sysdiagnose `.tar.gz` (or `.tar`) member by member, UTF-16 text. Each is told from its first bytes, never its
+/// name. What cannot be a log is passed over cheaply and said once at the end: binary files found in a directory or
+/// an archive, and the binary unified log (`.logarchive`), which only Apple's `log` tool or the open-source parser
+/// can turn into text.
+public final class InputReader {
+    /// A file is passed over as binary when more than a tenth of its first `binaryProbe` bytes are control bytes
+    /// other than tab, line ends, form feed and escape: a NUL-padded log still reads, a tracev3 or a plist does not.
+    package static let binaryProbe = 4096
+
+    private let analyzer: LogAnalyzer
+    private var binary: [String] = []
+    /// gzip-compressed members of an archive: one gzip at a time is read, so these are named, not read.
+    private var compressedMembers: [String] = []
+    private var logArchives: [String] = []
+    private var damaged: [String] = []
+
+    public init(_ analyzer: LogAnalyzer) {
+        self.analyzer = analyzer
+    }
+
+    /// Reads the open file `fd`, named `name` in the report; `progress` is called with how far into the file the
+    /// reading has come. A compressed file must be a regular file: gzip rereads it from its start. A binary file
+    /// is passed over when `passingOverBinary` (found in a directory); one the user named is read as it is.
+    public func read(_ fd: Int32, name: String, passingOverBinary: Bool, progress: ((Int) -> Void)? = nil) throws(InputError) {
+        let tick = { if let progress, let offset = Sys.offset(fd) { progress(offset) } }
+        let source: ReplaySource<FileSource>
+        do throws(SystemError) { source = try ReplaySource(FileSource(fd: fd), limit: DiagnosticReport.headLimit) } catch {
+            throw InputError(name, error)
+        }
+        guard source.head.starts(with: [0x1F, 0x8B]) else {
+            do throws(SystemError) {
+                return try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+            } catch {
+                throw InputError(name, error)
+            }
+        }
+        guard let gzip = Sys.executable(named: "gzip") else {
+            throw InputError(name, "it is gzip-compressed, and no 'gzip' program was found on PATH to unpack it")
+        }
+        let unpacked: GzipSource
+        do throws(SystemError) { unpacked = try GzipSource(file: fd, gzip: gzip) } catch {
+            guard error.errno == ESPIPE else { throw InputError(name, error) }
+            throw InputError(name, "it is gzip-compressed and cannot be reread from its start: unpack it with 'gzip -dc' first")
+        }
+        do throws(SystemError) {
+            let source = try ReplaySource(unpacked, limit: DiagnosticReport.headLimit)
+            try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+        } catch {
+            throw InputError(name, error)
+        }
+        if unpacked.outcome == .failed, damaged.last != name { damaged.append(name) }
+    }
+
+    /// Passes over a `.logarchive` folder met in a directory: it is said once, in `notes`.
+    public func passOverLogArchive(_ path: String) {
+        logArchives.append(path)
+    }
+
+    /// What the user should know about the reading, one message each: what was passed over, what was damaged.
+    public var notes: [String] {
+        var notes: [String] = []
+        if let first = logArchives.first {
+            let more = logArchives.count > 1 ? " (and \(logArchives.count - 1) more)" : ""
+            notes.append("not read: " + Self.logArchiveNote(first + more))
+        }
+        if !binary.isEmpty {
+            notes.append("passed over \(binary.count) binary \(binary.count == 1 ? "file" : "files"): " + listed(binary))
+        }
+        if !compressedMembers.isEmpty {
+            notes.append("not read: \(compressedMembers.count) gzip-compressed \(compressedMembers.count == 1 ? "member" : "members") "
+                + "inside an archive (" + listed(compressedMembers) + "); unpack the archive and analyze its folder to read them")
+        }
+        if !damaged.isEmpty {
+            notes.append("\(listed(damaged)) \(damaged.count == 1 ? "is" : "are") damaged or cut short: "
+                + "what came before the damage was read")
+        }
+        return notes
+    }
+
+    /// What a `.logarchive` is and how to make it readable.
+    public static func logArchiveNote(_ path: String) -> String {
+        "\(path) is Apple's binary unified log; turn it into text with 'log show --archive "
+            + "system_logs.logarchive --style ndjson > log.ndjson' on a Mac, or with the open-source "
+            + "'unifiedlog_iterator --format jsonl' on Linux, and analyze that"
+    }
+
+    // MARK: - Inside a file
+
+    private func readUnpacked<S: ByteSource>(
+        _ source: ReplaySource<S>, name: String, passingOverBinary: Bool, tick: @escaping () -> Void
+    ) throws(SystemError) {
+        guard TarReader<S>.isTar(source.head) else {
+            return try readText(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+        }
+        let archive = TarReader(source)
+        while let entry = try archive.next() {
+            guard entry.kind == .file else { continue }
+            let components = entry.path.split(separator: "/")
+            if let at = components.firstIndex(where: { $0.hasSuffix(".logarchive") }) {
+                let folder = "\(name):" + components[...at].joined(separator: "/")
+                if logArchives.last != folder { logArchives.append(folder) }
+                continue
+            }
+            guard let last = components.last, !last.hasPrefix(".") else { continue }
+            let member = try ReplaySource(TarMember(archive: archive), limit: DiagnosticReport.headLimit)
+            let memberName = "\(name):\(entry.path)"
+            if member.head.starts(with: [0x1F, 0x8B]) {
+                compressedMembers.append(memberName)
+            } else {
+                try readText(member, name: memberName, passingOverBinary: true, tick: tick)
+            }
+            tick()
+        }
+        if archive.damaged { damaged.append(name) }
+    }
+
+    private func readText<S: ByteSource>(
+        _ source: ReplaySource<S>, name: String, passingOverBinary: Bool, tick: @escaping () -> Void
+    ) throws(SystemError) {
+        if let order = UTF16Order.of(source.head) {
+            return try analyzer.read(UTF16Source(source, order: order), name: name) { _ in tick() }
+        }
+        guard !passingOverBinary || !Self.looksBinary(source.head) else { return binary.append(name) }
+        try analyzer.read(source, name: name) { _ in tick() }
+    }
+
+    package static func looksBinary(_ head: [UInt8]) -> Bool {
+        let probe = head.prefix(binaryProbe)
+        let control = probe.count { $0 < 32 && $0 != 9 && $0 != 10 && $0 != 12 && $0 != 13 && $0 != 27 }
+        return control * 10 > probe.count
+    }
+}
+
+/// An input that cannot be read: one sentence naming it and why.
+public struct InputError: Error, CustomStringConvertible {
+    public let description: String
+
+    package init(_ name: String, _ reason: String) {
+        description = "cannot read '\(name)': \(reason)"
+    }
+
+    package init(_ name: String, _ error: SystemError) {
+        self.init(name, String(cString: strerror(error.errno)))
+    }
+}

@@ -1,0 +1,227 @@
+import System
+
+/// A tar archive read as a stream, member by member, so that a sysdiagnose is analyzed straight from gzip's output
+/// with no copy on disk and in bounded memory. It reads ustar and GNU headers (512-byte blocks, octal or base-256
+/// sizes), GNU long names (`././@LongLink`) and the pax `path` records macOS's tar writes for long names.
+package final class TarReader<Source: ByteSource> {
+    package struct Entry {
+        package enum Kind { case file, directory, other }
+        package let path: String
+        package let size: Int
+        package let kind: Kind
+    }
+
+    package static var blockSize: Int { 512 }
+    /// Longest long name or pax header read; the rest is skipped.
+    package static var headerDataLimit: Int { 1 << 20 }
+
+    private var source: Source
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    private var start = 0
+    private var end = 0
+    /// Bytes of the current member not yet read, then the padding to its block's end.
+    private var remaining = 0
+    private var padding = 0
+    /// The archive ended inside a member or a header, or a header's checksum was wrong: it is damaged or cut short.
+    package private(set) var damaged = false
+
+    package init(_ source: Source) {
+        self.source = source
+    }
+
+    /// Whether `head`, a file's first bytes, is a tar archive: `ustar` in its first header.
+    package static func isTar(_ head: [UInt8]) -> Bool {
+        head.count >= blockSize && head[257..<262].elementsEqual(bytes("ustar"))
+    }
+
+    /// The next member's header, after skipping whatever is left of the current member; nil at the archive's end.
+    package func next() throws(SystemError) -> Entry? {
+        try skip(remaining + padding)
+        remaining = 0
+        padding = 0
+        var longName: String?
+        while true {
+            guard let header = try block() else { return nil }
+            if header.allSatisfy({ $0 == 0 }) { return nil }
+            guard Self.checksumMatches(header) else {
+                damaged = true
+                return nil
+            }
+            let size = Self.size(header)
+            let type = header[156]
+            switch type {
+            case 76, 120:
+                // `L`: a GNU long name; `x`: pax records, among them `path`. Both name the next header's member.
+                let data = try readData(size)
+                longName = type == 76 ? Self.cString(data[...]) : Self.paxPath(data) ?? longName
+                continue
+            case 75, 103:
+                // `K` (a long link target) and `g` (pax records for the whole archive) name no member.
+                try skip(size + Self.padding(size))
+                continue
+            default:
+                break
+            }
+            remaining = size
+            padding = Self.padding(size)
+            let kind: Entry.Kind = type == 48 || type == 0 || type == 55 ? .file : type == 53 ? .directory : .other
+            return Entry(path: longName ?? Self.path(header), size: size, kind: kind)
+        }
+    }
+
+    /// Reads the current member's data into `buffer` from `offset`; 0 at its end.
+    package func readMember(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
+        guard remaining > 0 else { return 0 }
+        if start == end, try !fill() {
+            damaged = true
+            remaining = 0
+            padding = 0
+            return 0
+        }
+        let count = min(remaining, end - start, buffer.count - offset)
+        Sys.copy(self.buffer, start..<start + count, to: &buffer, at: offset)
+        start += count
+        remaining -= count
+        return count
+    }
+
+    // MARK: - Blocks
+
+    private func fill() throws(SystemError) -> Bool {
+        start = 0
+        end = try source.read(into: &buffer, from: 0)
+        return end > 0
+    }
+
+    /// The next 512 bytes; nil at the end (a missing end-of-archive marker is forgiven, a part block is damage).
+    private func block() throws(SystemError) -> [UInt8]? {
+        let data = try read(Self.blockSize)
+        if data.count < Self.blockSize {
+            if !data.isEmpty { damaged = true }
+            return nil
+        }
+        return data
+    }
+
+    /// A header's data (a long name, pax records) and its padding: at most `headerDataLimit` bytes kept.
+    private func readData(_ size: Int) throws(SystemError) -> [UInt8] {
+        let kept = min(size, Self.headerDataLimit)
+        let data = try read(kept)
+        if data.count < kept { damaged = true }
+        try skip(size - kept + Self.padding(size))
+        return data
+    }
+
+    private func read(_ count: Int) throws(SystemError) -> [UInt8] {
+        var data: [UInt8] = []
+        data.reserveCapacity(count)
+        while data.count < count {
+            if start == end, try !fill() { break }
+            let n = min(count - data.count, end - start)
+            data += buffer[start..<start + n]
+            start += n
+        }
+        return data
+    }
+
+    private func skip(_ count: Int) throws(SystemError) {
+        var left = count
+        while left > 0 {
+            if start == end, try !fill() {
+                damaged = true
+                return
+            }
+            let n = min(left, end - start)
+            start += n
+            left -= n
+        }
+    }
+
+    // MARK: - Header fields
+
+    private static func padding(_ size: Int) -> Int { (blockSize - size % blockSize) % blockSize }
+
+    /// `prefix/name` of a ustar header; GNU headers keep other fields where ustar has its prefix.
+    private static func path(_ header: [UInt8]) -> String {
+        let name = cString(header[0..<100])
+        let ustar = header[257..<263].elementsEqual(bytes("ustar\0"))
+        let prefix = ustar ? cString(header[345..<500]) : ""
+        return prefix.isEmpty ? name : prefix + "/" + name
+    }
+
+    /// The size field: octal digits, or base-256 when its first byte's high bit is set (GNU, for 8 GiB and more).
+    private static func size(_ header: [UInt8]) -> Int {
+        let field = header[124..<136]
+        if field.first! & 0x80 != 0 {
+            return field.dropFirst().reduce(0) { $0 > Int.max >> 9 ? $0 : $0 << 8 | Int($1) }
+        }
+        return octal(field) ?? 0
+    }
+
+    /// The sum of the header's bytes with its checksum field read as spaces, as ustar defines it; some old tars
+    /// summed signed bytes, and that is accepted too.
+    private static func checksumMatches(_ header: [UInt8]) -> Bool {
+        guard let stored = octal(header[148..<156]) else { return false }
+        var unsigned = 0
+        var signed = 0
+        for (i, byte) in header.enumerated() {
+            let value = (148..<156).contains(i) ? 32 : byte
+            unsigned += Int(value)
+            signed += Int(Int8(bitPattern: value))
+        }
+        return stored == unsigned || stored == signed
+    }
+
+    private static func octal(_ field: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        var digits = 0
+        for byte in field {
+            switch byte {
+            case 48...55 where digits < 21:
+                value = value << 3 | Int(byte - 48)
+                digits += 1
+            case 32 where digits == 0:
+                continue
+            case 0, 32:
+                return digits > 0 ? value : nil
+            default:
+                return nil
+            }
+        }
+        return digits > 0 ? value : nil
+    }
+
+    private static func cString(_ field: ArraySlice<UInt8>) -> String {
+        String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// The `path` of pax records, each `LENGTH key=value\n`.
+    private static func paxPath(_ data: [UInt8]) -> String? {
+        var i = 0
+        var path: String?
+        while i < data.count {
+            var length = 0
+            var j = i
+            while j < data.count, data[j] &- 48 < 10, length < 1 << 20 {
+                length = length * 10 + Int(data[j] - 48)
+                j += 1
+            }
+            guard j < data.count, data[j] == 32, length > j - i + 1, i + length <= data.count else { return path }
+            let record = data[(j + 1)..<(i + length)]
+            if record.starts(with: bytes("path=")) {
+                path = String(decoding: record.dropFirst(5).prefix { $0 != 10 }, as: UTF8.self)
+            }
+            i += length
+        }
+        return path
+    }
+}
+
+/// The current member of a tar archive, as a source of its own.
+package struct TarMember<Source: ByteSource>: ByteSource {
+    package let archive: TarReader<Source>
+
+    package mutating func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
+        try archive.readMember(into: &buffer, from: offset)
+    }
+}

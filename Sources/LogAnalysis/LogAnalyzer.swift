@@ -1,0 +1,333 @@
+import System
+import Text
+
+/// Reads logs of any envelope and finds kill-before-render incidents and the other ways a WebContent process ends,
+/// in bounded memory.
+///
+/// The words WebKit, RunningBoard and our logs use (`Marker.relevant`) are looked for across whole blocks in one
+/// vector pass; only the records around them are told apart (`RecordScanner`), the other lines counted and dropped
+/// without a copy or a `String`.
+/// The records (a line and its continuations) become observations, then one timeline per pid, and each timeline is
+/// classified once the input ends, so that lines written out of order still meet.
+public final class LogAnalyzer {
+    public struct Options {
+        /// Record every step of this pid's story, for `--timeline`.
+        public var story: Int32?
+        /// Rules to switch off: tests use this to show that each quiet rule is what keeps its case quiet.
+        public var disabled: Set<Rule> = []
+        /// How to read times written without a zone (and dates without a year).
+        public var zone: ZoneAssumption
+
+        public init(story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine) {
+            self.story = story
+            self.disabled = disabled
+            self.zone = zone
+        }
+    }
+
+    package static let liveTimelineLimit = 4096
+    package static let incidentLimit = 10_000
+    package static let laneLimit = 200
+
+    private let options: Options
+    private var report = AnalysisReport()
+    private var timelines: [Int32: Timeline] = [:]
+    private var classifier: Classifier
+    private var pairing = AssertionPairing()
+    private var recovery = ViewRecovery()
+    private var facts = ReportFacts()
+    /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
+    /// `WebProcessProxy didClose (web process crash)`.
+    private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
+    private var ordinal = 0
+    private var observations: [Observation] = []
+    private var assembler = RecordAssembler()
+    /// The record being read, for the evidence a person is shown.
+    private var record: [UInt8] = []
+
+    public init(_ options: Options = Options()) {
+        self.options = options
+        classifier = Classifier(disabled: options.disabled)
+    }
+
+    /// Reads one file (or pipe) to its end. `progress` is called with the bytes read so far, about every 64 MB.
+    public func read(_ fd: Int32, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
+        try read(FileSource(fd: fd), name: name, progress: progress)
+    }
+
+    /// Reads one source to its end.
+    public func read(_ source: some ByteSource, name: String, progress: ((Int) -> Void)? = nil) throws(SystemError) {
+        let file = report.files.count
+        report.files.append(name)
+        report.placed.append(0)
+        var source = try ReplaySource(source, limit: DiagnosticReport.headLimit)
+        if let shape = DiagnosticReport.shape(of: source.head) {
+            let reading = try DiagnosticReport.read(&source, as: shape)
+            add(reading.facts, file: file)
+            report.formatLines[reading.format, default: 0] += reading.lines
+            report.placed[file] = reading.lines
+            report.linesRead += reading.lines
+            report.bytesRead += reading.bytes
+            return
+        }
+        var day: Int?
+        let placedBefore = assembler.placedLines
+        assembler.beginFile()
+        var reader = LineReader(source)
+        var reported = 0
+        var total = 0
+        let emit: RecordAssembler.Emit = { text, format, first in self.take(text, format, file: file, line: first, day: &day) }
+        let lines = try reader.records(into: &assembler, emit: emit, afterRead: { bytes in
+            total = bytes
+            guard let progress, bytes - reported >= 64 << 20 else { return }
+            reported = bytes
+            progress(bytes)
+        })
+        report.linesRead += lines
+        report.bytesRead += total
+        report.placed[file] = assembler.placedLines - placedBefore
+    }
+
+    /// Classifies every timeline and returns what was found.
+    public func finish() -> AnalysisReport {
+        pairing.finish()
+        for (format, lines) in zip(LogFormat.allCases, assembler.formatCounts) where lines > 0 { report.formatLines[format] = lines }
+        report.linesSkipped = assembler.linesSkipped
+        classifier.unattributed = pairing.unattributed
+        for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
+        timelines = [:]
+        report.reportFactsDropped = facts.dropped
+        concludeReports()
+        concludePidless()
+        report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
+        return report
+    }
+
+    // MARK: - Records into observations
+
+    private func take(_ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?) {
+        ordinal += 1
+        record.removeAll(keepingCapacity: true)
+        Sys.append(text, to: &record)
+        var stamp = Stamp(time: nil, ordinal: ordinal, file: file, line: line)
+        var thread: UInt64?
+        observations.removeAll(keepingCapacity: true)
+        if format.keepsEveryRecord {
+            guard let event = EventRecord(text) else { return }
+            recovery.note(event)
+            stamp.time = event.time
+            observations = event.observations
+        } else {
+            let envelope = Envelope.parse(text, as: format, day: &day, assuming: options.zone)
+            stamp.time = envelope.time
+            stamp.coarse = envelope.coarse
+            stamp.dated = envelope.dated
+            thread = envelope.thread
+            if let (skipped, quoted) = envelope.messageLine(in: text) {
+                stamp.line += skipped
+                record.removeAll(keepingCapacity: true)
+                Sys.append(text.extracting(quoted), to: &record)
+            }
+            if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
+            if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
+            envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
+            if let pid = envelope.hostPID {
+                if let process = envelope.process, text.extracting(process).contains(Marker.webContent) {
+                    observations.append(Observation(.alive, pid: Int(pid), process: .webContent))
+                } else if observations.contains(where: \.speaksForHost) {
+                    classifier.host.pids.insert(pid)
+                }
+            }
+        }
+        for observation in observations { apply(observation, thread: thread, at: stamp) }
+    }
+
+    private func apply(_ o: Observation, thread: UInt64?, at stamp: Stamp) {
+        switch o.kind {
+        case .assertionError:
+            guard let error = o.error else { return }
+            if let pid = o.pid {
+                observe(failure(pid, nil, error), at: stamp)
+            } else if let claim = pairing.error(error, thread: thread, at: stamp, text: recordText()) {
+                var evidence = Observation(.assertionError, pid: Int(claim.pid))
+                evidence.error = error
+                observe(evidence, at: stamp)
+                if claim.supplies { observe(failure(claim.pid, claim.assertion, error), at: stamp) }
+            }
+        case .assertionAttempt, .assertionFailed:
+            if let pid = o.pid, let earlier = pairing.assertion(o, thread: thread, at: stamp) {
+                var evidence = Observation(.assertionError, pid: Int(pid))
+                evidence.error = earlier.error
+                observe(evidence, at: earlier.stamp, text: earlier.text)
+                if o.kind == .assertionAttempt || o.error?.targetGone != true {
+                    return observe(failure(pid, o.assertion, earlier.error), at: stamp)
+                }
+            }
+            if o.kind == .assertionFailed || o.pid != nil { observe(o, at: stamp) }
+        case .hostQuit, .appBackground, .appForeground:
+            if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
+            classifier.host.note(o.kind, at: stamp)
+        case .hostIdentity:
+            if let pid = o.pid { classifier.host.pids.insert(pid) }
+        case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:
+            if pidless.count < HostContext.limit { pidless.append((o.kind, Evidence(stamp: stamp, text: recordText()))) }
+        default:
+            observe(o, at: stamp)
+        }
+    }
+
+    private func failure(_ pid: Int32, _ assertion: AssertionName?, _ error: AssertionError) -> Observation {
+        var observation = Observation(.assertionFailed, pid: Int(pid), process: assertion?.process ?? .unknown)
+        observation.assertion = assertion
+        observation.error = error
+        return observation
+    }
+
+    // MARK: - Observations into timelines
+
+    private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
+        guard let pid = o.pid else { return }
+        if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
+        if let existing = timelines[pid] {
+            // A launch after the end is a new process; one told by another file at an earlier time (a run's event
+            // log and its iOS log) is the same one.
+            let relaunched = o.kind == .launch && existing.end.map { end in
+                if let ended = end.time, let now = stamp.time { return now > ended }
+                return end.file == stamp.file
+            } == true
+            let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
+            if relaunched || stale {
+                timelines[pid] = nil
+                conclude(existing)
+            }
+        }
+        timelines[pid, default: Timeline(pid: pid, at: stamp)].add(o, at: stamp) { text ?? self.recordText() }
+        if timelines.count > Self.liveTimelineLimit { concludeOldest() }
+    }
+
+    /// The record being read, as written, cut at `Evidence.textLimit` bytes.
+    private func recordText() -> String {
+        String(decoding: record.prefix(Evidence.textLimit), as: UTF8.self)
+    }
+
+    /// Over the limit of live timelines: the least recently seen eighth is classified now.
+    private func concludeOldest() {
+        classifier.unattributed = pairing.unattributed
+        let oldest = timelines.values.sorted { $0.lastSeen.ordinal < $1.lastSeen.ordinal }.prefix(Self.liveTimelineLimit / 8)
+        for timeline in oldest {
+            timelines[timeline.pid] = nil
+            conclude(timeline)
+        }
+    }
+
+    private func conclude(_ timeline: Timeline) {
+        var timeline = timeline
+        for entry in facts.take(for: timeline) { timeline.add(entry) }
+        if var incident = classifier.classify(timeline) {
+            if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
+                incident.recovered = recovery.recovered(view: view, after: death)
+            }
+            report.add(incident, limit: Self.incidentLimit)
+        } else if timeline.process == .webContent {
+            if report.lanes.count < Self.laneLimit {
+                report.lanes.append(AnalysisReport.Lane(pid: timeline.pid, marks: timeline.marks))
+            } else {
+                report.lanesOmitted += 1
+            }
+        }
+    }
+
+    // MARK: - Reports
+
+    /// Takes what a crash or JetsamEvent report says; joined to the logs' timelines when they are classified.
+    package func add(_ reported: [ReportFact], file: Int) {
+        for fact in reported {
+            // A report read alone is shown in the zone it was written in, as a log is.
+            if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
+            ordinal += 1
+            let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
+            facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
+        }
+    }
+
+    /// The facts read from reports and not yet joined, with the file each came from.
+    package var reportFacts: [(file: Int, fact: ReportFact)] { facts.waiting.map { ($0.stamp.file, $0.fact) } }
+
+    /// Reports no timeline took: a WebContent death on its own, the host app's crash, the GPU process's.
+    private func concludeReports() {
+        let rest = facts.takeRest()
+        // The host app is the one WebKit's processes answer to: a pid the logs gave, a WebContent report's
+        // responsible process, or its coalition. Other apps' crashes in a sysdiagnose are not the view's story.
+        let (hosts, coalitions) = (facts.hostNames, facts.webContentCoalitions)
+        // A crash report and a Jetsam entry of one process, close in time, tell one death.
+        var alone: [Int32: Timeline] = [:]
+        for entry in rest {
+            let fact = entry.fact
+            if fact.isWebContent {
+                if let open = alone[fact.pid], !ReportFacts.sameDeath(open.firstSeen, entry.stamp) {
+                    conclude(open)
+                    alone[fact.pid] = nil
+                }
+                alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)].add(entry)
+                continue
+            }
+            guard case .crashed = fact.event else { continue }
+            let reported = ReportedDeath(event: fact.event, stamp: entry.stamp)
+            let kind: Incident.Kind
+            let detail: String
+            if fact.name.contains("WebKit.GPU") {
+                (kind, detail) = (.gpuProcessCrash, "the GPU process " + reported.words)
+            } else if classifier.host.pids.contains(fact.pid) || hosts.contains(fact.name)
+                || fact.coalition.map(coalitions.contains) == true
+            {
+                (kind, detail) = (.hostAppCrash, "\(fact.name) \(reported.words); not a WebContent process")
+            } else {
+                continue
+            }
+            report.add(Incident(
+                pid: fact.pid, kind: kind, confidence: .confirmed, rule: kind == .hostAppCrash ? .hostAppCrashReport : .crashReport,
+                seen: kind == .hostAppCrash ? .appClosed : .none, detail: detail, firstSeen: entry.stamp, lastSeen: entry.stamp, evidence: [entry.evidence], marks: []),
+                limit: Self.incidentLimit)
+        }
+        for timeline in alone.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
+    }
+
+    /// Each burst of pid-less lines is one incident, unless a timeline already tells the same death with a pid.
+    private func concludePidless() {
+        var last: (kind: Observation.Kind, stamp: Stamp)?
+        for (kind, evidence) in pidless {
+            let stamp = evidence.stamp
+            defer { last = (kind, stamp) }
+            if let last, last.kind == kind, Stamp.near(last.stamp, stamp, .burst) { continue }
+            let told = report.incidents.contains { $0.kind != .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }
+            let incident: (Incident.Kind, Incident.Confidence, Rule, Incident.Seen, String)
+            switch kind {
+            case .gpuExited:
+                if report.incidents.contains(where: { $0.kind == .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }) {
+                    continue
+                }
+                incident = (.gpuProcessCrash, .confirmed, .gpuProcessExited, .none, "the GPU process exited")
+            case .launchFailed:
+                incident = (.launchFailed, .confirmed, .launchFailed, .blankView, "a web process failed to launch")
+            default:
+                if told { continue }
+                incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
+            }
+            report.add(Incident(
+                pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
+                firstSeen: stamp, lastSeen: stamp, evidence: [evidence], marks: []), limit: Self.incidentLimit)
+        }
+    }
+}
+
+extension Observation {
+    /// Lines only WebKit's UI process writes: the envelope's pid is then the host app's.
+    package var speaksForHost: Bool {
+        switch kind {
+        case .assertionTaken, .assertionAttempt, .assertionFailed, .assertionError, .launch, .terminated, .callback, .render:
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import System
+
+/// One thing a log line says about a process: the analyzer's unit of evidence. Parsers turn lines into
+/// observations; timelines collect them per pid; the classifier reads the timelines.
+package struct Observation {
+    package enum Kind: UInt8 {
+        /// The process was just launched (didFinishLaunching, didConnectToProcess, a spawn event).
+        case launch
+        case launchFailed
+        case assertionTaken
+        /// iOS 11–13 log the attempt; only a failure is logged after it.
+        case assertionAttempt
+        case assertionFailed
+        /// RunningBoard's own `Error acquiring assertion` line, which names no pid (except on iOS 26).
+        case assertionError
+        /// The page painted or finished loading: the process had rendered.
+        case render
+        /// A page was bound to the process (committed a load, was told of its death): it was in use.
+        case pageBound
+        /// A line the process wrote itself: it was alive then.
+        case alive
+        case terminated
+        /// The page was told of the termination (processDidTerminate, WebKit's own reload).
+        case callback
+        case reloadGaveUp
+        /// WebKit is taking the process down itself (shutDown, requestTermination, an invalid message).
+        case teardown
+        /// Put in WebKit's process cache: in use by no page until taken again.
+        case cached
+        case reused
+        case unresponsive
+        case gpuExited
+        /// Evidence of a kill from outside: SIGKILL reported by launchd, memorystatus, jetsam.
+        case killed
+        /// Evidence of a crash: a signal other than SIGKILL reported by launchd.
+        case crashed
+        case exited
+        case appBackground
+        case appForeground
+        /// The host app itself is going away.
+        case hostQuit
+        /// Says only what kind of process a pid is.
+        case identity
+        /// Names the host app's pid (runningboardd's `[app<...>:<pid>]` inside a WebKit process's identity).
+        case hostIdentity
+        /// Our event log's `death`: the ground truth of how a worker ended.
+        case death
+        /// Our event log's `unobserved`: the death above was not delivered to the app.
+        case unobserved
+    }
+
+    package var kind: Kind
+    package var pid: Int32?
+    package var process = ProcessKind.unknown
+    package var assertion: AssertionName?
+    package var error: AssertionError?
+    package var cause: TerminationCause?
+    /// A numeric termination reason as printed, or a signal.
+    package var number: Int?
+    /// Our event log's view, for telling how it came back.
+    package var view: Int?
+    /// For `death`: the status our event log gives, whether the worker had rendered, and whether it had a view.
+    package var death: (status: String, rendered: Bool, hadView: Bool)?
+
+    package init(_ kind: Kind, pid: Int?, process: ProcessKind = .unknown) {
+        self.kind = kind
+        self.pid = pid.flatMap { $0 > 0 && $0 <= Int(Int32.max) ? Int32($0) : nil }
+        self.process = process
+    }
+}
+
+/// What kind of process a pid is, as far as the log tells.
+package enum ProcessKind: UInt8 {
+    case unknown, webContent, gpu, network
+}
+
+/// An assertion's name, read for what it asks and for which kind of process.
+package struct AssertionName: Equatable {
+    package enum Role: UInt8 {
+        /// Raising to foreground: `WebProcess Foreground Assertion`, and the older `Web content visibility`.
+        case foreground
+        case background
+        case suspended
+        /// `ConnectionTerminationWatchdog`: taken only while WebKit tears a process down.
+        case watchdog
+        /// Media playback, uploads and other activities.
+        case other
+    }
+
+    package var role: Role
+    package var process: ProcessKind
+}
+
+/// A RunningBoard error, from `Error Domain=RBSAssertionErrorDomain Code=2 "..."` or an NSError dump.
+package struct AssertionError: Equatable {
+    package enum Domain: UInt8 { case assertion, service, request, other }
+    package enum Reason: UInt8 {
+        /// "Specified target process does not exist": the target is gone. The key signal.
+        case doesNotExist
+        case entitlement
+        case invalidationInPast
+        /// "Target is not running or required target entitlement is missing" and the like: ambiguous.
+        case notRunning
+        case other
+    }
+
+    package var domain: Domain
+    package var code: Int?
+    package var reason: Reason
+
+    /// The target had already exited when the assertion was asked for.
+    package var targetGone: Bool {
+        reason == .doesNotExist && (domain == .assertion && code != 3 || domain == .other && code == nil)
+    }
+}
+
+/// Why WebKit says a process ended. Numeric reasons changed meaning across WebKit versions; they are decoded from a
+/// sibling line of the same burst.
+package enum TerminationCause: UInt8 {
+    case crash, memoryLimit, cpuLimit, requestedByClient, navigationSwap, idleExit, unresponsive, processCountLimit
+    case numeric, unknown
+
+    /// WebKit ended the process itself, or the system ended it for being one too many: not a kill or a crash.
+    package var isTeardown: Bool { [.requestedByClient, .navigationSwap, .idleExit, .unresponsive, .processCountLimit].contains(self) }
+}
+
+/// Byte strings the parsers look for.
+package enum Marker {
+    /// A record with none of these is not read: they are looked for across whole blocks first, and lines are told
+    /// apart only around a hit (RecordScanner), which keeps a 1 GB log near grep's speed. WebKit's proxies and
+    /// assertions, RunningBoard's errors, its `[app<...>]` and WebKit identities, forwarded WebContent lines,
+    /// terminations, and the app's lifecycle.
+    package static let relevant = Sys.Needles([
+        "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
+        "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
+    ].map { Array($0.utf8) })
+
+    package static let webContent = bytes("WebContent")
+    package static let jsonEvent = bytes(#""event":"#)
+    package static let jetsamKill = bytes(#""jetsam-kill""#)
+    package static let deviceLog = bytes("[DEVICE LOG]")
+    package static let ms = bytes("ms")
+    package static let consoleTypes = ["default", "info", "error", "fault", "debug", "notice"].map { Array($0.utf8) }
+}

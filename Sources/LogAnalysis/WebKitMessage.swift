@@ -1,0 +1,320 @@
+/// Reads the messages WebKit (in the host app), RunningBoard, the kernel and forwarded WebContent lines write, in
+/// every wording IOS-LOG-FORMATS.md lists, and says what each means as observations. Lenient by design: markers are
+/// looked for anywhere in the message, so relay prefixes, pointers and reworded tails do not matter.
+package enum WebKitMessage {
+    package static func observe(_ m: Span<UInt8>, into out: inout [Observation]) {
+        if m.contains(M.webProcessProxy) {
+            webProcessProxy(m, &out)
+        } else if m.contains(M.processCache) {
+            let pid = bracketPID(m)
+            if m.contains(M.addProcess) { out.append(Observation(.cached, pid: pid, process: .webContent)) }
+            if m.contains(M.takeProcess) { out.append(Observation(.reused, pid: pid, process: .webContent)) }
+        } else if m.contains(M.gpuProcessProxy) {
+            if m.contains(M.gpuProcessExited) || m.contains(M.didClose) {
+                out.append(Observation(.gpuExited, pid: bracketPID(m), process: .gpu))
+            }
+        } else if m.contains(M.pageProxy) {
+            pageProxy(m, &out)
+        } else if m.contains(M.processThrottler) {
+            let pid = bracketPID(m) ?? m.number(after: M.didConnectToProcessOpen)
+            if m.contains(M.didConnectToProcess) {
+                out.append(Observation(.launch, pid: pid))
+            } else if m.contains(M.didDisconnectFromProcess) {
+                out.append(Observation(.teardown, pid: pid))
+            }
+        } else if m.contains(M.processAssertion) {
+            assertion(m, &out)
+        } else if m.contains(M.acquiringAssertion) {
+            var observation = Observation(.assertionError, pid: m.number(after: M.targetProcess))
+            observation.error = error(in: m)
+            if observation.error != nil { out.append(observation) }
+        } else if let at = m.index(of: M.webKitService) {
+            runningBoard(m, at: at, &out)
+        } else {
+            other(m, &out)
+        }
+    }
+
+    private static func webProcessProxy(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        let pid = bracketPID(m) ?? m.number(after: M.withPid)
+        func add(_ kind: Observation.Kind, _ cause: TerminationCause? = nil, number: Int? = nil) {
+            var observation = Observation(kind, pid: pid, process: .webContent)
+            observation.cause = cause
+            observation.number = number
+            out.append(observation)
+        }
+        if m.contains(M.didFinishLaunching) {
+            add(m.contains(M.failedToLaunch) || m.contains(M.invalidConnection) ? .launchFailed : .launch)
+        } else if m.contains(M.gpuProcessExited) {
+            var observation = Observation(.gpuExited, pid: nil, process: .gpu)
+            observation.cause = reason(in: m).cause
+            out.append(observation)
+        } else if m.contains(M.didExceed) {
+            add(.terminated, m.contains(M.cpu) ? .cpuLimit : .memoryLimit)
+        } else if m.contains(M.didClose) {
+            add(.terminated, .crash)
+        } else if m.contains(M.processDidTerminateOrFailed) || m.contains(M.processTerminated) {
+            let (cause, number) = reason(in: m)
+            add(.terminated, cause, number: number)
+        } else if m.contains(M.didBecomeUnresponsive) {
+            add(.unresponsive)
+        } else if m.contains(M.requestTermination) || m.contains(M.shutDown) || m.contains(M.invalidMessage) {
+            add(.teardown)
+        } else {
+            add(.identity)
+        }
+    }
+
+    private static func pageProxy(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        let pid = bracketPID(m) ?? m.number(after: M.pidParen) ?? m.number(after: M.webPID)
+        if m.contains(M.processDidTerminate) {
+            var terminated = Observation(.terminated, pid: pid, process: .webContent)
+            (terminated.cause, terminated.number) = reason(in: m)
+            out.append(terminated)
+            out.append(Observation(.callback, pid: pid, process: .webContent))
+        } else if m.contains(M.tryReload) {
+            out.append(Observation(m.contains(M.notReloading) ? .reloadGaveUp : .callback, pid: pid, process: .webContent))
+        } else if M.render.contains(where: { m.contains($0) }) {
+            out.append(Observation(.render, pid: pid, process: .webContent))
+        } else if m.contains(M.enterBackground) {
+            out.append(Observation(.appBackground, pid: nil))
+        } else if m.contains(M.enterForeground) || m.contains(M.becomeActive) {
+            out.append(Observation(.appForeground, pid: nil))
+        } else {
+            out.append(Observation(.pageBound, pid: pid, process: .webContent))
+        }
+    }
+
+    /// ProcessAssertion in all its wordings: `Failed to acquire RBS assertion '<name>' for process with PID=<pid>,
+    /// error: ...`, `acquireSync Successfully took ...`, iOS 14's `PID <pid>` without `=`, iOS 11–13's
+    /// `ProcessAssertion() PID <host> acquiring assertion for process with PID <target>, name '<name>'` and
+    /// `Unable to acquire assertion`, and the watchdog's `for process because PID is invalid`.
+    private static func assertion(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        let kind: Observation.Kind
+        if m.contains(M.failedToAcquire) || m.contains(M.unableToAcquire) {
+            kind = .assertionFailed
+        } else if m.contains(M.successfullyTook) {
+            kind = .assertionTaken
+        } else if m.contains(M.cquiring) {
+            kind = .assertionAttempt
+        } else {
+            return
+        }
+        var pid: Int?
+        if let at = m.index(of: M.processWithPID) {
+            var i = at + M.processWithPID.count
+            if m.byte(i) == 61 { i += 1 }
+            pid = m.number(at: m.skipping(32, from: i))?.value
+        }
+        let name = assertionName(m)
+        var observation = Observation(kind, pid: pid, process: name?.process ?? .unknown)
+        observation.assertion = name
+        if kind == .assertionFailed { observation.error = error(in: m) }
+        out.append(observation)
+    }
+
+    /// runningboardd names WebKit's processes `xpcservice<com.apple.WebKit.WebContent([app<...>:<host>])(501)>:<pid>`.
+    private static func runningBoard(_ m: Span<UInt8>, at: Int, _ out: inout [Observation]) {
+        let start = at + M.webKitService.count
+        let process: ProcessKind =
+            m.matches(Marker.webContent, at: start) ? .webContent : m.matches(M.gpu, at: start) ? .gpu
+            : m.matches(M.networking, at: start) ? .network : .unknown
+        var end = start
+        while end < m.count, m[end] != 32, m[end] != 93 || m.byte(end + 1) == 41 { end += 1 }
+        // `...([app<...>:<host>])(501)>:<pid>`: the first `>:` names the host app, the last the process itself.
+        var pids: [Int] = []
+        var i = start
+        while let close = m.index(of: M.identityEnd, from: i), close < end {
+            if let (value, _) = m.number(at: close + 2) { pids.append(value) }
+            i = close + 2
+        }
+        let pid = pids.last
+        if pids.count > 1 { out.append(Observation(.hostIdentity, pid: pids[0])) }
+        if let report = m.index(of: M.reportedByLaunchd, from: end) {
+            var numbers: [Int] = []
+            var j = report + M.reportedByLaunchd.count
+            while numbers.count < 3, let (value, after) = m.number(at: m.skipping(32, from: j)) {
+                numbers.append(value)
+                j = after + 1
+            }
+            let signal = numbers.last ?? 0
+            var observation = Observation(signal == 9 ? .killed : signal == 0 ? .exited : .crashed, pid: pid, process: process)
+            observation.number = signal
+            out.append(observation)
+        } else if m.contains(M.trackingProcess) {
+            out.append(Observation(.launch, pid: pid, process: process))
+        } else {
+            out.append(Observation(.identity, pid: pid, process: process))
+        }
+    }
+
+    /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
+    private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
+            out.append(Observation(.killed, pid: pid))
+        } else if let at = m.index(of: M.forwardedWebContent), m.byte(at - 1) != 46 {
+            var i = at + M.forwardedWebContent.count
+            if m.matches(M.pidEquals, at: i) { i += M.pidEquals.count }
+            out.append(Observation(.alive, pid: m.number(at: i)?.value, process: .webContent))
+        } else if let at = m.index(of: M.forwardedWP) {
+            out.append(Observation(.alive, pid: m.number(at: at + M.forwardedWP.count)?.value, process: .webContent))
+        } else if m.contains(M.appIdentity) || m.contains(M.applicationIdentity) {
+            if m.contains(M.reportedByLaunchd) || m.contains(M.removingAssertionsForTerminated) {
+                out.append(Observation(.hostQuit, pid: m.number(after: M.identityEnd)))
+            }
+        } else if M.hostQuits.contains(where: { m.contains($0) }) {
+            out.append(Observation(.hostQuit, pid: nil))
+        } else if m.contains(M.enterBackground) {
+            out.append(Observation(.appBackground, pid: nil))
+        } else if m.contains(M.enterForeground) || m.contains(M.becomeActive) {
+            out.append(Observation(.appForeground, pid: nil))
+        }
+    }
+
+    // MARK: - Fields
+
+    /// `[PID=4107]`, `[pageProxyID=7, webPageID=8, PID=4107]`, `[PID=61579, throttler=0x...]`.
+    package static func bracketPID(_ m: Span<UInt8>) -> Int? {
+        m.number(after: M.pidEquals)
+    }
+
+    /// `'WebProcess Foreground Assertion'`: spaces are ignored, because hard wraps eat them (`'Web` / `content ...`).
+    private static func assertionName(_ m: Span<UInt8>) -> AssertionName? {
+        guard let open = m.index(of: 39, from: 0), let close = m.index(of: 39, from: open + 1) else { return nil }
+        let name = m.extracting(open + 1..<close)
+        let role: AssertionName.Role =
+            name.contains(M.watchdog) ? .watchdog
+            : name.contains(M.foreground) || name.contains(M.visibility) ? .foreground
+            : name.contains(M.suspended) ? .suspended : name.contains(M.background) ? .background : .other
+        let process: ProcessKind =
+            name.contains(M.webProcessName) || name.contains(M.webContentName) || name.contains(M.webContentWrapped)
+            ? .webContent
+            : name.contains(M.networking) ? .network : name.contains(M.gpu) ? .gpu : .unknown
+        return AssertionName(role: role, process: role == .watchdog ? .unknown : process)
+    }
+
+    /// `Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist"` or the NSError dump's
+    /// `domain: RBSAssertionErrorDomain; code: 2; reason: "..."`; nil for `error: (null)`.
+    package static func error(in m: Span<UInt8>) -> AssertionError? {
+        guard let name = m.index(of: M.domainEquals).map({ $0 + M.domainEquals.count })
+            ?? m.index(of: M.domainColon).map({ $0 + M.domainColon.count })
+        else {
+            return m.contains(M.doesNotExist) ? AssertionError(domain: .other, code: nil, reason: .doesNotExist) : nil
+        }
+        let domain: AssertionError.Domain =
+            m.matches(M.rbsAssertionDomain, at: name) ? .assertion : m.matches(M.rbsServiceDomain, at: name) ? .service
+            : m.matches(M.rbsRequestDomain, at: name) ? .request : .other
+        let code = m.number(after: M.codeEquals, from: name) ?? m.number(after: M.codeColon, from: name)
+        let rest = m.extracting(name..<m.count)
+        let reason: AssertionError.Reason =
+            rest.contains(M.doesNotExist) || rest.contains(M.noSuchProcess) ? .doesNotExist
+            : rest.contains(M.inThePast) ? .invalidationInPast
+            : rest.contains(M.notRunning) ? .notRunning : rest.contains(M.entitle) ? .entitlement : .other
+        return AssertionError(domain: domain, code: code, reason: reason)
+    }
+
+    /// `reason=Crash`, `reason=3`, `reason 4`.
+    private static func reason(in m: Span<UInt8>) -> (cause: TerminationCause, number: Int?) {
+        guard let at = m.index(of: M.reason) else { return (.unknown, nil) }
+        var i = at + M.reason.count
+        if m.byte(i) == 61 || m.byte(i) == 32 { i += 1 }
+        if let (value, _) = m.number(at: i) { return (.numeric, value) }
+        for (name, cause) in M.causes where m.matches(name, at: i) { return (cause, nil) }
+        return (.unknown, nil)
+    }
+
+    private typealias M = Words
+}
+
+/// The words `WebKitMessage` looks for.
+private enum Words {
+    package static let webProcessProxy = bytes("WebProcessProxy")
+    package static let processCache = bytes("WebProcessCache")
+    package static let addProcess = bytes("addProcess")
+    package static let takeProcess = bytes("takeProcess")
+    package static let gpuProcessProxy = bytes("GPUProcessProxy")
+    package static let pageProxy = bytes("PageProxy")
+    package static let processThrottler = bytes("ProcessThrottler")
+    package static let processAssertion = bytes("ProcessAssertion")
+    package static let acquiringAssertion = bytes("acquiring assertion")
+    package static let webKitService = bytes("xpcservice<com.apple.WebKit.")
+    package static let didFinishLaunching = bytes("didFinishLaunching")
+    package static let failedToLaunch = bytes("failed to launch")
+    package static let invalidConnection = bytes("Invalid connection")
+    package static let gpuProcessExited = bytes("gpuProcessExited")
+    package static let didExceed = bytes("didExceed")
+    package static let cpu = bytes("CPU")
+    package static let didClose = bytes("didClose")
+    package static let processDidTerminateOrFailed = bytes("processDidTerminateOrFailedToLaunch")
+    package static let processTerminated = bytes("processTerminated")
+    package static let didBecomeUnresponsive = bytes("didBecomeUnresponsive")
+    package static let requestTermination = bytes("requestTermination")
+    package static let shutDown = bytes("shutDown")
+    package static let invalidMessage = bytes("InvalidMessage")
+    package static let processDidTerminate = bytes("rocessDidTerminate")
+    package static let tryReload = bytes("tryReloadAfterProcessTermination")
+    package static let notReloading = bytes("not reloading")
+    package static let render = [
+        "didFinishDocumentLoad", "didFinishLoadForFrame", "didFirstVisuallyNonEmptyLayout", "didFirstLayout",
+        "didReachLayoutMilestone", "didFirstMeaningfulPaint",
+    ].map { Array($0.utf8) }
+    package static let didConnectToProcess = bytes("didConnectToProcess")
+    package static let didConnectToProcessOpen = bytes("didConnectToProcess(")
+    package static let didDisconnectFromProcess = bytes("didDisconnectFromProcess")
+    package static let failedToAcquire = bytes("Failed to acquire")
+    package static let unableToAcquire = bytes("Unable to acquire")
+    package static let successfullyTook = bytes("Successfully took")
+    package static let cquiring = bytes("cquiring")
+    package static let processWithPID = bytes("with PID")
+    package static let targetProcess = bytes("target process ")
+    package static let withPid = bytes("with pid ")
+    package static let pidEquals = bytes("PID=")
+    package static let pidParen = bytes("(pid ")
+    package static let webPID = bytes("webPID =")
+    package static let pidSpace = bytes("pid ")
+    package static let identityEnd = bytes(">:")
+    package static let reportedByLaunchd = bytes("termination reported by launchd (")
+    package static let trackingProcess = bytes("tracking process")
+    package static let removingAssertionsForTerminated = bytes("Removing assertions for terminated process")
+    package static let appIdentity = bytes("[app<")
+    package static let applicationIdentity = bytes("[application<")
+    package static let gpu = bytes("GPU")
+    package static let networking = bytes("Network")
+    package static let memorystatus = bytes("memorystatus")
+    package static let jetsam = bytes("jetsam")
+    package static let forwardedWebContent = bytes("WebContent[")
+    package static let forwardedWP = bytes("WP[")
+    package static let enterBackground = bytes("nterBackground")
+    package static let enterForeground = bytes("nterForeground")
+    package static let becomeActive = bytes("BecomeActive")
+    package static let hostQuits = ["WillTerminate", "Terminating app", "Terminated due to signal", "Message from debugger: Terminated"]
+        .map { Array($0.utf8) }
+    package static let watchdog = bytes("Watchdog")
+    package static let foreground = bytes("Foreground")
+    package static let visibility = bytes("visibility")
+    package static let suspended = bytes("Suspended")
+    package static let background = bytes("Background")
+    package static let webProcessName = bytes("WebProcess")
+    package static let webContentName = bytes("Web content")
+    package static let webContentWrapped = bytes("Webcontent")
+    package static let domainEquals = bytes("Domain=")
+    package static let domainColon = bytes("domain: ")
+    package static let rbsAssertionDomain = bytes("RBSAssertionErrorDomain")
+    package static let rbsServiceDomain = bytes("RBSServiceErrorDomain")
+    package static let rbsRequestDomain = bytes("RBSRequestErrorDomain")
+    package static let codeEquals = bytes("Code=")
+    package static let codeColon = bytes("code: ")
+    package static let doesNotExist = bytes("does not exist")
+    package static let noSuchProcess = bytes("No such process")
+    package static let inThePast = bytes("in the past")
+    package static let notRunning = bytes("not running")
+    package static let entitle = bytes("entitle")
+    package static let reason = bytes("reason")
+    package static let causes: [([UInt8], TerminationCause)] = [
+        (bytes("Crash"), .crash), (bytes("ExceededMemoryLimit"), .memoryLimit),
+        (bytes("ExceededInactiveMemoryLimit"), .memoryLimit), (bytes("ExceededActiveMemoryLimit"), .memoryLimit),
+        (bytes("ExceededCPULimit"), .cpuLimit), (bytes("RequestedByClient"), .requestedByClient),
+        (bytes("NavigationSwap"), .navigationSwap), (bytes("IdleExit"), .idleExit), (bytes("Unresponsive"), .unresponsive),
+        (bytes("ExceededProcessCountLimit"), .processCountLimit),
+    ]
+}

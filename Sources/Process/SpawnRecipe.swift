@@ -1,0 +1,17 @@
+import CShim
+import System
+
+/// What every child the supervisor starts (a worker, Jetsam) is given, beyond its program and arguments.
+package enum SpawnRecipe {
+    /// For children with the full Swift runtime (Jetsam, or a `--worker` built as ordinary Swift; WebContent has
+    /// none): its crash backtracer would turn every crashing page into a seconds-long symbolication, and naming
+    /// its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
+    package static let environment = "SWIFT_BACKTRACE=enable=no,swift-backtrace="
+
+    /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
+    /// another that is still to be mapped. `fd` itself is closed when it is moved.
+    package static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
+        guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
+        return FileDescriptor(try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1))
+    }
+}

@@ -1,0 +1,72 @@
+import CShim
+import Glibc
+
+/// How a worker ended, in the spirit of Chromium's `TerminationStatus`.
+public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
+    case normal
+    case abnormal(code: Int32)
+    case killed(signal: Int32)
+    case crashed(signal: Int32)
+    /// The executable could not be started, or the process died before it said hello.
+    case launchFailed(reason: String)
+    /// The supervisor killed it for sending bytes that are not a valid frame.
+    case protocolViolation(reason: String)
+    /// The supervisor killed it for not answering a ping in time.
+    case unresponsive
+
+    /// The name used in the event log and summaries.
+    public var name: String {
+        switch self {
+        case .normal: "normal"
+        case .abnormal: "abnormal"
+        case .killed: "killed"
+        case .crashed: "crashed"
+        case .launchFailed: "launch-failed"
+        case .protocolViolation: "protocol-violation"
+        case .unresponsive: "unresponsive"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .abnormal(let code): "abnormal(\(code))"
+        case .killed(let signal), .crashed(let signal): "\(name)(\(signalName(signal)))"
+        case .launchFailed(let reason), .protocolViolation(let reason): "\(name): \(reason)"
+        default: name
+        }
+    }
+
+    /// Whether the worker's own content or binary ended it, as a crash loop counts deaths: everything but a kill
+    /// from outside (the OS, Jetsam, an operator's `kill -9`), which says nothing about the page.
+    public var isCrash: Bool {
+        if case .killed = self { false } else { true }
+    }
+
+    /// Classifies what `waitid` reported. A death the supervisor caused on purpose (`verdict`) wins over the
+    /// SIGKILL it took to cause it; a death before hello is a failed launch, unless a SIGKILL from outside caused
+    /// it: then the launch worked and the process was killed, as any other.
+    package static func classify(code: Int32, status: Int32, saidHello: Bool, verdict: TerminationStatus?) -> TerminationStatus {
+        if let verdict { return verdict }
+        let observed: TerminationStatus
+        if code == sv_cld_exited() {
+            observed = status == 0 ? .normal : .abnormal(code: status)
+        } else if crashSignals.contains(status) {
+            observed = .crashed(signal: status)
+        } else {
+            observed = .killed(signal: status)
+        }
+        return saidHello || observed == .killed(signal: SIGKILL) ? observed : .launchFailed(reason: "died before hello: \(observed)")
+    }
+
+    package static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]
+}
+
+/// "SIGKILL" for 9, and so on; the number for signals without a common name.
+public func signalName(_ signal: Int32) -> String {
+    let names: [Int32: String] = [
+        SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+        SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+        SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS",
+    ]
+    return names[signal] ?? "signal \(signal)"
+}

@@ -1,0 +1,138 @@
+import CShim
+import Events
+import Glibc
+import Process
+import System
+
+/// Writes a run the way an iPhone's console shows it through Xcode: WebKit's ProcessAssertion, WebProcessProxy,
+/// WebPageProxy and ProcessThrottler lines, RunningBoard's `[assertion]` errors and runningboardd's termination
+/// reports, in the Xcode envelope (`2025-03-02 10:11:12.123456+0100 App[pid:tid] [Category] message`). Logs whose
+/// truth is known, for checking log analysis.
+public final class IOSConsoleLog {
+    private let output: OutputFile
+    private let process: String
+    private let hostPID = getpid()
+    private var pending = ""
+    private var policy = ""
+    /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
+    private var terminating: Set<Int32> = []
+
+    public init(output: OutputFile, process: String = "supervisor") {
+        self.output = output
+        self.process = "\(process)[\(hostPID):\(sv_gettid())]"
+    }
+
+    deinit {
+        flush()
+    }
+
+    /// Writes what is buffered; returns the error if the write failed.
+    @discardableResult
+    public func flush() -> FileError? {
+        guard !pending.isEmpty else { return nil }
+        let text = pending
+        pending = ""
+        do {
+            try output.write(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// An `EventLog` observer.
+    public func record(_ event: Event) {
+        let pid = event.pid.map(Int.init) ?? 0
+        let page = event.view.map { "0x10a2b\(String($0 * 0x40, radix: 16))" } ?? "0x10a2b0000"
+        let proxy = "0x10c4\(String(pid * 0x10, radix: 16)) - [PID=\(pid)]"
+        let pageTag = "\(page) - [pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
+        switch event.kind {
+        case .runBegin(let begin):
+            policy = begin.policy
+        case .interrupt:
+            line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
+        case .spawn(_, reused: true):
+            line(event, "Process", "\(proxy) WebProcessCache::takeProcess: Taking process from WebProcess cache")
+        case .spawn:
+            line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching:")
+        case .spare(reused: true):
+            line(event, "Process", "\(proxy) WebProcessCache::addProcess: Adding process to WebProcess cache")
+        case .hello:
+            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didConnectToProcess:")
+        case .priority(let band, _, _, let result, _):
+            let name = band == PriorityBand.foreground.rawValue ? "Foreground" : "Background"
+            let assertion = "'WebProcess \(name) Assertion'"
+            let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - ProcessAssertion"
+            switch result {
+            case PriorityResult.applied.name:
+                line(event, "ProcessSuspension", "\(prefix)::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
+            case PriorityResult.noSuchProcess.name:
+                line(event, "assertion", rbsTargetMissingLine)
+                line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(Self.rbsError)")
+            default:
+                break
+            }
+        case .commit:
+            line(event, "Loading", "\(pageTag) WebPageProxy::didCommitLoadForFrame:")
+        case .render:
+            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishDocumentLoadForFrame:")
+            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishLoadForFrame:")
+        case .shutdown:
+            line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
+        case .kill(_, let verdict):
+            terminating.insert(Int32(pid))
+            if verdict == TerminationStatus.unresponsive.name {
+                line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
+            }
+            line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
+        case .launchFailed:
+            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
+        case .death(let death):
+            died(death, event, pid: pid, proxy: proxy)
+        case .termination:
+            line(event, "Loading", "\(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
+            line(event, "Loading", "\(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
+        case .recovery where policy == "webkit-default":
+            // WebKit reloads by itself only when the app has no termination delegate.
+            line(event, "Loading", "\(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
+        default:
+            break
+        }
+    }
+
+    private static let failedToLaunch = "WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)"
+
+    /// A normal exit is a disconnect; a launch that never connected, a failed launch; the supervisor's own kill,
+    /// WebKit's own termination; anything else a crash, since WebKit cannot tell a jetsam kill from one.
+    /// runningboardd reports the signal, as a device's full log shows it.
+    private func died(_ death: SupervisorEvent.Death, _ event: Event, pid: Int, proxy: String) {
+        let byUs = terminating.remove(Int32(pid)) != nil
+        if death.status == TerminationStatus.normal.name {
+            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didDisconnectFromProcess:")
+        } else if death.status == SupervisorEvent.launchFailedStatus && (byUs || death.reason?.contains("SIGKILL") != true) {
+            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
+        } else if byUs {
+            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=RequestedByClient")
+        } else {
+            line(event, "Process", "\(proxy) WebProcessProxy::didClose: (web process 0 crash)")
+            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash")
+        }
+        guard case .signal(let signal) = death.exit else { return }
+        let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
+        pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
+            + "[\(identity)] termination reported by launchd (2, \(signal), \(signal))\n"
+    }
+
+    private static let rbsError =
+        #"Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}"#
+
+    private func line(_ event: Event, _ category: String, _ message: String) {
+        pending += "\(Self.timestamp(event.wall)) \(process) [\(category)] \(message)\n"
+    }
+
+    /// `2026-11-22 07:10:12.123456+0000` in local time, with the offset as Xcode prints it.
+    package static func timestamp(_ nanoseconds: Int) -> String {
+        let (date, time, offset) = calendarParts(nanoseconds, local: true)
+        return "\(date) \(time)\(offset < 0 ? "-" : "+")\(zeroPadded(abs(offset) / 60, 2))\(zeroPadded(abs(offset) % 60, 2))"
+    }
+}

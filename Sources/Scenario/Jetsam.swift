@@ -1,0 +1,63 @@
+import CShim
+import Events
+import Glibc
+import Process
+import System
+
+/// How to run the Jetsam memory-pressure killer beside a run.
+public struct JetsamSettings: Sendable {
+    public var executable: String
+    public var budgetMegabytes = 256
+    public var intervalMilliseconds = 2.0
+    /// Kill the lowest-priority background worker every interval, whatever the total RSS.
+    public var critical = false
+    /// Where Jetsam writes its JSON lines, one per kill: a descriptor open for writing, which the caller owns
+    /// (and made safely: `OutputFile`), so that Jetsam never opens, and never empties, a file by name.
+    public var logFD: Int32?
+
+    public init(executable: String) { self.executable = executable }
+
+    /// The bounds Jetsam enforces (Workers/Jetsam): checked before a run, so that Jetsam never refuses to start.
+    public static let maxBudgetMegabytes = Int(SV_JETSAM_MAX_BUDGET_MB)
+    public static let intervalMilliseconds = SV_JETSAM_MIN_INTERVAL_MS...SV_JETSAM_MAX_INTERVAL_MS
+}
+
+/// The running Jetsam process. It is the OS in this model: the supervisor starts and stops it, and never hears
+/// from it; its kills arrive like any other death, through the workers' pidfds.
+package final class JetsamProcess {
+    /// Jetsam until it is reaped; nil after.
+    private var child: ChildProcess?
+    /// Readable when Jetsam exits, which it never does on its own while the run lasts: the run watches it.
+    package let pidfd: Int32
+
+    package init(_ settings: JetsamSettings) throws(SystemError) {
+        // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
+        let null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
+        let log = try settings.logFD.map { fd throws(SystemError) in try Sys.duplicate(fd, above: SV_CHANNEL_OUT_FD + 1) }
+        defer { if let log { Sys.close(log) } }
+        var arguments = [
+            settings.executable, "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
+            "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
+        ]
+        if log != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = [strdup(SpawnRecipe.environment), nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let child = try Sys.spawn(
+            settings.executable, argv, envp, input: null.rawValue, output: log ?? null.rawValue, null: null.rawValue)
+        pidfd = child.descriptor
+        self.child = consume child
+    }
+
+    /// Reaps Jetsam after its pidfd turned readable, and says how it ended.
+    package func exited() -> String {
+        guard let (code, status) = try? child.take()?.reap() else { return "Jetsam exited" }
+        return code == sv_cld_exited() ? "Jetsam exited with status \(status)" : "Jetsam was killed by signal \(status)"
+    }
+
+    /// Kills and reaps it; SIGKILL makes the wait short and certain.
+    package func stop() {
+        try? child?.signal(SIGKILL)
+        _ = try? child.take()?.reap()
+    }
+}

@@ -1,0 +1,81 @@
+import Events
+import Process
+import Text
+
+/// The summary as `run` prints it: one JSON object, or lines of text that fit the terminal.
+extension RunSummary {
+    public var json: JSON {
+        .object([
+            ("policy", .string(policy)), ("interrupted", .bool(interrupted)), ("plannedLoads", .int(plannedLoads)),
+            ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)), ("failed", .int(failed)),
+            ("faults", .object([("delivered", .int(faultsDelivered)), ("spared", .int(faultsSpared))])),
+            ("spawns", .int(spawns)), ("spareSpawns", .int(spareSpawns)), ("reuses", .int(reuses)),
+            ("deaths", .int(deaths)),
+            ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("killsByCause", .object(Self.killers.map { ($0.rawValue, .int(killsByCause[$0, default: 0])) })),
+            ("launchErrors", .int(launchErrors)),
+            ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
+            ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
+            ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
+            ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
+            ("peakWorkerRSSBytes", peakWorkerRSSBytes.map(JSON.int) ?? .null),
+            ("timeToVisibleMs", Percentiles(timeToVisibleMs).json),
+            ("spawnToHelloMs", Percentiles(spawnToHelloMs).json),
+            ("lostInputs", .int(lostInputs)), ("duplicateInputs", .int(duplicateInputs)),
+            ("session", session.map { session in
+                .object([
+                    ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
+                    ("decisions", .object(session.decisions.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                    ("errorPages", .int(session.errorPages)),
+                ])
+            } ?? .null),
+            ("inputs", audit.map { audit in
+                let keys: Set = ["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"]
+                return .object(SupervisorEvent.editor(audit).fields.filter { keys.contains($0.0) })
+            } ?? .null),
+        ])
+    }
+
+    /// Who can kill a worker, in the order they are reported.
+    package static let killers: [DeathCause] = [.injected, .supervisor, .outside]
+
+    /// Peak resident memory in MiB with one decimal (a worker can hold less than one), or nil when unmeasured.
+    public var peakWorkerRSSMiB: String? { peakWorkerRSSBytes.map { fixed(Double($0) / 1_048_576, 1) } }
+
+    public var text: String {
+        let head = interrupted ? "interrupted after \(loads) of \(counted(plannedLoads, "load"))" : counted(loads, "load")
+        let failures = failed > 0 ? ", \(failed) failed (error page)" : ""
+        var lines = ["policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)"]
+        if faultsPlanned || faultsDelivered + faultsSpared > 0 {
+            lines.append("injected faults: \(faultsDelivered) delivered, \(faultsSpared) spared (their workers were "
+                + "protected from the killer)")
+        }
+        let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        lines.append("workers: \(spawns) launched (\(spareSpawns) as \(spareSpawns == 1 ? "a spare" : "spares")), "
+            + "reused \(counted(reuses, "time")); \(deaths) ended" + (statuses.isEmpty ? "" : " (\(statuses))")
+            + (launchErrors > 0 ? "; \(counted(launchErrors, "launch")) failed before a process existed" : ""))
+        lines.append("kills: \(killsByCause[.injected, default: 0]) injected, \(killsByCause[.supervisor, default: 0]) "
+            + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (Jetsam, chaos, an operator)")
+        lines.append("recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild")
+        lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
+            + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
+        // Blank time only when there was a blank load: none is the headline's "0 blank".
+        lines.append((blank > 0 ? "blank time: \(fixed(blankMs / 1000, 3)) s in \(counted(blank, "blank load")); " : "")
+            + "\(fixed(foregroundWorkerSeconds, 3)) worker-seconds protected (foreground or boosted)")
+        lines.append("peak RSS of the live workers: "
+            + (peakWorkerRSSMiB.map { "\($0) MiB (each as read at its last render)" } ?? "not measured (nothing rendered)"))
+        lines.append("time to visible: \(Percentiles(timeToVisibleMs).text)")
+        lines.append("spawn to hello: \(Percentiles(spawnToHelloMs).text)")
+        if let a = audit {
+            lines.append("typed input: \(a.typed) typed (\(a.restored) restored from the journal), "
+                + (a.saved.map { "\($0) saved, " } ?? "") + "\(a.replayed) replayed, \(a.lostInputs) lost, \(a.duplicateInputs) applied twice"
+                + (a.deferred > 0 ? "; typing waited \(counted(a.deferred, "tick")) for the worker" : ""))
+        }
+        if let s = session {
+            lines.append("tabs: \(s.tabs), \(s.realized) realized, saved \(counted(s.saves, "time")); navigations: "
+                + "\(s.decisions["allow", default: 0]) allowed, \(s.decisions["cancel", default: 0]) refused, "
+                + "\(s.decisions["open-externally", default: 0]) opened externally; \(counted(s.errorPages, "error page"))")
+        }
+        return lines.flatMap { wrapped($0, indent: 2) }.joined(separator: "\n")
+    }
+}

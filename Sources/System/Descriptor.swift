@@ -1,0 +1,53 @@
+/// A descriptor this process owns. It cannot be copied, so it has one owner, and it is closed exactly once: by
+/// `close()`, which uses it up, or when its owner lets it go. "Closed" is therefore not a value it can hold: a
+/// closed descriptor no longer exists to be used.
+package struct FileDescriptor: ~Copyable {
+    /// The number the kernel knows it by, for a call to use while this value is alive.
+    package let rawValue: Int32
+
+    /// Takes ownership of `rawValue`, which nothing else may close.
+    package init(_ rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    deinit { Sys.close(rawValue) }
+
+    package consuming func close() {
+        Sys.close(rawValue)
+        discard self
+    }
+}
+
+/// A child process this one started and has not reaped yet, with the pidfd that names it: a signal sent through
+/// the pidfd reaches this child or nothing, never a process that inherited a recycled pid. Reaping uses the
+/// value up, so "reaped" is the absence of a `ChildProcess`, and its pidfd is closed only after the reap.
+package struct ChildProcess: ~Copyable {
+    package let pid: Int32
+    private let pidfd: FileDescriptor
+
+    package init(pid: Int32, pidfd: consuming FileDescriptor) {
+        self.pid = pid
+        self.pidfd = pidfd
+    }
+
+    /// Readable once the child has exited: what an event loop watches.
+    package var descriptor: Int32 { pidfd.rawValue }
+
+    package func signal(_ signal: Int32) throws(SystemError) {
+        try Sys.pidfdSignal(pidfd.rawValue, signal)
+    }
+
+    /// Whether it has exited (with `wait`, once it has), still unreaped: its pid, and the group it leads, stay
+    /// its own until `reap`.
+    package func hasExited(wait: Bool = false) throws(SystemError) -> Bool {
+        try Sys.hasExited(pidfd.rawValue, wait: wait)
+    }
+
+    /// Reaps it, waiting for its exit if it has not exited yet, and closes its pidfd.
+    package consuming func reap() throws(SystemError) -> (code: Int32, status: Int32) {
+        guard let result = try Sys.reap(pidfd.rawValue, wait: true) else {
+            preconditionFailure("waitid(P_PIDFD) returned without a child after waiting for it")
+        }
+        return result
+    }
+}

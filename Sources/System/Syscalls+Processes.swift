@@ -1,0 +1,112 @@
+import CShim
+import Glibc
+import ProcFS
+
+/// The Linux-only process calls, in one place: pidfds (pidfd_open, pidfd_send_signal, waitid(P_PIDFD), Linux 5.1
+/// to 5.4), spawning with a pidfd, process groups, and the priority knobs (nice, oom_score_adj).
+extension Sys {
+    package static func pidfdSignal(_ pidfd: Int32, _ signal: Int32) throws(SystemError) {
+        _ = try retrying("pidfd_send_signal", .signal, fd: pidfd) { sv_pidfd_send_signal(pidfd, signal) }
+    }
+
+    /// Whether the child behind `pidfd` has exited, without reaping it (so its pid, and the id of the process
+    /// group it leads, stay its own); with `wait`, waits for that. The corresponding C function is `waitid`, with
+    /// WNOWAIT.
+    package static func hasExited(_ pidfd: Int32, wait: Bool) throws(SystemError) -> Bool {
+        try retrying("waitid(P_PIDFD, WNOWAIT)", .wait, fd: pidfd) { sv_pidfd_exited(pidfd, wait ? 1 : 0) } == 1
+    }
+
+    /// Reaps the exited child behind `pidfd`; nil if it is still running, unless `wait` makes it wait for the exit.
+    /// The corresponding C function is `waitid`.
+    package static func reap(_ pidfd: Int32, wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
+        var code: Int32 = 0
+        var status: Int32 = 0
+        _ = try retrying("waitid(P_PIDFD)", .wait, fd: pidfd) { sv_waitid_pidfd(pidfd, &code, &status, wait ? 1 : 0) }
+        return code == 0 ? nil : (code, status)
+    }
+
+    /// Sends `signal` to the process group `group`; false when the group is empty. The corresponding C function is
+    /// `kill`, with a negative pid.
+    @discardableResult
+    package static func signalGroup(_ group: Int32, _ signal: Int32) -> Bool {
+        sv_kill_group(group, signal) == 0
+    }
+
+    package static func setPriority(_ pid: Int32, nice: Int32) throws(SystemError) {
+        _ = try retrying("setpriority", .other) { sv_setpriority(pid, nice) }
+    }
+
+    /// Writes `/proc/PID/oom_score_adj`. A vanished process shows up as ENOENT on open or ESRCH on write; both
+    /// are reported as ESRCH, which is what they mean.
+    package static func setOOMScoreAdjust(_ pid: Int32, _ value: Int32) throws(SystemError) {
+        let opened: Int32
+        do throws(SystemError) {
+            opened = try open("/proc/\(pid)/oom_score_adj", O_WRONLY)
+        } catch let error where error.errno == ENOENT {
+            throw SystemError("open(/proc/\(pid)/oom_score_adj)", errno: ESRCH)
+        }
+        let file = FileDescriptor(opened)
+        let fd = file.rawValue
+        let text = Array("\(value)\n".utf8)
+        _ = try retrying("write(/proc/\(pid)/oom_score_adj)", .write, fd: fd) { Glibc.write(fd, text, text.count) }
+    }
+
+    /// The current oom_score_adj of `pid`, as jetsam would read it.
+    package static func oomScoreAdjust(_ pid: Int32) throws(SystemError) -> Int32 {
+        guard let value = ProcFS.oomScoreAdjust(pid) else { throw SystemError("read(/proc/\(pid)/oom_score_adj)", errno: ESRCH) }
+        return Int32(value)
+    }
+
+    /// Resident pages of `pid`: the second field of /proc/PID/statm.
+    package static func residentPages(_ pid: Int32) throws(SystemError) -> Int {
+        guard let pages = ProcFS.residentPages(.pid(pid)) else { throw SystemError("read(/proc/\(pid)/statm)", errno: ESRCH) }
+        return pages
+    }
+
+    /// Starts `path` with `argv` and `envp` (NUL-terminated C arrays, built once by the caller): `input` and
+    /// `output` become its fds 3 and 4, `null` its 0 and 1, standard error is shared, and nothing else is
+    /// inherited; its signals are reset and it leads a process group of its own. The corresponding C function is
+    /// `posix_spawn`, then `pidfd_open`.
+    package static func spawn(
+        _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], input: Int32,
+        output: Int32, null: Int32
+    ) throws(SystemError) -> ChildProcess {
+        var pid: pid_t = 0
+        var pidfd: Int32 = -1
+        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
+            let rc = sv_spawn(path, argv, envp, input, output, null, &pid, &pidfd)
+            Glibc.errno = rc
+            return rc == 0 ? 0 : -1
+        }
+        return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
+    }
+
+    /// Starts `path` with `arguments` as a filter reading `input` and writing `output` (standard error to /dev/null,
+    /// nothing else inherited, signals reset), with an empty environment. The corresponding C function is
+    /// `posix_spawn`.
+    package static func spawnFilter(_ path: String, _ arguments: [String], input: Int32, output: Int32) throws(SystemError)
+        -> (pid: Int32, pidfd: Int32)
+    {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        var pidfd: Int32 = -1
+        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
+            let rc = sv_spawn_filter(path, argv, envp, input, output, &pid, &pidfd)
+            Glibc.errno = rc
+            return rc == 0 ? 0 : -1
+        }
+        return (pid, pidfd)
+    }
+
+    /// Where `name` is found on `PATH` (or the usual system directories without one): an executable regular file.
+    package static func executable(named name: String) -> String? {
+        let search = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for directory in search.split(separator: ":") where !directory.isEmpty {
+            let path = directory.hasSuffix("/") ? "\(directory)\(name)" : "\(directory)/\(name)"
+            if access(path, X_OK) == 0, (try? status(ofPath: path, following: true))??.isRegular == true { return path }
+        }
+        return nil
+    }
+}
