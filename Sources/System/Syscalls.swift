@@ -36,10 +36,11 @@ package enum SyscallKind: String, Sendable {
 package func syscall<T: FixedWidthInteger>(
     _ kind: SyscallKind, _ call: @autoclosure () -> String, fd: Int32 = -1, path: String? = nil, _ body: () -> T
 ) throws(SystemError) -> T? {
-    var injected: Int32 = sv_syscall_faults_armed() == 0 ? 0 : SyscallFaults.injection(kind, fd: fd, path: path)
+    var injected: Int32 = 0
+    if _slowPath(sv_syscall_faults_armed() != 0) { injected = SyscallFaults.injection(kind, fd: fd, path: path) }
     while true {
         let result: T
-        if injected != 0 {
+        if _slowPath(injected != 0) {
             Glibc.errno = injected
             injected = 0
             result = -1
