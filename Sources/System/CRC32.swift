@@ -2,10 +2,15 @@
 ///
 /// `from` is the checksum of whatever came before, so a record's checksum can run over its pieces where they lie
 /// instead of over a copy that joins them: `crc32(b, from: crc32(a)) == crc32(a + b)`.
-package func crc32(_ bytes: some Collection<UInt8>, from: UInt32 = 0) -> UInt32 {
-    if let array = bytes as? [UInt8] { return ~CRC32.update(~from, array.span) }
-    if let slice = bytes as? ArraySlice<UInt8> { return ~CRC32.update(~from, slice.span) }
-    return ~CRC32.update(~from, Array(bytes).span)
+///
+/// Two concrete overloads, not one generic function: called from another module, a generic one would run
+/// unspecialized, with a dynamic cast per call.
+package func crc32(_ bytes: [UInt8], from: UInt32 = 0) -> UInt32 {
+    ~CRC32.update(~from, bytes.span)
+}
+
+package func crc32(_ bytes: ArraySlice<UInt8>, from: UInt32 = 0) -> UInt32 {
+    ~CRC32.update(~from, bytes.span)
 }
 
 /// Slicing-by-8: eight bytes per step through eight tables, several times faster than a byte at a time, which
