@@ -94,10 +94,7 @@ extension ValueKind where Value == [IncidentGate] {
     /// list or name is a mistake, never a gate turned off.
     static var incidentGates: Self {
         ValueKind(placeholder: "<kinds>", read: { name, list throws(UsageError) in
-            let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard !list.isEmpty, !names.contains("") else {
-                throw UsageError("'\(name)' takes incident kinds separated by commas, not '\(list)'")
-            }
+            let names = try commaSeparated(list, of: "incident kinds", for: name)
             var gates: [IncidentGate] = []
             for entry in names {
                 let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

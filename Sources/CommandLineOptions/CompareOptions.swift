@@ -38,11 +38,7 @@ extension ValueKind where Value == [Policy] {
     /// nothing.
     static var policyList: Self {
         ValueKind(placeholder: "<list>", read: { name, list throws(UsageError) in
-            let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard !list.isEmpty, !names.contains("") else {
-                throw UsageError("'\(name)' takes policy names separated by commas, not '\(list)'")
-            }
-            return try names.map { (policyName: String) throws(UsageError) -> Policy in
+            return try commaSeparated(list, of: "policy names", for: name).map { (policyName: String) throws(UsageError) -> Policy in
                 guard let policy = Policy.named(policyName) else {
                     let hint = closestName(to: policyName, in: Set(Policy.all.map(\.name)))
                     throw UsageError("unknown policy '\(policyName)'" + (hint.map { "; did you mean '\($0)'?" }

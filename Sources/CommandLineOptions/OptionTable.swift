@@ -115,3 +115,12 @@ private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     }
     return previous[b.count]
 }
+
+/// The names in a comma-separated list: an empty list or name is a mistake, never a list of nothing.
+func commaSeparated(_ list: String, of what: String, for option: String) throws(UsageError) -> [String] {
+    let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard !list.isEmpty, !names.contains("") else {
+        throw UsageError("'\(option)' takes \(what) separated by commas, not '\(list)'")
+    }
+    return names
+}
