@@ -1,27 +1,39 @@
+import System
+
 /// Time that moves only when told to: timers fire in deadline order as `advance` passes them, each seeing `now` at
 /// its own deadline. Policies, limits and watchdogs are tested on it in microseconds of real time.
-package final class VirtualClock {
+package final class VirtualClock: Clock {
     package private(set) var now: Int
     private var timers: [(deadline: Int, id: Int, action: () -> Void)] = []
+    private var soon: [() -> Void] = []
     private var nextID = 0
 
     package init(now: Int = 0) { self.now = now }
 
     @discardableResult
-    package func schedule(after delay: Int, _ action: @escaping () -> Void) -> Int {
+    package func schedule(at deadline: Int, _ action: @escaping () -> Void) -> TimerID {
         nextID += 1
-        timers.append((now + delay, nextID, action))
-        return nextID
+        timers.append((deadline, nextID, action))
+        return TimerID(nextID)
     }
 
-    package func cancel(_ id: Int) { timers.removeAll { $0.id == id } }
+    package func cancel(_ timer: TimerID?) {
+        guard let timer else { return }
+        timers.removeAll { $0.id == timer.value }
+    }
 
-    /// Moves to `now + nanoseconds`, firing every timer due on the way, timers they schedule included.
+    package func soon(_ work: @escaping () -> Void) { soon.append(work) }
+
+    /// Moves to `now + nanoseconds`, firing every timer due on the way (and work asked for `soon` before each),
+    /// timers they schedule included.
     package func advance(by nanoseconds: Int) {
         let end = now + nanoseconds
-        while let next = timers.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) {
-            cancel(next.id)
-            now = next.deadline
+        while true {
+            while !soon.isEmpty { soon.removeFirst()() }
+            guard let next = timers.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
+            else { break }
+            cancel(TimerID(next.id))
+            now = max(now, next.deadline)
             next.action()
         }
         now = end

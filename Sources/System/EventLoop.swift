@@ -5,12 +5,8 @@ import Glibc
 ///
 /// There is no polling: with no descriptor ready and no timer due, `epoll_wait` sleeps indefinitely. Timers share
 /// one timerfd armed at the earliest deadline, so sub-millisecond deadlines are honoured without busy waiting.
-package final class EventLoop {
+package final class EventLoop: Clock {
     package typealias Handler = (_ events: UInt32) -> Void
-
-    package struct TimerID: Hashable {
-        fileprivate let value: Int
-    }
 
     private let epoll: FileDescriptor
     private let timerFD: FileDescriptor
@@ -58,18 +54,15 @@ package final class EventLoop {
 
     // MARK: - Timers
 
+    package var now: Int { Sys.monotonicNanoseconds() }
+
     @discardableResult
     package func schedule(at deadline: Int, _ action: @escaping () -> Void) -> TimerID {
         nextTimer += 1
         timers[nextTimer] = (deadline, action)
         deadlines.push(deadline, nextTimer)
         if deadline < armedDeadline { arm(deadline) }
-        return TimerID(value: nextTimer)
-    }
-
-    @discardableResult
-    package func schedule(afterNanoseconds delay: Int, _ action: @escaping () -> Void) -> TimerID {
-        schedule(at: Sys.monotonicNanoseconds() + delay, action)
+        return TimerID(nextTimer)
     }
 
     package func cancel(_ timer: TimerID?) {

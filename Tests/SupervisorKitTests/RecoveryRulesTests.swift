@@ -23,7 +23,7 @@ import Testing
             decisions.append(decision)
             if case .recover(_, let delay) = decision {
                 lastRecoveryAt = clock.now
-                clock.schedule(after: delay) { performed.append(clock.now / Self.ms) }
+                clock.schedule(afterNanoseconds: delay) { performed.append(clock.now / Self.ms) }
             }
         }
         clock.advance(by: 60_000 * Self.ms)
@@ -74,12 +74,12 @@ import Testing
     @Test func theVirtualClockFiresInDeadlineOrderWithTheTimeOfEach() {
         let clock = VirtualClock()
         var fired: [(String, Int)] = []
-        clock.schedule(after: 30) { fired.append(("c", clock.now)) }
-        clock.schedule(after: 10) {
+        clock.schedule(afterNanoseconds: 30) { fired.append(("c", clock.now)) }
+        clock.schedule(afterNanoseconds: 10) {
             fired.append(("a", clock.now))
-            clock.schedule(after: 5) { fired.append(("b", clock.now)) }
+            clock.schedule(afterNanoseconds: 5) { fired.append(("b", clock.now)) }
         }
-        let cancelled = clock.schedule(after: 20) { fired.append(("x", clock.now)) }
+        let cancelled = clock.schedule(afterNanoseconds: 20) { fired.append(("x", clock.now)) }
         clock.cancel(cancelled)
         clock.advance(by: 25)
         #expect(fired.map(\.0) == ["a", "b"] && fired.map(\.1) == [10, 15] && clock.now == 25)

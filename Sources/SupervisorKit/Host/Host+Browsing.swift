@@ -7,7 +7,7 @@ import System
 /// its page (or the error page standing in for it) has finished, and is logged as a load.
 struct Browsing {
     /// The navigation under way, and when it began.
-    var current: (tab: Tab, index: Int, startedAt: Int, deadline: EventLoop.TimerID?)?
+    var current: (tab: Tab, index: Int, startedAt: Int, deadline: TimerID?)?
     var started = false
     var ended = false
     /// Someone else drives the tabs (a test, through the host's tab methods): nothing is chosen here, and the
@@ -34,8 +34,8 @@ extension Host {
         if let current = browsing.current {
             guard current.tab === tab else { return }
             browsing.current = nil
-            loop.cancel(current.deadline)
-            let ms = milliseconds(Sys.monotonicNanoseconds() - current.startedAt)
+            clock.cancel(current.deadline)
+            let ms = milliseconds(clock.now - current.startedAt)
             let outcome: SupervisorEvent.Outcome = blank ? .blank : error == nil ? .rendered : .failed
             let end = SupervisorEvent.LoadEnd(
                 load: current.index, tab: Int(tab.id), outcome: outcome, recoveries: 0, hidden: false, error: error,
@@ -47,7 +47,7 @@ extension Host {
         }
         browsing.started = true
         guard finishedLoads < configuration.loads else { return endBrowsing() }
-        loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self] in self?.browseNext() }
+        clock.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self] in self?.browseNext() }
     }
 
     func browseNext() {
@@ -63,11 +63,11 @@ extension Host {
         if action == .switchTab && tabs.count < 2 { action = .reload }
         let target = action == .switchTab ? otherTab(than: tab, choice: index) : tab
         log.emit(.navigationBegin(load: index, tab: Int(target.id), action: action.rawValue))
-        let deadline = loop.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
+        let deadline = clock.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
             guard let self, let target else { return }
             navigationEnded(target, error: nil, blank: true)
         }
-        browsing.current = (target, index, Sys.monotonicNanoseconds(), deadline)
+        browsing.current = (target, index, clock.now, deadline)
         switch action {
         case .link:
             let page = content.pages[schedule.index(.page, load: index, count: content.pages.count)]

@@ -111,7 +111,7 @@ extension Host {
             if worker.owed.results > 0 { worker.owed.results -= 1 } else { worker.owed.fetches -= 1 }
             worker.owed.resources = 0
             worker.replyBytes = 0
-            loop.cancel(worker.timer)
+            clock.cancel(worker.timer)
             let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.
             let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
@@ -178,7 +178,7 @@ extension Host {
     }
 
     func saidHello(_ worker: WorkerProcess) {
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         worker.helloAt = now
         launchFailuresInARow = 0
         everSaidHello = true
@@ -188,7 +188,7 @@ extension Host {
 
     func rendered(_ worker: WorkerProcess, title: String) {
         worker.rendered = true
-        loop.cancel(worker.timer)
+        clock.cancel(worker.timer)
         guard let view = worker.view, !view.closed else { return }
         view.title = title
         // A read that fails (the worker exiting) keeps the last measure rather than making one up.
@@ -197,7 +197,7 @@ extension Host {
         if let tab = view.load.tab { tabFinished(tab, by: worker, title: title) }
         setBand(band(for: worker), of: worker)
         // After the view is on screen: a launch must not delay the load it was meant to speed up.
-        loop.soon { [weak self] in self?.replenishSpare() }
+        clock.soon { [weak self] in self?.replenishSpare() }
         let load = view.load
         if view.visible {
             if view.attached { becameVisible(view) }

@@ -9,7 +9,7 @@ extension Host {
     func openEditor() {
         guard let editor else { return }
         let load = editor.load
-        load.sight = .shown(at: Sys.monotonicNanoseconds())
+        load.sight = .shown(at: clock.now)
         log.emit(.editorOpen(restored: editor.restored))
         openView(for: load)
         typeNext()
@@ -19,7 +19,7 @@ extension Host {
     /// inputs behind types nothing (see `Editor.window`).
     func typeNext() {
         guard let editor, !editor.finishing else { return }
-        typingTimer = loop.schedule(afterNanoseconds: configuration.typingIntervalNanoseconds) { [weak self] in
+        typingTimer = clock.schedule(afterNanoseconds: configuration.typingIntervalNanoseconds) { [weak self] in
             guard let self, let editor = self.editor, !editor.finishing else { return }
             if editor.type() { deliverInputs() }
             typeNext()
@@ -73,10 +73,10 @@ extension Host {
     func finishEditor() {
         guard let editor, !editor.finishing else { return }
         editor.finishing = true
-        loop.cancel(typingTimer)
+        clock.cancel(typingTimer)
         if editor.worker == nil && stopping { return concludeEditor() }
         let bound = configuration.hangTimeoutNanoseconds + configuration.shutdownGraceNanoseconds
-        loop.schedule(afterNanoseconds: bound) { [weak self] in self?.concludeEditor() }
+        clock.schedule(afterNanoseconds: bound) { [weak self] in self?.concludeEditor() }
         finishEditorIfDone()
     }
 

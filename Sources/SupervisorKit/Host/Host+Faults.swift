@@ -10,7 +10,7 @@ extension Host {
         // the spawn took and however late the loop runs.
         let moment = 0.2 + 0.6 * schedule.uniform(.raceMoment, load: view.load.index)
         let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
-        view.timers.append(loop.schedule(at: at) { [weak self, weak view] in
+        view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
             injectKill(worker, view: view, kind: "race")
         })
@@ -20,8 +20,8 @@ extension Host {
     /// its render and the moment it is shown.
     func injectKillAfterRender(into view: View) {
         let showAt = view.load.startedAt + configuration.hiddenNanoseconds
-        let delay = max(0, showAt - Sys.monotonicNanoseconds()) / 2
-        view.timers.append(loop.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+        let delay = max(0, showAt - clock.now) / 2
+        view.timers.append(clock.schedule(afterNanoseconds: delay) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
                 !worker.reaped
             else { return }

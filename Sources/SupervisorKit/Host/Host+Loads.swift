@@ -10,7 +10,7 @@ extension Host {
         beginNextLoad(slot: nextLoadIndex % configuration.views)
         guard nextLoadIndex < configuration.loads else { return }
         let next = time + configuration.arrivalNanoseconds
-        loop.schedule(at: next) { [weak self] in self?.arrive(at: next) }
+        clock.schedule(at: next) { [weak self] in self?.arrive(at: next) }
     }
 
     func beginNextLoad(slot: Int) {
@@ -22,11 +22,11 @@ extension Host {
         nextLoadIndex += 1
         let url = content.pages[schedule.index(.page, load: index, count: content.pages.count)]
         let load = Load(
-            index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: Sys.monotonicNanoseconds())
+            index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: clock.now)
         log.emit(.loadBegin(load: index, url: url, hidden: load.hidden))
         if load.hidden {
             // A background tab: the user switches to it after a while, whether or not it has rendered by then.
-            loop.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
+            clock.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
                 guard let self, let load else { return }
                 show(load)
             }
@@ -39,11 +39,11 @@ extension Host {
 
     /// The user starts looking at the load: the blank clock starts.
     func shown(_ load: Load) {
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         load.sight = .shown(at: now)
         // A tab is never closed as blank: it stays open, and its navigations are counted one by one.
         guard load.tab == nil else { return }
-        load.blankDeadline = loop.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
+        load.blankDeadline = clock.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
             guard let self, let load, case .shown(let shownAt) = load.sight, let view = load.view else { return }
             load.sight = .blank(shownAt: shownAt)
             log.emit(.blank(load: load.index), view: view.id)
@@ -56,11 +56,11 @@ extension Host {
     func becameVisible(_ view: View) {
         let load = view.load
         guard let shownAt = load.shownAt, !stopping, !view.title.isEmpty else { return }
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         let first = load.visibleAt == nil
         if first {
             load.sight = .visible(shownAt: shownAt, at: now)
-            loop.cancel(load.blankDeadline)
+            clock.cancel(load.blankDeadline)
         }
         log.emit(
             .visible(load: load.index, timeToVisibleMs: milliseconds(now - shownAt), first: first, editor: load.editor),
@@ -68,7 +68,7 @@ extension Host {
         if load.editor { return editorShown(view) }
         if load.tab != nil { return }
         guard configuration.dwellNanoseconds > 0 else { return endLoad(view) }
-        view.timers.append(loop.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
+        view.timers.append(clock.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             endLoad(view)
         })
@@ -86,7 +86,7 @@ extension Host {
         // A tab stays open whatever happened to its worker: the navigation under way failed, and the next one
         // starts a new worker.
         if let tab = load.tab { return navigationEnded(tab, error: error, blank: error == nil) }
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.visibleAt == nil ? .blank : .rendered
         var end = SupervisorEvent.LoadEnd(
             load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: load.hidden, error: error)
@@ -94,12 +94,12 @@ extension Host {
             end.blankMs = milliseconds((load.visibleAt ?? now) - shownAt)
             if let visibleAt = load.visibleAt, outcome == .rendered { end.timeToVisibleMs = milliseconds(visibleAt - shownAt) }
         }
-        loop.cancel(load.blankDeadline)
+        clock.cancel(load.blankDeadline)
         log.emit(.loadEnd(end), view: view.id)
         finishedLoads += 1
         closeView(view)
         if configuration.arrivalNanoseconds == 0 {
-            loop.soon { [unowned self] in beginNextLoad(slot: load.slot) }
+            clock.soon { [unowned self] in beginNextLoad(slot: load.slot) }
         } else if finishedLoads == configuration.loads {
             retireSpares()
         }

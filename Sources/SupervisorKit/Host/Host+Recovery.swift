@@ -18,7 +18,7 @@ extension Host {
     func died(_ worker: WorkerProcess, code: Int32, status: Int32) {
         loop.unwatch(nil, token: worker.pidfdToken)
         closeChannel(of: worker)
-        loop.cancel(worker.timer)
+        clock.cancel(worker.timer)
         workers[worker.pid] = nil
         let termination = TerminationStatus.classify(
             code: code, status: status, saidHello: worker.helloAt != nil || worker.shutdownRequested,
@@ -35,7 +35,7 @@ extension Host {
             status: termination.name, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
             reason: reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
-            lifetimeMs: milliseconds(Sys.monotonicNanoseconds() - worker.spawnedAt),
+            lifetimeMs: milliseconds(clock.now - worker.spawnedAt),
             cause: DeathCause.of(code: code, status: status, sent: worker.sent, toldToExit: worker.shutdownRequested).rawValue,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
             shutdown: worker.shutdownRequested)
@@ -67,7 +67,7 @@ extension Host {
     /// The termination callback.
     func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
         log.emit(.termination(status: status.name), view: view.id, pid: pid)
-        if status.isCrash { view.load.history.crashes.append(Sys.monotonicNanoseconds()) }
+        if status.isCrash { view.load.history.crashes.append(clock.now) }
         switch policy.onTermination(visible: view.visible) {
         case .nothing: break
         case .whenShown(let recovery): view.deferredRecovery = recovery
@@ -78,7 +78,7 @@ extension Host {
     func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String, crash: Bool = false) {
         guard !stopping, !view.closed else { return }
         let load = view.load
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         let delay: Int
         switch policy.decideRecovery(at: now, crash: crash, lastRecoveryAt: view.lastRecoveryAt, history: &load.history) {
         case .suppressed:
@@ -104,9 +104,9 @@ extension Host {
             }
         }
         if delay > 0 {
-            view.timers.append(loop.schedule(afterNanoseconds: delay, perform))
+            view.timers.append(clock.schedule(afterNanoseconds: delay, perform))
         } else {
-            loop.soon(perform)
+            clock.soon(perform)
         }
     }
 

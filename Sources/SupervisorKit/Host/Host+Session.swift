@@ -75,8 +75,8 @@ extension Host {
     }
 
     private func scheduleSave(_ session: SessionStore) {
-        let due = max(session.lastSavedAt + configuration.sessionSaveIntervalNanoseconds, Sys.monotonicNanoseconds())
-        loop.schedule(at: due) { [weak self] in self?.saveSession() }
+        let due = max(session.lastSavedAt + configuration.sessionSaveIntervalNanoseconds, clock.now)
+        clock.schedule(at: due) { [weak self] in self?.saveSession() }
     }
 
     /// Begins a save of what changed, written off the loop: only the changed tabs, appended, or the whole file
@@ -89,7 +89,7 @@ extension Host {
             return abort(because: "cannot save the session '\(session.path)': \(error)")
         }
         session.dirty = false
-        let start = Sys.monotonicNanoseconds()
+        let start = clock.now
         let journal = editor.flatMap { editor in editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) } }
         let write: @Sendable () throws -> Int
         let whole: Bool
@@ -119,7 +119,7 @@ extension Host {
         }
         session.changed = [:]
         session.writing = true
-        let encoded = Sys.monotonicNanoseconds()
+        let encoded = clock.now
         let outcome = SaveOutcome()
         session.queue?.submit({ outcome.result = Result { try write() } }) { [weak self] in
             self?.saved(outcome, whole: whole, journal: journal, began: start, encoded: encoded)
@@ -149,7 +149,7 @@ extension Host {
         case .appending(let base, let end) where !whole: session.layout = .appending(base: base, end: end + bytes)
         default: session.layout = .appending(base: bytes, end: bytes)
         }
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         session.lastSavedAt = now
         log.emit(.sessionSaved(.init(
             tabs: tabs.count, whole: whole, bytes: bytes, digest: session.digest.value,

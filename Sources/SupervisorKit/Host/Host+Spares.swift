@@ -16,7 +16,7 @@ extension Host {
         guard policy.reuseWorkers, spares.count < policy.spareWorkers, !stopping, nextLoadIndex < configuration.loads,
             worker.rendered, worker.channelOpen, worker.verdict == nil, !worker.reaped
         else { return false }
-        loop.cancel(worker.timer)
+        clock.cancel(worker.timer)
         worker.rendered = false
         send(.unload, to: worker)
         // A parked worker must still be alive and answering when a view takes it.

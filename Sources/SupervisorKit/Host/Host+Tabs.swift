@@ -9,7 +9,7 @@ extension Host {
     /// told.
     func realize(_ tab: Tab, because reason: String) {
         guard !stopping, tab.markRealized() else { return }
-        let now = Sys.monotonicNanoseconds()
+        let now = clock.now
         let load = Load(index: -1, url: tab.url ?? "", slot: -1, hidden: !tab.visible, startedAt: now, tab: tab)
         tab.load = load
         if tab.visible { load.sight = .shown(at: now) }

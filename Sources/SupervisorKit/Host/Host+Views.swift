@@ -3,7 +3,7 @@
 extension Host {
     @discardableResult
     func openView(for load: Load) -> View {
-        let view = View(id: nextViewID, load: load, visible: load.shownAt != nil)
+        let view = View(id: nextViewID, load: load, visible: load.shownAt != nil, at: clock.now)
         nextViewID += 1
         views[view.id] = view
         load.view = view
@@ -19,7 +19,7 @@ extension Host {
         let delay = range.lowerBound
             + Int(schedule.uniform(.attachDelay, load: load.index, attempt: attempt) * Double(range.upperBound - range.lowerBound))
         view.attachAt = view.createdAt + delay
-        view.timers.append(loop.schedule(at: view.attachAt) { [weak self, weak view] in
+        view.timers.append(clock.schedule(at: view.attachAt) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             attach(view)
         })
@@ -58,7 +58,7 @@ extension Host {
     func closeView(_ view: View) {
         view.stage = .closed
         views[view.id] = nil
-        view.timers.forEach(loop.cancel)
+        view.timers.forEach(clock.cancel)
         if let worker = view.worker {
             view.worker = nil
             worker.view = nil

@@ -2,7 +2,7 @@
 extension Host {
     /// The field app's 3 s timer: an empty title means a blank view, whatever the process is doing.
     func watchTitle(of view: View) {
-        view.timers.append(loop.schedule(afterNanoseconds: configuration.watchdogNanoseconds) { [weak self, weak view] in
+        view.timers.append(clock.schedule(afterNanoseconds: configuration.watchdogNanoseconds) { [weak self, weak view] in
             guard let self, let view, !view.closed, view.load.visibleAt == nil else { return }
             watchTitle(of: view)
             guard view.title.isEmpty else { return }
@@ -29,8 +29,8 @@ extension Host {
     /// worker that has not said hello by the first check is killed as a failed launch. Idle workers are not
     /// pinged, so an idle supervisor has no timers and never wakes.
     func watchLiveness(of worker: WorkerProcess) {
-        loop.cancel(worker.timer)
-        worker.timer = loop.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
+        clock.cancel(worker.timer)
+        worker.timer = clock.schedule(afterNanoseconds: configuration.pingIntervalNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
             if worker.helloAt == nil {
                 let reason = "no hello within \(configuration.pingIntervalNanoseconds / 1_000_000) ms"
@@ -48,7 +48,7 @@ extension Host {
     /// the whole timeout (stopped, spinning, or not reading its input) is killed as `unresponsive`.
     func expectAnswer(from worker: WorkerProcess) {
         guard worker.hangTimer == nil, worker.channelOpen else { return }
-        worker.hangTimer = loop.schedule(afterNanoseconds: configuration.hangTimeoutNanoseconds) { [weak self, weak worker] in
+        worker.hangTimer = clock.schedule(afterNanoseconds: configuration.hangTimeoutNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
             worker.hangTimer = nil
             kill(worker, because: "no answer within \(configuration.hangTimeoutNanoseconds / 1_000_000) ms", verdict: .unresponsive)
@@ -56,7 +56,7 @@ extension Host {
     }
 
     func heard(from worker: WorkerProcess) {
-        loop.cancel(worker.hangTimer)
+        clock.cancel(worker.hangTimer)
         worker.hangTimer = nil
     }
 }

@@ -122,9 +122,9 @@ extension Host {
         log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
         worker.shutdownRequested = true
         send(.shutdown, to: worker)
-        loop.cancel(worker.timer)
+        clock.cancel(worker.timer)
         heard(from: worker)
-        worker.timer = loop.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
+        worker.timer = clock.schedule(afterNanoseconds: configuration.shutdownGraceNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
             kill(worker, because: "did not exit after shutdown", verdict: .unresponsive)
         }

@@ -21,6 +21,8 @@ public final class Host {
     let content: ContentProvider
     let log: EventLog
     let loop: EventLoop
+    /// The time every decision is made at and every timer is set on: the loop's.
+    var clock: Clock { loop }
     let launcher: WorkerLauncher
     let schedule: FaultSchedule
 
@@ -45,7 +47,7 @@ public final class Host {
     public let launchKey = LaunchKey()
     var session: SessionStore?
     var browsing = Browsing()
-    var typingTimer: EventLoop.TimerID?
+    var typingTimer: TimerID?
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     var signalFD: Int32 = -1
     let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -67,7 +69,7 @@ public final class Host {
             }
             if let journal { reportOpened(journal) }
             let load = Load(
-                index: -1, url: ContentProvider.editorURL, slot: -1, hidden: false, startedAt: Sys.monotonicNanoseconds(),
+                index: -1, url: ContentProvider.editorURL, slot: -1, hidden: false, startedAt: clock.now,
                 editor: true)
             editor = Editor(load: load, journal: journal)
         }
@@ -108,7 +110,7 @@ public final class Host {
         if session != nil {
             beginBrowsing()
         } else if configuration.arrivalNanoseconds > 0 {
-            arrive(at: Sys.monotonicNanoseconds())
+            arrive(at: clock.now)
         } else {
             for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
         }
@@ -156,8 +158,8 @@ public final class Host {
         }
         stopping = true
         for view in views.values {
-            view.timers.forEach(loop.cancel)
-            loop.cancel(view.load.blankDeadline)
+            view.timers.forEach(clock.cancel)
+            clock.cancel(view.load.blankDeadline)
         }
         finishEditor()
         // The editor's worker goes once it has reported its document (see `concludeEditor`).

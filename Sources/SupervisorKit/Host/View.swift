@@ -34,7 +34,7 @@ final class Load {
     var visibleAt: Int? { if case .visible(_, let at) = sight { at } else { nil } }
     var history = RecoveryHistory()
     var recoveries: Int { history.recoveries }
-    var blankDeadline: EventLoop.TimerID?
+    var blankDeadline: TimerID?
     var killScheduled = false
     /// The view currently showing this load; rebuilding replaces it.
     weak var view: View?
@@ -69,14 +69,15 @@ final class View {
     /// WebKit's recovery deferred until the view is next shown.
     var deferredRecovery: Policy.Recovery?
     var lastRecoveryAt: Int?
-    let createdAt = Sys.monotonicNanoseconds()
+    let createdAt: Int
     /// When the view enters the window; faults aimed at the vulnerable window are timed against it.
     var attachAt = 0
-    var timers: [EventLoop.TimerID] = []
+    var timers: [TimerID] = []
 
-    init(id: Int, load: Load, visible: Bool) {
+    init(id: Int, load: Load, visible: Bool, at time: Int) {
         self.id = id
         self.load = load
         self.visible = visible
+        createdAt = time
     }
 }

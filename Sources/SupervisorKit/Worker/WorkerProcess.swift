@@ -27,9 +27,9 @@ final class WorkerProcess {
     /// The band last applied; nil until the first one is.
     var band: PriorityBand?
     /// Its liveness check while busy, or its grace after shutdown.
-    var timer: EventLoop.TimerID?
+    var timer: TimerID?
     /// The responsiveness timer: armed while an answer is owed.
-    var hangTimer: EventLoop.TimerID?
+    var hangTimer: TimerID?
     var lastPing: UInt64 = 0
     var lastPong: UInt64 = 0
     var owed = Owed()
