@@ -46,13 +46,13 @@ extension SupervisorEvent {
         case "visible":
             self = .visible(
                 load: try r.int("load"), timeToVisibleMs: try r.double("timeToVisibleMs"), first: try r.bool("first"),
-                editor: try r.bool("editor"))
+                editor: try r.flag("editor"))
         case "view-open": self = .viewOpen(load: try r.int("load"), visible: try r.bool("visible"))
         case "view-close": self = .viewClose
         case "attach": self = .attach
         case "show": self = .show(load: try r.int("load"))
-        case "spawn": self = .spawn(load: try r.int("load"), reused: try r.bool("reused"))
-        case "spare": self = .spare(reused: try r.bool("reused"))
+        case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
+        case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken
         case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"))
         case "priority":
@@ -79,7 +79,7 @@ extension SupervisorEvent {
                 status: try r.string("status"), exit: exit, reason: try r.optionalString("reason"),
                 rendered: try r.bool("rendered"), attached: try r.bool("attached"), spare: try r.bool("spare"),
                 band: try r.string("band"), lifetimeMs: try r.double("lifetimeMs"), cause: try r.string("cause"),
-                shutdown: try r.bool("shutdown")))
+                shutdown: try r.flag("shutdown")))
         case "protocol-violation": self = .protocolViolation(reason: try r.string("reason"))
         case "send-refused": self = .sendRefused(message: try r.int("message"), reason: try r.string("reason"))
         case "send-failed": self = .sendFailed(error: try r.string("error"))
@@ -167,6 +167,13 @@ private struct FieldReader {
     func bool(_ key: String) throws(EventDecodingError) -> Bool {
         guard case .bool(let value) = try value(key) else { throw .wrongType(event: event, field: key, expected: "true or false") }
         return value
+    }
+
+    /// A key the schema writes only as true: absent is false, anything but `true` an error.
+    func flag(_ key: String) throws(EventDecodingError) -> Bool {
+        guard has(key) else { return false }
+        guard try bool(key) else { throw .badValue(event: event, field: key, value: "false") }
+        return true
     }
 
     func strings(_ key: String) throws(EventDecodingError) -> [String] {

@@ -75,11 +75,11 @@ extension SupervisorEvent {
             f.double("timeToVisibleMs", e.timeToVisibleMs)
         case .blank(let load), .show(let load): f.int("load", load)
         case .visible(let load, let ms, let first, let editor):
-            f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).bool("editor", editor)
+            f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
         case .viewClose, .attach, .spareTaken, .shutdown, .unobserved: break
-        case .spawn(let load, let reused): f.int("load", load).bool("reused", reused)
-        case .spare(let reused): f.bool("reused", reused)
+        case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
+        case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms): f.double("spawnToHelloMs", ms)
         case .priority(let band, let nice, let adjust, let result, let rbs):
             f.string("band", band).int("nice", nice).int("oomScoreAdj", adjust).string("result", result).string("rbs", rbs)
@@ -98,7 +98,7 @@ extension SupervisorEvent {
             case .signal(let signal): f.int("signal", signal)
             }
             f.string("reason", d.reason).bool("rendered", d.rendered).bool("attached", d.attached).bool("spare", d.spare)
-            f.string("band", d.band).double("lifetimeMs", d.lifetimeMs).string("cause", d.cause).bool("shutdown", d.shutdown)
+            f.string("band", d.band).double("lifetimeMs", d.lifetimeMs).string("cause", d.cause).flag("shutdown", d.shutdown)
         case .launchFailed(let reason):
             f.string("status", SupervisorEvent.launchFailedStatus).string("reason", reason).bool("rendered", false)
         case .sendRefused(let message, let reason): f.int("message", message).string("reason", reason)
@@ -143,7 +143,7 @@ extension SupervisorEvent {
 }
 
 /// The members of a record, in order; an optional value that is nil is left out, except where the schema writes
-/// null (`nullable`).
+/// null (`nullable`), and a flag is written only when it is true.
 private final class Fields {
     var members: [(String, JSON)] = []
 
@@ -174,6 +174,12 @@ private final class Fields {
 
     @discardableResult func bool(_ key: String, _ value: Bool) -> Self {
         members.append((key, .bool(value)))
+        return self
+    }
+
+    /// A key written only when true: its presence is the fact (`reused`, `shutdown`, `editor`).
+    @discardableResult func flag(_ key: String, _ value: Bool) -> Self {
+        if value { members.append((key, .bool(true))) }
         return self
     }
 }

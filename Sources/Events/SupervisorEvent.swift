@@ -1,8 +1,10 @@
 /// Everything a run can tell, one case per event. This enum is the event log's schema: each case is written as one
 /// JSON Lines record whose `event` is the case's wire name (`SupervisorEvent.name`) and whose other keys are the
 /// case's labels, beside the record's `time`, `mono`, `view` and `pid` (see `Event`). A label whose value is
-/// optional is left out when nil; every other key is always written, and a reader that misses one fails
-/// (`EventDecodingError`) instead of reading a default. Durations are milliseconds, rounded to the microsecond.
+/// optional is left out when nil, and the flags `reused` (spawn, spare), `shutdown` (death) and `editor` (visible)
+/// are written only when true, as they always were; every other key is always written, and a reader that misses
+/// one fails (`EventDecodingError`) instead of reading a default. Durations are milliseconds, rounded to the
+/// microsecond.
 ///
 /// `schemaVersion` goes up when a key is renamed or removed or changes meaning; adding an event or an optional
 /// key leaves it.

@@ -63,10 +63,11 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-/// The supervisor's live WebContent children.
+/// The supervisor's live WebContent children: either build of the worker (the kernel cuts WebContentPortable's name
+/// to `WebContentPorta`, so a name is matched by its start).
 func scan(_ supervisor: Int32, pageSize: Int) -> [Candidate] {
     ProcFS.children(of: supervisor).compactMap { stat in
-        guard stat.command == "WebContent", stat.isLive, let adjust = ProcFS.oomScoreAdjust(stat.pid) else { return nil }
+        guard stat.command.hasPrefix("WebContent"), stat.isLive, let adjust = ProcFS.oomScoreAdjust(stat.pid) else { return nil }
         return Candidate(stat: stat, rssBytes: stat.residentPages * pageSize, oomScoreAdjust: adjust)
     }
 }

@@ -32,7 +32,8 @@ extension Host {
     func attach(_ view: View) {
         guard !stopping else { return }
         if let worker = view.worker { reapIfExited(worker) }
-        view.stage = .attached
+        // That death may have ended the load (a crash loop) and closed the view, which then stays closed.
+        guard view.enterWindow() else { return }
         log.emit(.attach, view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
         if view.visible, view.worker?.rendered == true, view.worker?.reaped == false { becameVisible(view) }
@@ -56,7 +57,7 @@ extension Host {
     }
 
     func closeView(_ view: View) {
-        view.stage = .closed
+        view.close()
         views[view.id] = nil
         view.timers.forEach(clock.cancel)
         if let worker = view.worker {

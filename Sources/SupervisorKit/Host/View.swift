@@ -62,9 +62,19 @@ final class View {
     enum Stage: Equatable {
         case opening, attached, closed
     }
-    var stage = Stage.opening
+    private(set) var stage = Stage.opening
     var attached: Bool { stage == .attached }
     var closed: Bool { stage == .closed }
+
+    /// Attaches an opening view; false, and nothing changes, for one already closed (or attached).
+    func enterWindow() -> Bool {
+        guard stage == .opening else { return false }
+        stage = .attached
+        return true
+    }
+
+    /// Closed is for good: no later step reopens it.
+    func close() { stage = .closed }
     var title = ""
     /// WebKit's recovery deferred until the view is next shown.
     var deferredRecovery: Policy.Recovery?
