@@ -69,11 +69,6 @@ public enum JSON: Sendable, Equatable {
         }
         out += "\""
     }
-
-    /// Milliseconds from nanoseconds, rounded to the microsecond.
-    package static func milliseconds(_ nanoseconds: Int) -> JSON {
-        .double(Events.milliseconds(nanoseconds))
-    }
 }
 
 /// Milliseconds from nanoseconds, rounded to the microsecond: how every duration is written.

@@ -51,13 +51,14 @@ package final class JetsamProcess {
 
     /// Reaps Jetsam after its pidfd turned readable, and says how it ended.
     package func exited() -> String {
-        guard let (code, status) = try? child.take()?.reap() else { return "Jetsam exited" }
+        guard let (code, status) = try? child?.reap() else { return "Jetsam exited" }
+        child = nil
         return code == sv_cld_exited() ? "Jetsam exited with status \(status)" : "Jetsam was killed by signal \(status)"
     }
 
     /// Kills and reaps it; SIGKILL makes the wait short and certain.
     package func stop() {
         try? child?.signal(SIGKILL)
-        _ = try? child.take()?.reap()
+        if (try? child?.reap()) != nil { child = nil }
     }
 }

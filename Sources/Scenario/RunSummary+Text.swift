@@ -30,8 +30,9 @@ extension RunSummary {
                 ])
             } ?? .null),
             ("inputs", audit.map { audit in
-                let keys: Set = ["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"]
-                return .object(SupervisorEvent.editor(audit).fields.filter { keys.contains($0.0) })
+                let fields = SupervisorEvent.editor(audit).fields
+                let keys = ["typed", "restored", "acknowledged", "saved", "replayed", "deferred", "mismatches", "tornBytesDropped"]
+                return .object(keys.compactMap { key in fields.first { $0.0 == key } })
             } ?? .null),
         ])
     }

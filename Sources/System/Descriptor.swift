@@ -19,8 +19,9 @@ package struct FileDescriptor: ~Copyable {
 }
 
 /// A child process this one started and has not reaped yet, with the pidfd that names it: a signal sent through
-/// the pidfd reaches this child or nothing, never a process that inherited a recycled pid. Reaping uses the
-/// value up, so "reaped" is the absence of a `ChildProcess`, and its pidfd is closed only after the reap.
+/// the pidfd reaches this child or nothing, never a process that inherited a recycled pid. Its owner drops the
+/// value once `reap` succeeds, so "reaped" is the absence of a `ChildProcess`, and its pidfd is closed only after
+/// the reap.
 package struct ChildProcess: ~Copyable {
     package let pid: Int32
     private let pidfd: FileDescriptor
@@ -43,8 +44,9 @@ package struct ChildProcess: ~Copyable {
         try Sys.hasExited(pidfd.rawValue, wait: wait)
     }
 
-    /// Reaps it, waiting for its exit if it has not exited yet, and closes its pidfd.
-    package consuming func reap() throws(SystemError) -> (code: Int32, status: Int32) {
+    /// Reaps it, waiting for its exit if it has not exited yet. The owner then drops the value, closing its pidfd;
+    /// a reap that fails leaves it whole, to try again, rather than losing a child that was never reaped.
+    package func reap() throws(SystemError) -> (code: Int32, status: Int32) {
         guard let result = try Sys.reap(pidfd.rawValue, wait: true) else {
             preconditionFailure("waitid(P_PIDFD) returned without a child after waiting for it")
         }

@@ -30,16 +30,23 @@ package final class DiskQueue {
         }
 
         /// Adds one to the count of the eventfd `fd`: it never blocks, as the count cannot come near its limit.
+        ///
+        /// The eventfds are the queue's own bookkeeping, not I/O that a disk or a peer can fail, so they bypass the
+        /// fault seam: an injected fault must not lose a wake-up and leave `drain` waiting forever.
         package func signal(_ fd: borrowing FileDescriptor) {
             var one: UInt64 = 1
-            _ = try? retrying("write(eventfd)", .write, fd: fd.rawValue) { Glibc.write(fd.rawValue, &one, 8) }
+            var written: Int
+            repeat { written = Glibc.write(fd.rawValue, &one, 8) } while written < 0 && errno == EINTR
+            precondition(written == 8, "write(eventfd) failed: errno \(errno)")
         }
 
         /// Takes the count of the eventfd `fd`, waiting for one unless it is non-blocking; nil when it is zero.
         package func take(_ fd: borrowing FileDescriptor) -> UInt64? {
             var count: UInt64 = 0
-            guard (try? syscall(.read, "read(eventfd)", fd: fd.rawValue) { Glibc.read(fd.rawValue, &count, 8) }) == 8
-            else { return nil }
+            var read: Int
+            repeat { read = Glibc.read(fd.rawValue, &count, 8) } while read < 0 && errno == EINTR
+            if read < 0 && errno == EAGAIN { return nil }
+            precondition(read == 8, "read(eventfd) failed: errno \(errno)")
             return count
         }
 

@@ -4,7 +4,7 @@ import ProcFS
 
 /// A failed system call: which call, and the errno it returned.
 ///
-/// Every syscall in SupervisorKit goes through `syscall` below, so EINTR is retried, EAGAIN told and a programmer's
+/// The supervisor's system calls go through `syscall` below, so EINTR is retried, EAGAIN told and a programmer's
 /// error trapped in exactly one place, every error names its call, and tests can make any call fail there
 /// (`SyscallFaults`).
 public struct SystemError: Error, Equatable, CustomStringConvertible {

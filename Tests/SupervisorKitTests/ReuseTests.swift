@@ -17,8 +17,10 @@ extension Processes {
                     guard event.name == "spare", let pid = event.pid else { return }
                     guard event["reused"] == .bool(true) else { return launched.append(pid) }
                     parked += 1
-                    // The freshly launched spare waits under the parked ones, which the next views take first.
-                    if parked == 10, let idle = launched.first {
+                    // The freshly launched spare waits under the parked ones, which the next views take first. A new
+                    // one is launched only when no spare is left, so with a slower worker it may come after the
+                    // tenth park: the kill waits for it.
+                    if parked >= 10, killedSpare == nil, let idle = launched.first {
                         killedSpare = idle
                         kill(idle, SIGKILL)
                     }

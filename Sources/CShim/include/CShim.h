@@ -29,7 +29,7 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
 int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
                     int *pidfd);
 
-/// Nonzero while syscall faults are armed (Sources/SupervisorKit/System/SyscallFaults.swift): set at start-up when
+/// Nonzero while syscall faults are armed (Sources/System/SyscallFaults.swift): set at start-up when
 /// SUPERVISOR_SYSCALL_FAULTS is in the environment, or by a test. A C global, so that checking it costs one load
 /// and a branch, with no lazy initialisation.
 extern int sv_syscall_faults_flag;

@@ -49,7 +49,8 @@ public final class Host {
     var browsing = Browsing()
     var typingTimer: TimerID?
     var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-    var signalFD: Int32 = -1
+    /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
+    var signals: FileDescriptor?
     let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Throws a `SystemError` when the loop or the launcher cannot be set up, a `FileError` when the journal
@@ -73,10 +74,6 @@ public final class Host {
                 editor: true)
             editor = Editor(load: load, journal: journal)
         }
-    }
-
-    deinit {
-        if signalFD >= 0 { Sys.close(signalFD) }
     }
 
     /// Says what opening the journal found: a torn tail cut off, or damage salvaged at the user's word.
@@ -133,16 +130,18 @@ public final class Host {
     }
 
     /// Ends the run early on SIGINT or SIGTERM: every worker is killed and reaped before `run()` returns. The
-    /// caller must have blocked both signals in every thread.
+    /// caller must have blocked both signals in every thread, and calls this once.
     public func stopOnTerminationSignals() throws(SystemError) {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
-        signalFD = try retrying("signalfd") { signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
-        _ = try loop.watch(signalFD) { [unowned self] _ in
+        let fd = FileDescriptor(try retrying("signalfd") { signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) })
+        let raw = fd.rawValue
+        self.signals = consume fd
+        _ = try loop.watch(raw) { [unowned self] _ in
             var info = signalfd_siginfo()
-            _ = Glibc.read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size)
+            _ = withUnsafeMutableBytes(of: &info) { buffer in try? Sys.read(raw, into: buffer) }
             log.emit(.interrupt(signal: signalName(Int32(info.ssi_signo))))
             stop()
         }

@@ -104,6 +104,8 @@ final class WorkerProcess {
     func reap(wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
         guard try child?.hasExited(wait: wait) == true else { return nil }
         Sys.signalGroup(pid, SIGKILL)
-        return try child.take()!.reap()
+        guard let result = try child?.reap() else { return nil }
+        child = nil
+        return result
     }
 }

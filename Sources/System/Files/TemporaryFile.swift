@@ -45,15 +45,6 @@ package final class TemporaryFile {
         if durable { try Sys.syncDirectory(of: target) }
     }
 
-    /// Makes this file `target` only if nothing is there yet: a second creator finds it taken (EEXIST).
-    package func placeIfAbsent(durable: Bool) throws(SystemError) {
-        if durable { try Sys.dataSync(fd) }
-        try Sys.link(path, target)
-        Sys.unlink(path)
-        placed = true
-        if durable { try Sys.syncDirectory(of: target) }
-    }
-
     package func discard() {
         guard !placed else { return }
         Sys.unlink(path)
