@@ -8,6 +8,9 @@ public struct AnalysisReport {
     /// Lines of each file (indexed like `files`) in a format the analyzer reads: every line of a report it recognised.
     /// A file with none gave the analysis nothing.
     public internal(set) var placed: [Int] = []
+    /// Records of our own event log that do not fit its schema, when it is held to it (`--truth`), and the first.
+    public internal(set) var schemaErrors = 0
+    public internal(set) var firstSchemaError: String?
     public internal(set) var bytesRead = 0
     public internal(set) var linesRead = 0
     /// Lines in no record read: blank, in no envelope the analyzer knows, in a record that names nothing it reads,

@@ -1,3 +1,4 @@
+import Events
 import System
 import Text
 
@@ -17,11 +18,17 @@ public final class LogAnalyzer {
         public var disabled: Set<Rule> = []
         /// How to read times written without a zone (and dates without a year).
         public var zone: ZoneAssumption
+        /// Hold our own event log to its schema (`--truth`): a record that does not decode as a `SupervisorEvent`
+        /// is a schema error, counted, not a line read with defaults.
+        public var strictEventLog: Bool
 
-        public init(story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine) {
+        public init(
+            story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine, strictEventLog: Bool = false
+        ) {
             self.story = story
             self.disabled = disabled
             self.zone = zone
+            self.strictEventLog = strictEventLog
         }
     }
 
@@ -113,6 +120,15 @@ public final class LogAnalyzer {
         var thread: UInt64?
         observations.removeAll(keepingCapacity: true)
         if format.keepsEveryRecord {
+            if options.strictEventLog, format == .eventLog {
+                do {
+                    _ = try Event(line: record)
+                } catch {
+                    report.schemaErrors += 1
+                    if report.firstSchemaError == nil { report.firstSchemaError = "\(report.files[file]):\(line): \(error)" }
+                    return
+                }
+            }
             guard let event = EventRecord(text) else { return }
             recovery.note(event)
             stamp.time = event.time

@@ -48,12 +48,16 @@ enum AnalyzeCommand {
         // Times written without a zone are read in the zone the other files write, else this machine's.
         let assumed = ZoneAssumption(option: zone, written: inputs.writtenClocks())
         let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress)
-        let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress) }
+        let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress, strict: true) }
         progress.finish()
         if let truth {
             let foreign = truth.formatLines.keys.filter { $0 != .eventLog && $0 != .jetsamLog }
             guard foreign.isEmpty else {
                 throw RuntimeError("'--truth' takes a run's JSON Lines logs, not \(foreign.map(\.rawValue).joined(separator: ", ")) lines")
+            }
+            if let first = truth.firstSchemaError {
+                let more = truth.schemaErrors > 1 ? " (and \(truth.schemaErrors - 1) more)" : ""
+                throw RuntimeError("'--truth': the event log does not fit its schema: \(first)\(more)")
             }
         }
         let unplaced = zip(report.files, report.placed).filter { $0.1 == 0 }.map(\.0)
@@ -120,10 +124,10 @@ enum AnalyzeCommand {
         Stats(seconds: Double(monotonicNow() - start) / 1e9, bytes: report.bytesRead, peakRSSBytes: Sys.peakResidentBytes())
     }
 
-    private static func analyze(_ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress) throws
-        -> AnalysisReport
-    {
-        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone))
+    private static func analyze(
+        _ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress, strict: Bool = false
+    ) throws -> AnalysisReport {
+        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, strictEventLog: strict))
         try inputs.read(into: analyzer, progress: progress)
         return analyzer.finish()
     }
