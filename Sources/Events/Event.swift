@@ -16,9 +16,6 @@ public struct Event: Sendable {
 
     public var name: String { kind.name }
 
-    /// A key of the record as written (see `SupervisorEvent`), for readers that go by the schema.
-    public subscript(key: String) -> JSON? { kind.fields.first { $0.0 == key }?.1 }
-
     /// The JSON Lines record: time, mono, event, view, pid, then the event's keys.
     public var json: JSON {
         var members: [(String, JSON)] = [

@@ -84,6 +84,9 @@ extension [Event] {
 }
 
 extension Event {
+    /// A key of the record as written: the tests read events by the schema, as the log's other readers may.
+    subscript(key: String) -> JSON? { kind.fields.first { $0.0 == key }?.1 }
+
     func string(_ key: String) -> String? {
         if case .string(let value)? = self[key] { return value }
         return nil
