@@ -25,7 +25,6 @@ let bareExecutable: [LinkerSetting] = [
 let package = Package(
     name: "supervisor",
     products: [
-        .library(name: "SupervisorKit", targets: ["SupervisorKit"]),
         .executable(name: "supervisor", targets: ["supervisor"]),
         .executable(name: "WebContent", targets: ["WebContent"]),
         .executable(name: "WebContentPortable", targets: ["WebContentPortable"]),
@@ -33,7 +32,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
-        /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link SupervisorKit: it is a
+        /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link the supervisor's modules: it is a
         /// small static executable of its own), the benchmarks and the tests.
         .target(name: "ProcFS"),
         .target(name: "WireProtocol"),
@@ -46,25 +45,26 @@ let package = Package(
         .target(name: "System", dependencies: ["CShim", "ProcFS", "Text"]),
         /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
         .target(name: "Process", dependencies: ["System", "WireProtocol", "CShim"]),
-        /// The supervisor's rules, as data and pure decisions: policies and their recovery limits, and a clock.
-        .target(name: "Core", dependencies: ["Process"]),
-        /// The simulated world's parts that stand alone: seeded fault choices, the Jetsam process, the run's summary
-        /// and its iOS log.
-        .target(name: "Scenario", dependencies: ["Process", "System", "Events", "Text", "CShim"]),
+        /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
+        /// launcher it is given. Commands in, events out; it knows no tab, session, editor, seed or fault.
+        .target(name: "Core", dependencies: ["Process", "Events", "System", "Text", "WireProtocol", "CShim"]),
+        /// The browser, a client of the core: tabs, back/forward, the session file, error pages, the navigation
+        /// policy, the editor and its journal, the content scheme handler.
+        .target(name: "Browser", dependencies: ["Core", "Process", "Events", "System", "Text", "WireProtocol", "CShim"]),
+        /// The simulated world, driving the browser and the core: the workload, seeded choices, injected faults, the
+        /// browsing user, the typist, the Jetsam process, the run's summary and its iOS log.
+        .target(
+            name: "Scenario",
+            dependencies: ["Browser", "Core", "Process", "System", "Events", "Text", "WireProtocol", "CShim"]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "CShim"]),
-        /// What is left of the `Host` class (the core, the browser and the simulation's driver in one), its workers
-        /// and the browser's tabs, sessions, editor and content, until they move to Core, Browser and Scenario.
-        .target(
-            name: "SupervisorKit",
-            dependencies: ["CShim", "ProcFS", "WireProtocol", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
-        .target(name: "CommandLineOptions", dependencies: ["SupervisorKit", "Core", "Scenario", "LogAnalysis", "Text", "System"]),
+        .target(name: "CommandLineOptions", dependencies: ["Browser", "Core", "Scenario", "LogAnalysis", "Text", "System"]),
         .executableTarget(
             name: "supervisor",
             dependencies: [
-                "SupervisorKit", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
+                "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
+                "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "SupervisorKitTests",
             dependencies: [
-                "SupervisorKit", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
+                "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
                 "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",
             ]
         ),

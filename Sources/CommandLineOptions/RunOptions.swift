@@ -1,5 +1,6 @@
 import Core
-import SupervisorKit
+import Browser
+import Scenario
 import Text
 
 /// What `--log-format` writes besides the JSON Lines event log.

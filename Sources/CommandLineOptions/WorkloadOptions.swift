@@ -1,5 +1,6 @@
 import LogAnalysis
-import SupervisorKit
+import Browser
+import Scenario
 
 /// The settings a run starts from: every workload default shown in help is read from here, where the supervisor
 /// itself defines it.

@@ -1,6 +1,6 @@
 import Process
 
-/// How the host watches, prioritises and recovers views. A policy is data: a new one is a few lines here, and
+/// How the supervisor watches, prioritises and recovers views. A policy is data: a new one is a few lines here, and
 /// `compare` puts every policy in front of the same faults.
 public struct Policy: Sendable, Equatable {
     /// When the app learns that a view's worker died.

@@ -1,7 +1,8 @@
 import Events
 import Glibc
 import LogAnalysis
-import SupervisorKit
+import Browser
+import Scenario
 import System
 
 /// `analyze` on a generated device log of the asked size and density of WebKit lines, beside

@@ -1,3 +1,4 @@
+import Core
 import CShim
 import CommandLineOptions
 import Events

@@ -4,7 +4,7 @@ import Events
 import Glibc
 import LogAnalysis
 import Scenario
-import SupervisorKit
+import Browser
 import System
 import Text
 
@@ -253,7 +253,7 @@ enum BenchCommand {
         configuration.dwellNanoseconds = dwellNanoseconds
         let log = EventLog()
         log.observers.append(observe)
-        _ = try Host(configuration: configuration, content: benchContent, log: log).run()
+        _ = try Simulation(configuration: configuration, content: benchContent, log: log).run()
     }
 
     /// A program just written by the linker sits in the page cache in small pages; an installed one, read from

@@ -1,7 +1,8 @@
+import Core
 import CommandLineOptions
 import Glibc
 import Scenario
-import SupervisorKit
+import Browser
 import System
 import Text
 
@@ -34,11 +35,11 @@ enum CompareCommand {
             let log = EventLog()
             let progress = Progress(total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)")
             log.observers.append(progress.record)
-            let host = try Host(configuration: configuration, content: content, log: log)
-            try host.stopOnTerminationSignals()
-            let summary = try host.run()
+            let simulation = try Simulation(configuration: configuration, content: content, log: log)
+            try simulation.stopOnTerminationSignals()
+            let summary = try simulation.run()
             progress.finish()
-            if let failure = host.failure { throw RuntimeError(failure) }
+            if let failure = simulation.failure { throw RuntimeError(failure) }
             summaries.append(summary)
             if summary.interrupted { break }
         }

@@ -1,6 +1,6 @@
 import Events
 import Scenario
-import SupervisorKit
+import Browser
 import Text
 
 /// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;

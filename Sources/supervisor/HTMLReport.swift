@@ -1,5 +1,6 @@
 import LogAnalysis
-import SupervisorKit
+import Browser
+import Scenario
 import System
 import Text
 

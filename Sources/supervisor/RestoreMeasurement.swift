@@ -1,7 +1,8 @@
+import Core
 import Events
 import LogAnalysis
 import Scenario
-import SupervisorKit
+import Browser
 import System
 import Text
 

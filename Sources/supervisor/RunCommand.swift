@@ -1,7 +1,8 @@
+import Core
 import CommandLineOptions
 import Glibc
 import Scenario
-import SupervisorKit
+import Browser
 import System
 import Text
 
@@ -44,26 +45,26 @@ enum RunCommand {
             log.observers.append(console.record)
             log.flushers.append(console.flush)
         }
-        let host = try Host(configuration: workload.settings, content: content, log: log)
+        let simulation = try Simulation(configuration: workload.settings, content: content, log: log)
         if let session {
             if let (records, damage) = saved, !records.records.isEmpty {
                 if let damage { printError("supervisor: warning: \(session.path): \(damage); restoring the rest") }
-                host.restore(records, damage: damage, into: session)
+                simulation.browser.restore(records, damage: damage, into: session)
             } else {
                 if let damage = saved?.damage { printError("supervisor: warning: \(session.path): \(damage); starting a new session") }
-                host.startSession(tabs: workload.settings.tabs, into: session)
+                simulation.browser.startSession(tabs: workload.settings.tabs, into: session)
             }
         }
         TerminationSignals.block()
         defer { TerminationSignals.unblock() }
-        try host.stopOnTerminationSignals()
+        try simulation.stopOnTerminationSignals()
         let progress = Progress(total: workload.settings.loads, label: "run")
         log.observers.append(progress.record)
-        let summary = try host.run()
+        let summary = try simulation.run()
         progress.finish()
         // The logs are true whatever the run's outcome: they take their place now.
         try outputs.commit()
-        if let failure = host.failure { throw RuntimeError(failure) }
+        if let failure = simulation.failure { throw RuntimeError(failure) }
         let text = (arguments[options.json] ? summary.json.text : summary.text) + "\n"
         // With the event log on standard output, the summary goes beside it, not into it.
         if outputs.log?.isStandardOutput == true { writeStandardError(text) } else { try writeStandardOutput(text) }

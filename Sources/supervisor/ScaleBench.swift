@@ -1,8 +1,10 @@
+import Core
 import Glibc
 import ProcFS
-import SupervisorKit
+import Browser
+import Scenario
 
-/// Many live workers at once, through the real host: what the supervisor costs per worker and per event, and
+/// Many live workers at once, through a real simulation: what the supervisor costs per worker and per event, and
 /// whether it stays asleep when nothing is due.
 enum Scale {
     struct Result {
@@ -45,7 +47,7 @@ enum Scale {
             }
         }
         let cpuBefore = cpuSeconds()
-        _ = try Host(configuration: configuration, content: BenchCommand.benchContent, log: log).run()
+        _ = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log).run()
         guard let busy, let idle else { throw RuntimeError("scale: not every view became visible") }
         return Result(
             rssMiB: busy.rss, cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,

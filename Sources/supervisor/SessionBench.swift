@@ -1,9 +1,11 @@
+import Core
 import Glibc
-import SupervisorKit
+import Browser
+import Scenario
 import System
 
 /// The session-restore row of `bench`: a 10,000-tab session file made usable (read, checked, decoded, every tab
-/// made unrealized in a host), beside the floor of reading and checksumming the same file.
+/// made unrealized in a browser), beside the floor of reading and checksumming the same file.
 enum SessionBench {
     static let tabs = 10_000
 
@@ -18,15 +20,15 @@ enum SessionBench {
         return path
     }
 
-    /// Milliseconds from nothing to every tab of `path` restored, `count` times, each into a new host.
+    /// Milliseconds from nothing to every tab of `path` restored, `count` times, each into a new browser.
     static func restore(_ path: String, count: Int, workerPath: String) throws -> [Double] {
         try (0..<count).map { _ in
-            let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
+            let simulation = try Simulation(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
             let start = Sys.monotonicNanoseconds()
             let (session, damage) = try SessionFile.readRecords(path)
-            host.restore(session, damage: damage, into: SessionStore(readOnly: path))
+            simulation.browser.restore(session, damage: damage, into: SessionStore(readOnly: path))
             let elapsed = Sys.monotonicNanoseconds() - start
-            guard host.tabs.count == tabs else { throw RuntimeError("restored \(host.tabs.count) of \(tabs) tabs from '\(path)'") }
+            guard simulation.browser.tabs.count == tabs else { throw RuntimeError("restored \(simulation.browser.tabs.count) of \(tabs) tabs from '\(path)'") }
             return Double(elapsed) / 1e6
         }
     }

@@ -2,7 +2,8 @@ import CommandLineOptions
 import Core
 import Events
 import Glibc
-import SupervisorKit
+import Browser
+import Scenario
 import System
 import Text
 
@@ -57,19 +58,19 @@ enum SessionCommand {
         configuration.sessionPath = path
         let content = try RunCommand.contentProvider(arguments[options.content])
         let log = EventLog()
-        let host = try Host(configuration: configuration, content: content, log: log)
+        let simulation = try Simulation(configuration: configuration, content: content, log: log)
         let measure = RestoreMeasurement(log: log)
         let damage = try measure.restoring { () throws -> SessionDamage? in
             let (session, damage) = try read(path)
-            host.restore(session, damage: damage, into: SessionStore(readOnly: path))
+            simulation.browser.restore(session, damage: damage, into: SessionStore(readOnly: path))
             return damage
         }
         TerminationSignals.block()
         defer { TerminationSignals.unblock() }
-        try host.stopOnTerminationSignals()
-        let summary = try host.run()
-        if let failure = host.failure { throw RuntimeError(failure) }
-        let result = measure.result(tabs: host.tabs, summary: summary, damage: damage)
+        try simulation.stopOnTerminationSignals()
+        let summary = try simulation.run()
+        if let failure = simulation.failure { throw RuntimeError(failure) }
+        let result = measure.result(tabs: simulation.browser.tabs, summary: summary, damage: damage)
         try writeStandardOutput((arguments[options.json] ? result.json.text : result.text) + "\n")
         return summary.interrupted ? 130 : 0
     }

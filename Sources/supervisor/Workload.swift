@@ -1,7 +1,8 @@
-import SupervisorKit
+import Browser
+import Scenario
 import System
 
-/// What `run` and `compare` were asked for: the host's settings, and the names of the files only the CLI opens.
+/// What `run` and `compare` were asked for: the run's settings, and the names of the files only the CLI opens.
 struct Workload {
     var settings: RunConfiguration
     /// Where Jetsam's kills are logged: opened here, before the run, and handed to Jetsam as a descriptor.

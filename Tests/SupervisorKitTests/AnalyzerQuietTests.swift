@@ -1,7 +1,7 @@
 import Testing
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
 @testable import System
 
 /// The cases that look like a kill before render and are not. Each stays quiet, and each is shown to be kept quiet

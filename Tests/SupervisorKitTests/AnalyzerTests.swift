@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
 /// Runs the analyzer over `files` (name, bytes) as one analysis.

@@ -5,7 +5,9 @@ import WireProtocol
 
 @testable import LogAnalysis
 @testable import Process
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 
 extension Processes {
     /// A worker that talks garbage is cut off as `protocol-violation` (or `unresponsive`), and the view it served
@@ -51,7 +53,7 @@ extension Processes {
             let folder = try TemporaryFolder([:])
             let worker = try badWorker(behaviour, in: folder)
             let before = try openHostDescriptors()
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.workerPath = worker
                 $0.loads = 2
                 $0.views = 2
@@ -73,7 +75,7 @@ extension Processes {
             let folder = try TemporaryFolder(["page.html": page("Page"), "big.bin": String(repeating: "x", count: 400_000)])
             let fetches = "out(frame(5, text(b'app://local/big.bin') + b'\\x00')); out(frame(5, text(b'app://local/big.bin') + b'\\x01'))"
             let worker = try BadWorkers().badWorker("out(hello); time.sleep(0.1); " + fetches, in: folder)
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.workerPath = worker
                 $0.loads = 1
                 $0.maxUnreadBytes = 128 << 10
@@ -130,7 +132,7 @@ extension Processes {
             let content = try TemporaryFolder(["big.html": page("Big")])
             let size = ContentProvider.maxDocumentSize + 1
             #expect(truncate(content.path + "/big.html", off_t(size)) == 0)
-            let (summary, events) = try runHost({ $0.loads = 1 }, content: try content.provider)
+            let (summary, events) = try simulate({ $0.loads = 1 }, content: try content.provider)
             #expect(summary.failed == 1)
             let error = try #require(events.named("load-end").first?.string("error"))
             #expect(error.contains("413") && error.contains("\(size)"), "\(error)")
@@ -139,7 +141,7 @@ extension Processes {
 
         @Test func anEmptyPageWithNoTitleIsABlank() throws {
             let content = try TemporaryFolder(["empty.html": ""])
-            let (summary, _) = try runHost({ $0.loads = 1; $0.policy = .none }, content: try content.provider)
+            let (summary, _) = try simulate({ $0.loads = 1; $0.policy = .none }, content: try content.provider)
             #expect(summary.blank == 1 && summary.rendered == 0)
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Scenario
 
 @testable import Core
 @testable import LogAnalysis

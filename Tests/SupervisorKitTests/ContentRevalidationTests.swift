@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import Browser
 
 /// A kept copy of a page is served only while the file is unchanged: an edited page is read again.
 @Suite struct ContentRevalidation {

@@ -5,7 +5,7 @@ import ProcFS
 import Testing
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
 @testable import System
 
 /// The scheme handler's answers: each refusal checked by status and by its reason, so that a test fails when the

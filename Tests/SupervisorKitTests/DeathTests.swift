@@ -2,7 +2,8 @@ import Glibc
 import Testing
 
 @testable import Core
-@testable import SupervisorKit
+@testable import Browser
+@testable import Scenario
 
 extension Processes {
     /// Every way a worker can end is seen through its pidfd and named correctly.
@@ -14,7 +15,7 @@ extension Processes {
             var committed: Set<Int32> = []
             var onScreen: Set<Int32> = []
             // Killed mid-render once its view is in the window: the termination observer is wired by then.
-            let (summary, events) = try runHost({ $0.policy = policy; $0.loads = 1 }, content: try content.provider) { event in
+            let (summary, events) = try simulate({ $0.policy = policy; $0.loads = 1 }, content: try content.provider) { event in
                 guard let pid = event.pid, killed == nil else { return }
                 if event.name == "commit" { committed.insert(pid) }
                 if event.name == "priority", event.string("band") == "foreground" { onScreen.insert(pid) }
@@ -38,7 +39,7 @@ extension Processes {
         @Test func aWorkerKilledAfterRenderWhileOnScreenIsRenderedAgain() throws {
             let content = try TemporaryFolder(["page.html": page("Page")])
             var killed: Int32?
-            let (summary, events) = try runHost({ $0.loads = 1; $0.dwellNanoseconds = 300_000_000 }, content: try content.provider) {
+            let (summary, events) = try simulate({ $0.loads = 1; $0.dwellNanoseconds = 300_000_000 }, content: try content.provider) {
                 event in
                 if event.name == "visible", killed == nil, let pid = event.pid {
                     killed = pid
@@ -57,7 +58,7 @@ extension Processes {
         ] as [(String, String, Int32)])
         func aFaultingDocumentIsClassified(fault: String, status: String, number: Int32) throws {
             let content = try TemporaryFolder(["fault.html": page("Fault", fault: fault)])
-            let (summary, events) = try runHost({ $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: try content.provider)
+            let (summary, events) = try simulate({ $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: try content.provider)
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == status)
             #expect(death.int(status == "abnormal" ? "code" : "signal") == Int(number))
@@ -66,7 +67,7 @@ extension Processes {
         }
 
         @Test func aMissingWorkerBinaryIsALaunchFailureWithAClearMessage() throws {
-            let (summary, events) = try runHost({ $0.workerPath = "/nonexistent/WebContent"; $0.loads = 1 }, content: ContentProvider())
+            let (summary, events) = try simulate({ $0.workerPath = "/nonexistent/WebContent"; $0.loads = 1 }, content: ContentProvider())
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == "launch-failed")
             #expect(death.string("reason") == "cannot launch worker '/nonexistent/WebContent': No such file or directory")
@@ -76,7 +77,7 @@ extension Processes {
         }
 
         @Test func aWorkerThatExitsBeforeHelloIsALaunchFailure() throws {
-            let (_, events) = try runHost({ $0.workerPath = "/bin/true"; $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: ContentProvider())
+            let (_, events) = try simulate({ $0.workerPath = "/bin/true"; $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: ContentProvider())
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == "launch-failed")
             #expect(death.string("reason") == "died before hello: normal")
@@ -86,7 +87,7 @@ extension Processes {
         @Test(arguments: [("memory=64MB; cpu=400ms", nil, "normal"), ("", "hang", "unresponsive")] as [(String, String?, String)])
         func pingsTellABusyWorkerFromAHungOne(render: String, fault: String?, status: String) throws {
             let content = try TemporaryFolder(["page.html": page("Page", render: render, fault: fault)])
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.loads = 1
                 $0.policy.maxRecoveries = 0
                 $0.pingIntervalNanoseconds = 50_000_000
@@ -100,7 +101,7 @@ extension Processes {
             let content = try TemporaryFolder([
                 "bad.html": page("Bad", fault: fault), "good.html": page("Good", render: "cpu=5ms"),
             ])
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.loads = 12
                 $0.views = 3
                 $0.seed = 7

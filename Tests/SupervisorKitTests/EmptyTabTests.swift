@@ -1,7 +1,7 @@
 import Testing
 import WireProtocol
 
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     /// A tab restored with no history entries has nothing to load, and navigates like any other.
@@ -12,7 +12,7 @@ extension Processes {
             let (host, events) = try runTabs([savedTab(1, [], visible: true)], content: content) { host, tab, event in
                 switch event {
                 case .realized:
-                    host.navigate(tab, to: local + "a.html", type: .linkActivated)
+                    host.browser.navigate(tab, to: local + "a.html", type: .linkActivated)
                     host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
                 case .finished(let title):
                     titles.append(title)
@@ -21,7 +21,7 @@ extension Processes {
                 }
             }
             #expect(titles == ["A"])
-            #expect(host.tabs[0].history.entries.map(\.url) == [local + "a.html"] && host.tabs[0].history.index == 0)
+            #expect(host.browser.tabs[0].history.entries.map(\.url) == [local + "a.html"] && host.browser.tabs[0].history.index == 0)
             #expect(events.named("tab-realized").first?.int("entries") == 0)
         }
     }

@@ -3,8 +3,9 @@ import Testing
 
 @testable import Events
 @testable import LogAnalysis
+@testable import Core
 @testable import Scenario
-@testable import SupervisorKit
+@testable import Browser
 
 /// The event log's one codec: every event is written and read back whole, and no key is ever read as a default.
 @Suite struct EventSchema {
@@ -117,7 +118,7 @@ extension Processes {
     @Suite struct RunLogSchema {
         @Test(.timeLimit(.minutes(1))) func aRealRunsLogReadsBackWhole() throws {
             let folder = try TemporaryFolder([:])
-            let (_, events) = try runHost({
+            let (_, events) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 12
                 $0.views = 2

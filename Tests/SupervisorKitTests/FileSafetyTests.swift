@@ -4,7 +4,7 @@ import Testing
 import WireProtocol
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
 @testable import Text
 
 extension Processes {

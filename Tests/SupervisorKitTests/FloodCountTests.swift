@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import Text
 
 extension Processes {
@@ -11,7 +13,7 @@ extension Processes {
         @Test func reusedWorkersAreNotKilledAsFloodsForWhatEarlierPagesSent() throws {
             let links = (1...5).map { "<meta name=\"x-navigate\" content=\"url=app://local/\($0).html\">" }.joined()
             let content = ContentProvider(pages: [("links.html", "<title>Links</title>" + links)])
-            let (summary, events) = try runHost({ $0.policy = .guarded; $0.loads = 12 }, content: content)
+            let (summary, events) = try simulate({ $0.policy = .guarded; $0.loads = 12 }, content: content)
             #expect(summary.rendered == 12)
             #expect(summary.reuses >= 8, "only \(summary.reuses) reuses")
             #expect(events.named("protocol-violation").isEmpty)

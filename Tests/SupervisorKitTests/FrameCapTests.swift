@@ -5,7 +5,9 @@ import WireProtocol
 
 @testable import LogAnalysis
 @testable import Process
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 
 /// No frame over the protocol's cap, in either direction: large values go in pieces, and the rest is bounded.
 @Suite struct FrameCap {
@@ -165,8 +167,8 @@ extension Processes {
                         killed = worker.pid
                         kill(worker.pid, SIGKILL)
                     } else {
-                        host.send(.input(seq: 1, text: String(repeating: "x", count: maxFrameSize)), to: worker)
-                        host.queryWorkerHistory(tab)
+                        host.supervisor.send(.input(seq: 1, text: String(repeating: "x", count: maxFrameSize)), to: worker)
+                        host.browser.queryWorkerHistory(tab)
                     }
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
@@ -188,7 +190,7 @@ extension Processes {
             let path = folder.path + "/journal"
             let texts = ["a", "b", "c"].map { Array((String(repeating: $0, count: 500_000) + " ").utf8) }
             _ = FileManager.default.createFile(atPath: path, contents: Data(journalRecords(texts)))
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 2
                 $0.dwellNanoseconds = 100_000_000
@@ -206,7 +208,7 @@ extension Processes {
         @Test func aHugeTitleIsCutAtACharacterBoundary() throws {
             let title = "a" + String(repeating: "é", count: 600_000)
             let content = ContentProvider(pages: [("title.html", "<title>\(title)</title>")])
-            let (summary, events) = try runHost({ $0.loads = 1 }, content: content)
+            let (summary, events) = try simulate({ $0.loads = 1 }, content: content)
             #expect(summary.rendered == 1)
             let shown = try #require(events.named("render").first?.string("title"))
             #expect(shown == "a" + String(repeating: "é", count: (maxTitleBytes - 1) / 2))
@@ -226,11 +228,11 @@ extension Processes {
                 case .finished(let title):
                     titles.append(title)
                     if titles.count == 1 {
-                        host.navigate(tab, to: huge, type: .linkActivated)
-                        host.navigate(tab, to: local + "hostile.html", type: .linkActivated)
+                        host.browser.navigate(tab, to: huge, type: .linkActivated)
+                        host.browser.navigate(tab, to: local + "hostile.html", type: .linkActivated)
                     } else {
                         // A round trip after the hostile page: its worker is still there to answer.
-                        host.queryWorkerHistory(tab)
+                        host.browser.queryWorkerHistory(tab)
                         host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
                     }
                 case .workerHistory: host.endBrowsing()
@@ -242,7 +244,7 @@ extension Processes {
             let refusal = events.named("navigation-decision").first { $0.string("url") == huge }
             #expect(refusal?.string("decision") == "cancel")
             #expect(!events.named("fetch").contains { $0.string("url")!.utf8.count > maxURLBytes })
-            #expect(host.tabs[0].history.entries.map(\.url) == [local + "page.html", local + "hostile.html"])
+            #expect(host.browser.tabs[0].history.entries.map(\.url) == [local + "page.html", local + "hostile.html"])
             #expect(events.named("protocol-violation").isEmpty)
         }
     }

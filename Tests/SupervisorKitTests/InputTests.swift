@@ -4,7 +4,8 @@ import Testing
 
 @testable import Core
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Scenario
 @testable import System
 
 /// Seed 001: typed input is never lost, and never applied twice, whatever dies.
@@ -158,7 +159,7 @@ extension Processes {
         func typedInputSurvivesEveryWorkerDeath(policy: Policy) throws {
             var editorPID: Int32?
             var kills = 0
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = policy
                 $0.policy.maxRecoveries = .max
                 $0.loads = 12
@@ -185,7 +186,7 @@ extension Processes {
         /// input is lost.
         @Test func aStoppedEditorWorkerIsUnresponsiveAndItsInputsReplayed() throws {
             var stopped: Int32?
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 4
                 $0.dwellNanoseconds = 250_000_000

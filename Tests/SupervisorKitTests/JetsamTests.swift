@@ -5,7 +5,7 @@ import Testing
 @testable import Core
 @testable import Process
 @testable import Scenario
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     /// Workers/Jetsam, the memory-pressure killer: a separate process that only reads /proc and sends SIGKILL.
@@ -65,7 +65,7 @@ extension Processes {
         /// view; that death is observed and the view rebuilt, so every load renders.
         @Test(arguments: [("none", 4 as Int?, 0), ("always-foreground", 0, 4), ("guarded", nil, 4)])
         func underPressureTheRaceHappensByItself(policy: String, raceKills: Int?, rendered: Int) throws {
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = Policy.named(policy)!
                 $0.loads = 4
                 // Long enough that a machine busy with other work still lets the killer find each worker before it

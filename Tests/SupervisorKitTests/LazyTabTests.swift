@@ -2,7 +2,9 @@ import Testing
 import WireProtocol
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
 /// Restored tabs are checked, not decoded: their strings are built when their history is first read.
@@ -58,9 +60,9 @@ import WireProtocol
         let page = InternalURL.errorPage(for: failed, code: 404, key: LaunchKey())
         let history = BackForwardList(entries: [HistoryEntry(url: "app://local/a.html"), HistoryEntry(url: page)], index: 1)
         let saved = Session(tabs: [SavedTab(id: 1, history: history, visible: true)])
-        let host = try Host(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
-        host.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, into: SessionStore(readOnly: "/nonexistent"))
-        #expect(host.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: host.launchKey))
-        #expect(host.errorPageTarget(host.tabs[0].url ?? "") == failed)
+        let host = try Simulation(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
+        host.browser.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, into: SessionStore(readOnly: "/nonexistent"))
+        #expect(host.browser.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: host.browser.launchKey))
+        #expect(host.browser.errorPageTarget(host.browser.tabs[0].url ?? "") == failed)
     }
 }

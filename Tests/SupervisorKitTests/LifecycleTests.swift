@@ -4,7 +4,8 @@ import Glibc
 import Testing
 
 @testable import Core
-@testable import SupervisorKit
+@testable import Browser
+@testable import Scenario
 @testable import System
 
 extension Processes {
@@ -18,7 +19,7 @@ extension Processes {
                 // Rebuild, observing deaths from spawn: each kill is recovered at once.
                 var policy = Policy.rebuild
                 policy.observe = .spawn
-                let (summary, events) = try runHost({ $0.loads = 1000; $0.views = 2; $0.policy = policy }, content: ContentProvider()) { event in
+                let (summary, events) = try simulate({ $0.loads = 1000; $0.views = 2; $0.policy = policy }, content: ContentProvider()) { event in
                     if event.name == "spawn", let pid = event.pid { loadOfPid[pid] = event.int("load") }
                     if event.name == "hello", let pid = event.pid, let load = loadOfPid[pid], !killedLoads.contains(load) {
                         killedLoads.insert(load)
@@ -37,7 +38,7 @@ extension Processes {
 
         @Test func aWorkerHoldsOnlyStandardDescriptorsAndItsChannel() throws {
             var seen: [Int] = []
-            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+            _ = try simulate({ $0.loads = 1 }, content: ContentProvider()) { event in
                 if event.name == "hello", let pid = event.pid { seen = descriptors(of: pid) }
             }
             #expect(seen == [0, 1, 2, 3, 4])
@@ -46,7 +47,7 @@ extension Processes {
         @Test func aWorkerLeadsItsOwnProcessGroup() throws {
             var group: pid_t = 0
             var worker: pid_t = -1
-            _ = try runHost({ $0.loads = 1 }, content: ContentProvider()) { event in
+            _ = try simulate({ $0.loads = 1 }, content: ContentProvider()) { event in
                 if event.name == "hello", let pid = event.pid {
                     worker = pid
                     group = getpgid(pid)

@@ -1,7 +1,7 @@
 import Testing
 import WireProtocol
 
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     /// A page cannot keep a tab navigating on its own: after Chromium's redirect limit of navigations without a
@@ -16,7 +16,7 @@ extension Processes {
                 host, tab, event in
                 switch event {
                 case .finished("Start"):
-                    host.navigate(tab, to: local + "loop.html", type: .linkActivated)
+                    host.browser.navigate(tab, to: local + "loop.html", type: .linkActivated)
                 case .committed:
                     commits += 1
                     if commits > 200 { host.endBrowsing() }
@@ -28,10 +28,10 @@ extension Processes {
             }
             #expect(ended)
             // The restore, the user's navigation, the page's own ones up to the limit, and the error page.
-            #expect(commits == 1 + 1 + Host.maxPageNavigations + 1)
+            #expect(commits == 1 + 1 + Browser.maxPageNavigations + 1)
             let page = try #require(events.named("error-page").first)
-            #expect(page.string("kind") == "too-many-navigations" && page.int("code") == Host.tooManyNavigationsCode)
-            #expect(host.tabs[0].url.flatMap(host.errorPageTarget) == local + "loop.html")
+            #expect(page.string("kind") == "too-many-navigations" && page.int("code") == Browser.tooManyNavigationsCode)
+            #expect(host.browser.tabs[0].url.flatMap(host.browser.errorPageTarget) == local + "loop.html")
         }
     }
 }

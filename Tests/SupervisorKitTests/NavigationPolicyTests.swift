@@ -1,7 +1,7 @@
 import Testing
 import WireProtocol
 
-@testable import SupervisorKit
+@testable import Browser
 
 @Suite struct NavigationPolicyTests {
     let key = LaunchKey()

@@ -5,7 +5,8 @@ import Testing
 
 @testable import Core
 @testable import Process
-@testable import SupervisorKit
+@testable import Browser
+@testable import Scenario
 
 extension Processes {
     /// Bands are really applied, read back from /proc, and failures are reported the RunningBoard way.
@@ -27,7 +28,7 @@ extension Processes {
         ] as [(String, [String: (Int32, Int)])])
         func bandsReadBackFromTheKernel(policy: String, expected: [String: (Int32, Int)]) throws {
             var readings: [String: (nice: Int32, oom: Int)] = [:]
-            _ = try runHost({
+            _ = try simulate({
                 $0.policy = Policy.named(policy)!
                 $0.loads = 2
                 $0.views = 2

@@ -4,7 +4,10 @@ import Glibc
 import Testing
 import WireProtocol
 
-@testable import SupervisorKit
+@testable import Process
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
 extension Processes {
@@ -19,7 +22,7 @@ extension Processes {
             let folder = try TemporaryFolder([:])
             let (script, children) = try forkingWorker(in: folder)
             var killed = false
-            let (summary, _) = try runHost({
+            let (summary, _) = try simulate({
                 $0.workerPath = script
                 $0.loads = 3
                 $0.dwellNanoseconds = 100_000_000
@@ -45,8 +48,8 @@ extension Processes {
             Sys.ignoreSignal(SIGPIPE)
             let folder = try TemporaryFolder([:])
             let (script, children) = try forkingWorker(in: folder)
-            let launcher = try WorkerLauncher(executable: script)
-            let worker = try launcher.launch()
+            let launcher = try WorkerLauncher(executable: script, loop: EventLoop())
+            let worker = try launcher.launchProcess()
             // Its hello means the script has started its child and exec'd the worker.
             var scratch = [UInt8](repeating: 0, count: 4096)
             var ready = pollfd(fd: worker.channel.readFD, events: Int16(POLLIN), revents: 0)
@@ -54,7 +57,7 @@ extension Processes {
             #expect(try worker.channel.next() == .hello(pid: worker.pid, version: protocolVersion))
             let child = try #require(Int32(try String(contentsOfFile: children, encoding: .utf8).split(separator: "\n")[0]))
             #expect(!isDead(child))
-            worker.signal(SIGKILL)
+            worker.signal(SIGKILL, by: .supervisor)
             #expect(eventually(within: 2) { isDead(child) })
             #expect(!worker.reaped)
             var exited = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)

@@ -5,7 +5,7 @@ import Testing
 @testable import Events
 @testable import LogAnalysis
 @testable import Scenario
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     /// The kill-before-render race, reproduced exactly with `--inject-race 1` (every load raced), and what each
@@ -14,7 +14,7 @@ extension Processes {
         /// The page takes longer to render than the race window lasts, so a raced worker never paints first: its
         /// view has no title, and the watchdog always sees a blank.
         static func raced(_ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1) throws -> (RunSummary, [Event]) {
-            try runHost({
+            try simulate({
                 $0.policy = policy
                 $0.loads = loads
                 $0.views = 4
@@ -85,7 +85,7 @@ extension Processes {
         /// Case 1: a hidden view's worker is killed after render and the view is shown again later.
         @Test(arguments: [("none", 2, "none"), ("webkit-default", 0, "shown"), ("guarded", 0, "shown"), ("rebuild", 0, "termination")])
         func aWorkerKilledWhileItsViewIsHiddenIsRecoveredAsThePolicySays(policy: String, blanks: Int, reason: String) throws {
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = Policy.named(policy)!
                 $0.loads = 2
                 $0.views = 2

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Events
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
 @testable import System
 @testable import Text
 

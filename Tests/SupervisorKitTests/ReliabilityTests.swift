@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
 import Testing
+@testable import Core
+@testable import Scenario
 
 extension Processes {
     /// Hangs, crash loops, a worker that cannot start, and the supervisor's own death and shutdown.
@@ -8,7 +10,7 @@ extension Processes {
         /// A document that spins is killed as unresponsive after the hang timeout, not before.
         @Test func aSpinningDocumentIsUnresponsiveAfterTheHangTimeout() throws {
             let content = try TemporaryFolder(["page.html": page("Page", fault: "hang")])
-            let (_, events) = try runHost({
+            let (_, events) = try simulate({
                 $0.loads = 1
                 $0.policy.maxRecoveries = 0
                 $0.pingIntervalNanoseconds = 50_000_000
@@ -26,7 +28,7 @@ extension Processes {
         /// restart waiting longer than the one before, then ends on an error page: spawns stay bounded.
         @Test func aCrashLoopEndsOnAnErrorPageWithBoundedSpawns() throws {
             let content = try TemporaryFolder(["crash.html": page("Crash", fault: "segv")])
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 2
                 $0.policy.crashBackoffNanoseconds = 20_000_000
@@ -51,7 +53,7 @@ extension Processes {
         @Test func killsFromOutsideAreNotACrashLoop() throws {
             let content = try TemporaryFolder(["slow.html": page("Slow", render: "cpu=100ms")])
             var kills = 0
-            let (summary, events) = try runHost({ $0.policy = .guarded; $0.loads = 1 }, content: try content.provider) { event in
+            let (summary, events) = try simulate({ $0.policy = .guarded; $0.loads = 1 }, content: try content.provider) { event in
                 if event.name == "commit", kills < 6, let pid = event.pid {
                     kills += 1
                     kill(pid, SIGKILL)

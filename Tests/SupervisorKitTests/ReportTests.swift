@@ -1,4 +1,6 @@
 import Testing
+@testable import Core
+@testable import Scenario
 
 @testable import Events
 @testable import LogAnalysis

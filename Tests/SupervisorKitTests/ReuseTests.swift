@@ -1,7 +1,9 @@
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 
 extension Processes {
     /// `guarded` keeps closed views' healthy workers as spares for the next views.
@@ -12,7 +14,7 @@ extension Processes {
             var parked = 0
             var killedSpare: Int32?
             do {
-                let (summary, events) = try runHost({ $0.loads = 40; $0.policy = .guarded }, content: ContentProvider()) {
+                let (summary, events) = try simulate({ $0.loads = 40; $0.policy = .guarded }, content: ContentProvider()) {
                     event in
                     guard event.name == "spare", let pid = event.pid else { return }
                     guard event["reused"] == .bool(true) else { return launched.append(pid) }

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     @Suite struct SessionCLI {

@@ -4,7 +4,7 @@ import Testing
 import WireProtocol
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
 @testable import System
 
 /// The shared CRC-32 is zlib's, whichever way its input is split.

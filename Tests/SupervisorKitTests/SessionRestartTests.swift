@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 @testable import Events
-@testable import SupervisorKit
+@testable import Browser
 
 /// The events of a JSON Lines event log, parsed as far as the file goes (a SIGKILLed writer may leave half a line).
 func logEvents(_ path: String) -> [[String: Any]] {

@@ -5,7 +5,9 @@ import WireProtocol
 
 @testable import Events
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
 /// A save appends only the tabs that changed, off the event loop, and is read whole or not at all.
@@ -128,14 +130,14 @@ extension Processes {
         }
 
         /// Browses a new session at `path` in a host of this process.
-        func runSessionHost(_ path: String, _ configure: (inout RunConfiguration) -> Void) throws -> (SupervisorKit.Host, [Event]) {
+        func runSessionHost(_ path: String, _ configure: (inout RunConfiguration) -> Void) throws -> (Simulation, [Event]) {
             var configuration = RunConfiguration(workerPath: workerPath)
             configure(&configuration)
             let log = EventLog()
             nonisolated(unsafe) var events: [Event] = []
             log.observers.append { events.append($0) }
-            let host = try Host(configuration: configuration, content: ContentProvider(), log: log)
-            host.startSession(tabs: 3, into: try SessionStore(path: path))
+            let host = try Simulation(configuration: configuration, content: ContentProvider(), log: log)
+            host.browser.startSession(tabs: 3, into: try SessionStore(path: path))
             _ = try host.run()
             return (host, events)
         }

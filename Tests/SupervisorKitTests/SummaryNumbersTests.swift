@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import Text
 
 extension Processes {
@@ -49,7 +51,7 @@ extension Processes {
 
         /// Spares are launched workers too: every worker launched ends once, so the counts add up.
         @Test func workerCountsAddUp() throws {
-            let (summary, events) = try runHost({
+            let (summary, events) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 10
             }, content: ContentProvider(pages: [("page.html", page("Page"))]))
@@ -73,7 +75,7 @@ extension Processes {
             #expect(raced.killsByCause[.injected] == 4 && raced.killsByCause[.outside] == nil)
 
             let hang = try TemporaryFolder(["page.html": page("Page", fault: "hang")])
-            let (hung, hungEvents) = try runHost({
+            let (hung, hungEvents) = try simulate({
                 $0.loads = 1
                 $0.policy.maxRecoveries = 0
                 $0.pingIntervalNanoseconds = 50_000_000
@@ -84,7 +86,7 @@ extension Processes {
             #expect(hung.killsByCause[.supervisor] == 1 && hung.killsByCause[.injected] == nil)
 
             var victim: Int32?
-            let (killed, killedEvents) = try runHost({ $0.policy = .rebuild; $0.loads = 2 },
+            let (killed, killedEvents) = try simulate({ $0.policy = .rebuild; $0.loads = 2 },
                 content: ContentProvider(pages: [("page.html", page("Page"))])) { event in
                 if event.name == "render", victim == nil, let pid = event.pid {
                     victim = pid
@@ -104,7 +106,7 @@ extension Processes {
         /// Peak worker memory is what was read, in tenths of a MiB (a worker can hold less than one), and no
         /// figure at all when no worker rendered, never a made-up 0.
         @Test func peakWorkerMemoryIsMeasuredOrAbsent() throws {
-            let (small, _) = try runHost({ $0.loads = 1 }, content: ContentProvider(pages: [("tiny.html", "<title>T</title>")]))
+            let (small, _) = try simulate({ $0.loads = 1 }, content: ContentProvider(pages: [("tiny.html", "<title>T</title>")]))
             let bytes = try #require(small.peakWorkerRSSBytes)
             #expect(bytes > 0)
             #expect(small.text.contains("peak RSS of the live workers: \(small.peakWorkerRSSMiB!) MiB"))

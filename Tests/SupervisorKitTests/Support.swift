@@ -5,8 +5,9 @@ import Testing
 
 @testable import Events
 @testable import LogAnalysis
+@testable import Core
 @testable import Scenario
-@testable import SupervisorKit
+@testable import Browser
 @testable import Text
 
 /// Every test that starts processes lives under this suite, so that none of them runs beside another: the
@@ -58,9 +59,9 @@ func page(_ title: String, render: String = "", fault: String? = nil) -> String 
     return "<html><head>\(head)</head><body>\(title)</body></html>"
 }
 
-/// Runs a host to completion and returns its summary with every event it emitted. `react` sees each event as it
+/// Runs a simulation to completion and returns its summary with every event it emitted. `react` sees each event as it
 /// happens, on the event loop, where it may kill workers.
-func runHost(
+func simulate(
     _ configure: (inout RunConfiguration) -> Void = { _ in }, content: ContentProvider,
     react: @escaping (Event) -> Void = { _ in }
 ) throws -> (summary: RunSummary, events: [Event]) {
@@ -74,7 +75,7 @@ func runHost(
         events.append(event)
         react(event)
     }
-    let host = try Host(configuration: configuration, content: content, log: log)
+    let host = try Simulation(configuration: configuration, content: content, log: log)
     let summary = try host.run()
     return (summary, events)
 }

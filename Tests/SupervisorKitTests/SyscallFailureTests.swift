@@ -2,8 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Process
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
 /// Runs the built supervisor with `faults` (rules of `SyscallFaults`) in its environment, killed after a minute if
@@ -136,7 +139,7 @@ extension Processes {
         /// EMFILE at each step of a worker's launch in turn (each pipe, each fcntl, the spawn): one error that
         /// says so, and not one descriptor left open by the launch that failed. Past the last step, it launches.
         @Test func emfileAtEachStepOfALaunchLeaksNothing() throws {
-            let launcher = try WorkerLauncher(executable: workerPath)
+            let launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop())
             var failedSteps = 0
             for step in 0..<20 {
                 let before = try openHostDescriptors()
@@ -144,12 +147,12 @@ extension Processes {
                 rule.after = step
                 rule.times = 1
                 SyscallFaults.arm([rule])
-                let outcome = Result { () throws(LaunchError) in try launcher.launch() }
+                let outcome = Result { () throws(LaunchError) in try launcher.launchProcess() }
                 let made = SyscallFaults.disarm().first?.failed
                 switch outcome {
                 case .success(let worker):
                     #expect(made == 0)
-                    worker.signal(SIGKILL)
+                    worker.signal(SIGKILL, by: .supervisor)
                     _ = try worker.reap(wait: true)
                     #expect(failedSteps >= 5)
                     return

@@ -5,14 +5,16 @@ import WireProtocol
 
 @testable import Events
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 
 /// A host browsing `tabs` with nothing chosen for it: `script` sees every tab event, on the event loop, and drives
 /// the tabs through the host until it calls `endBrowsing()`. A run longer than 30 s is ended from outside.
 func runTabs(
     _ tabs: [SavedTab], content: ContentProvider, configure: (inout RunConfiguration) -> Void = { _ in },
-    script: @escaping (SupervisorKit.Host, Tab, TabEvent) -> Void
-) throws -> (host: SupervisorKit.Host, events: [Event]) {
+    script: @escaping (Simulation, Tab, TabEvent) -> Void
+) throws -> (host: Simulation, events: [Event]) {
     var configuration = RunConfiguration(workerPath: workerPath)
     configuration.policy = .guarded
     configuration.policy.spareWorkers = 0
@@ -21,11 +23,11 @@ func runTabs(
     let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { events.append($0) }
-    let host = try Host(configuration: configuration, content: content, log: log)
-    host.restore(
+    let host = try Simulation(configuration: configuration, content: content, log: log)
+    host.browser.restore(
         SessionFile.decodeRecords(SessionFile.encode(Session(tabs: tabs))).records, into: SessionStore(readOnly: "/nonexistent/session"))
     host.browsing.scripted = true
-    for tab in host.tabs { tab.observe { [unowned host, unowned tab] event in script(host, tab, event) } }
+    for tab in host.browser.tabs { tab.observe { [unowned host, unowned tab] event in script(host, tab, event) } }
     host.loop.schedule(afterNanoseconds: 30_000_000_000) { [unowned host] in host.endBrowsing() }
     _ = try host.run()
     return (host, events)
@@ -50,14 +52,14 @@ extension Processes {
                 switch (tab.id, event) {
                 case (_, .realized): realizedEvents.append(tab.id)
                 case (1, .finished):
-                    let second = host.tabs[1]
+                    let second = host.browser.tabs[1]
                     gettersBefore = (second.url, second.realized, second.canGoBack)
                     // A decider registered before the tab has a worker decides its navigations once it has one.
                     second.decider = { _, _, url in url.hasSuffix("blocked.html") ? .cancel : nil }
-                    host.show(second)
+                    host.browser.show(second)
                 case (2, .finished) where !decided:
                     decided = true
-                    host.navigate(tab, to: ContentProvider.origin + "blocked.html")
+                    host.browser.navigate(tab, to: ContentProvider.origin + "blocked.html")
                     host.loop.soon { host.endBrowsing() }
                 default: break
                 }
@@ -68,8 +70,8 @@ extension Processes {
             #expect(gettersBefore?.2 == second.history.canGoBack)
             #expect(realizedEvents == [1, 2])
             #expect(events.named("spawn").count == 2)
-            #expect(host.tabs.filter(\.realized).map(\.id) == [1, 2])
-            #expect(host.tabs[1].visible && !host.tabs[0].visible)
+            #expect(host.browser.tabs.filter(\.realized).map(\.id) == [1, 2])
+            #expect(host.browser.tabs[1].visible && !host.browser.tabs[0].visible)
             let refusal = events.named("navigation-decision").first { $0.string("url")?.hasSuffix("blocked.html") == true }
             #expect(refusal?.string("decision") == "cancel" && refusal?.string("reason") == "the tab's decider")
             #expect(!events.named("fetch").contains { $0.string("url")?.hasSuffix("blocked.html") == true })
@@ -85,12 +87,12 @@ extension Processes {
                 case .finished:
                     step += 1
                     switch step {
-                    case 1: host.navigate(tab, to: local + "b.html")
-                    case 2: host.navigate(tab, to: local + "c.html")
-                    case 3: host.goBack(tab)
-                    case 4: host.goBack(tab)
-                    case 5: host.navigate(tab, to: local + "d.html")
-                    default: host.queryWorkerHistory(tab)
+                    case 1: host.browser.navigate(tab, to: local + "b.html")
+                    case 2: host.browser.navigate(tab, to: local + "c.html")
+                    case 3: host.browser.goBack(tab)
+                    case 4: host.browser.goBack(tab)
+                    case 5: host.browser.navigate(tab, to: local + "d.html")
+                    default: host.browser.queryWorkerHistory(tab)
                     }
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
@@ -98,7 +100,7 @@ extension Processes {
                 default: break
                 }
             }
-            let tab = host.tabs[0]
+            let tab = host.browser.tabs[0]
             #expect(tab.history.entries.map(\.url) == [local + "a.html", local + "d.html"])
             #expect(tab.history.index == 1)
             #expect(tab.title == "D")
@@ -118,7 +120,7 @@ extension Processes {
                     killed = tab.load?.view?.worker?.pid
                     kill(killed!, SIGKILL)
                 case .finished:
-                    host.queryWorkerHistory(tab)
+                    host.browser.queryWorkerHistory(tab)
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
                     host.endBrowsing()
@@ -129,7 +131,7 @@ extension Processes {
             #expect(events.named("fetch").filter { $0.string("kind") == "document" }.map { $0.string("url") } == [urls[1], urls[1]])
             #expect(reported?.0 == 1)
             #expect(reported?.1 == urls)
-            #expect(host.tabs[0].history.entries.map(\.url) == urls)
+            #expect(host.browser.tabs[0].history.entries.map(\.url) == urls)
         }
     }
 }
@@ -147,23 +149,23 @@ extension Processes.Tabs {
             step += 1
             lists.append(tab.history.entries.map(\.url))
             switch step {
-            case 1: host.navigate(tab, to: local + "missing.html")
-            case 2: host.reload(tab)
+            case 1: host.browser.navigate(tab, to: local + "missing.html")
+            case 2: host.browser.reload(tab)
             case 3:
                 _ = FileManager.default.createFile(atPath: folder.path + "/missing.html", contents: Data(page("Found").utf8))
-                host.reload(tab)
-            case 4: host.navigate(tab, to: local + "late.html")
+                host.browser.reload(tab)
+            case 4: host.browser.navigate(tab, to: local + "late.html")
             default: host.endBrowsing()
             }
         }
-        let key = host.launchKey
+        let key = host.browser.launchKey
         let missingError = InternalURL.errorPage(for: local + "missing.html", code: 404, key: key)
         // A provisional failure: history unchanged, then the error page stands in for the URL that failed.
         #expect(lists[1] == [local + "a.html", missingError])
         // Reloading the error page retries the original in place: history does not grow.
         #expect(lists[2] == [local + "a.html", missingError])
         #expect(lists[3] == [local + "a.html", local + "missing.html"])
-        #expect(host.tabs[0].title == "Cannot open page")
+        #expect(host.browser.tabs[0].title == "Cannot open page")
         // A failure after commit: the committed entry becomes the error page.
         #expect(lists[4] == [local + "a.html", local + "missing.html", InternalURL.errorPage(for: local + "late.html", code: 200, key: key)])
         let kinds = events.named("fail").compactMap { $0.string("kind") }
@@ -186,7 +188,7 @@ extension Processes.Tabs {
             [savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages),
             configure: { $0.navigation.allowedHosts.insert("friend.example") }
         ) { host, tab, event in
-            key = host.launchKey.value
+            key = host.browser.launchKey.value
             if case .finished = event { finishes += 1 }
             if case .failed = event, finishes == 1 { host.loop.soon { host.endBrowsing() } }
         }
@@ -204,7 +206,7 @@ extension Processes.Tabs {
         #expect(decision("https://friend.example/")?.0 == "allow")
         #expect(events.named("open-externally").count == 2)
         // Only the allowed main-frame link was loaded; the refused ones never reached history.
-        #expect(host.tabs[0].history.entries.map(\.url).allSatisfy { !$0.contains("elsewhere") && !$0.hasPrefix("internal:") || $0.contains(key) })
+        #expect(host.browser.tabs[0].history.entries.map(\.url).allSatisfy { !$0.contains("elsewhere") && !$0.hasPrefix("internal:") || $0.contains(key) })
         #expect(events.named("fetch").contains { $0.string("url") == "https://friend.example/" })
     }
 }
@@ -219,7 +221,7 @@ extension Processes.Tabs {
         ])
         try FileManager.default.createDirectory(atPath: folder.path + "/images", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: folder.path + "/images/photo", contents: Data(repeating: 7, count: 70_000))
-        let (summary, events) = try runHost({ $0.loads = 1 }, content: try folder.provider)
+        let (summary, events) = try simulate({ $0.loads = 1 }, content: try folder.provider)
         #expect(summary.rendered == 1)
         let fetches = events.named("fetch")
         #expect(fetches.first?.int("bytes") ?? 0 > maxFrameSize)
@@ -243,15 +245,15 @@ extension Processes.Tabs {
             switch event {
             case .finished:
                 step += 1
-                if step == 1 { host.goBack(tab) } else { host.queryWorkerHistory(tab) }
+                if step == 1 { host.browser.goBack(tab) } else { host.browser.queryWorkerHistory(tab) }
             case .workerHistory(let index, let urls):
                 reported = (index, urls)
                 host.endBrowsing()
             default: break
             }
         }
-        let tab = host.tabs[0]
-        let expected = [InternalURL.errorPage(for: urls[0], code: 404, key: host.launchKey), urls[1]]
+        let tab = host.browser.tabs[0]
+        let expected = [InternalURL.errorPage(for: urls[0], code: 404, key: host.browser.launchKey), urls[1]]
         #expect(tab.history.entries.map(\.url) == expected && tab.history.index == 0)
         #expect(reported?.0 == 0 && reported?.1 == expected)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Events
-@testable import SupervisorKit
+@testable import Browser
 
 extension Processes {
     /// `--truth` holds a run's event log to its schema: a renamed key is one clear error, never a default that would

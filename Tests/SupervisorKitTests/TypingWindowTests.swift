@@ -6,14 +6,14 @@ import WireProtocol
 
 @testable import LogAnalysis
 @testable import Process
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
+@testable import Scenario
 @testable import System
 
-/// An editor with no journal, or with `journal`, outside any host.
+/// An editor with no journal, or with `journal`, outside any browser.
 func makeEditor(journal: InputJournal? = nil) -> Editor {
-    Editor(
-        load: Load(index: -1, url: ContentProvider.editorURL, slot: -1, hidden: false, startedAt: 0, editor: true),
-        journal: journal)
+    Editor(load: Load(index: -1, client: EditorClient()), journal: journal)
 }
 
 /// A journal holding `texts`, seqs 1, 2, 3…, synced as one group.
@@ -23,12 +23,9 @@ func journalRecords(_ texts: [[UInt8]]) -> [UInt8] {
 
 /// Typing beyond what the worker can take is slowed, not lost; labels stay unique; the audit counts texts.
 @Suite struct TypingWindow {
-    /// A worker handle on a pipe of its own: the editor only needs something to send to. Its process is a pidfd
-    /// on this one, which nothing here signals or reaps.
-    func detachedWorker() throws -> WorkerProcess {
-        let pipe = try Sys.pipe()
-        let process = ChildProcess(pid: getpid(), pidfd: FileDescriptor(sv_pidfd_open(getpid())))
-        return WorkerProcess(process, channel: Channel(read: FileDescriptor(pipe.read), write: FileDescriptor(pipe.write)), spawnedAt: 0)
+    /// A worker the editor can send to, which is no process: the editor only keeps account of it.
+    func detachedWorker() throws -> Worker {
+        Worker(FakeWorker(pid: 1, clock: VirtualClock()))
     }
 
     @Test func theTypistWaitsWhileAWindowOfInputsIsUnacknowledged() throws {
@@ -97,7 +94,7 @@ extension Processes {
         /// waits at the window instead of piling up inputs, says how long it waited, and nothing is lost.
         @Test func typingBeyondWhatTheWorkerTakesIsDeferredNotLost() throws {
             var stopped = false
-            let (summary, _) = try runHost({
+            let (summary, _) = try simulate({
                 $0.policy = .guarded
                 $0.loads = 4
                 $0.dwellNanoseconds = 300_000_000

@@ -1,12 +1,13 @@
 import Testing
 
-@testable import SupervisorKit
+@testable import Browser
+@testable import Core
 
 /// A view's stages go one way: a view closed before it attached (its load ended by a crash loop delivered as it
 /// attached) stays closed.
 @Suite struct ViewStages {
     @Test func aClosedViewNeverAttaches() {
-        let load = Load(index: 0, url: "app://local/a.html", slot: 0, hidden: false, startedAt: 0)
+        let load = Load(index: 0, client: EditorClient())
         let view = View(id: 1, load: load, visible: true, at: 0)
         view.close()
         #expect(!view.enterWindow() && view.closed && !view.attached)

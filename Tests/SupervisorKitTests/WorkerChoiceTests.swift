@@ -5,7 +5,7 @@ import Testing
 @testable import LogAnalysis
 @testable import Process
 @testable import Scenario
-@testable import SupervisorKit
+@testable import Browser
 @testable import System
 
 extension Processes {

@@ -3,7 +3,8 @@ import Testing
 import WireProtocol
 
 @testable import LogAnalysis
-@testable import SupervisorKit
+@testable import Browser
+@testable import Process
 @testable import System
 
 /// Drives one real WebContent worker by hand over its channel, the way the host would, one message at a time.
@@ -14,13 +15,13 @@ final class WorkerDriver {
 
     init(parent: pid_t = getpid()) throws {
         Sys.ignoreSignal(SIGPIPE)
-        launcher = try WorkerLauncher(executable: workerPath, parent: parent)
-        worker = try launcher.launch()
+        launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent)
+        worker = try launcher.launchProcess()
     }
 
     deinit {
         guard !worker.reaped else { return }
-        worker.signal(SIGKILL)
+        worker.signal(SIGKILL, by: .supervisor)
         var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
         _ = poll(&ready, 1, 5000)
         _ = try? worker.reap(wait: true)

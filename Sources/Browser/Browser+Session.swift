@@ -1,0 +1,173 @@
+import Events
+import Core
+import System
+import WireProtocol
+
+/// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
+/// when the run begins and saved as tabs change, at most once per save interval: only the tabs that changed,
+/// appended, and written off the event loop (see `SessionStore` and `SessionFile+Saves`).
+extension Browser {
+    /// Takes over the tabs of `saved`, none of them realized (`run()` realizes the visible one) and none decoded
+    /// until read. Error pages saved by an earlier launch carry its key; they are given this launch's, since the
+    /// file is the supervisor's own and checksummed, and nothing else can put an internal URL into history.
+    package func restore(_ saved: SessionRecords, damage: SessionDamage? = nil, into store: SessionStore) {
+        session = store
+        let internalOrigin = Array(InternalURL.origin.utf8)
+        tabs = saved.records.enumerated().map { position, record in
+            let tab = Tab(record)
+            tab.position = position
+            if Sys.firstIndex(of: internalOrigin, in: record.bytes.span) != nil {
+                tab.history = BackForwardList(
+                    entries: tab.history.entries.map { HistoryEntry(url: rekeyed($0.url), title: $0.title) },
+                    index: tab.history.index)
+                store.changed[position] = tab
+            }
+            return tab
+        }
+        var digest: String?
+        if store.file != nil {
+            store.digest = SessionDigest(saved.records.map(\.bytes))
+            // Saves are appended to an intact file; a damaged one is written whole first.
+            store.layout = damage == nil ? .appending(base: saved.baseSize, end: saved.size) : .whole
+            store.dirty = !store.changed.isEmpty || damage != nil
+            if store.dirty { scheduleSave(store) }
+            digest = store.digest.value
+        }
+        log.emit(.sessionRestored(
+            tabs: tabs.count, journalRecords: saved.journal.map { Int($0.records) }, digest: digest,
+            damage: damage?.description))
+        if let expected = saved.journal?.records, let editor, let journal = editor.journal, UInt64(journal.recovered.count) < expected {
+            log.emit(.journalBehind(saved: Int(expected), found: journal.recovered.count))
+            printError(
+                "supervisor: warning: the session says \(expected) typed inputs were saved, but journal "
+                    + "'\(journal.path)' holds \(journal.recovered.count); the rest are lost")
+        }
+    }
+
+    /// Starts a new session of `count` tabs, one per page of the rotation in turn, the first one visible.
+    package func startSession(tabs count: Int, into store: SessionStore) {
+        session = store
+        tabs = (0..<count).map { i in
+            let url = content.pages[i % content.pages.count]
+            let tab = Tab(id: UInt64(i + 1), history: BackForwardList(entries: [HistoryEntry(url: url, title: "")], index: 0), visible: i == 0)
+            tab.position = i
+            return tab
+        }
+        log.emit(.sessionCreated(tabs: count))
+        sessionChanged()
+    }
+
+    private func rekeyed(_ url: String) -> String {
+        guard let parsed = WebURL(url), parsed.path == InternalURL.errorPagePath, let original = parsed.queryValue("url") else {
+            return url
+        }
+        return InternalURL.errorPage(for: original, code: parsed.queryValue("code").flatMap { Int($0) } ?? 0, key: launchKey)
+    }
+
+    /// Something a session file holds changed (in `tabs`, or the journal's position): it is written once the
+    /// save interval since the last save is up.
+    func sessionChanged(_ tabs: Tab...) {
+        guard let session, session.file != nil else { return }
+        for tab in tabs { session.changed[tab.position] = tab }
+        guard !session.dirty else { return }
+        session.dirty = true
+        scheduleSave(session)
+    }
+
+    private func scheduleSave(_ session: SessionStore) {
+        let due = max(session.lastSavedAt + settings.sessionSaveIntervalNanoseconds, clock.now)
+        clock.schedule(at: due) { [weak self] in self?.saveSession() }
+    }
+
+    /// Begins a save of what changed, written off the loop: only the changed tabs, appended, or the whole file
+    /// when its layout says so. One save is written at a time; changes meanwhile wait for the next.
+    package func saveSession() {
+        guard let session, let file = session.file, session.dirty, !session.writing, supervisor.failure == nil else { return }
+        do {
+            if session.queue == nil { session.queue = try DiskQueue(loop: loop) }
+        } catch {
+            return supervisor.abort(because: "cannot save the session '\(session.path)': \(error)")
+        }
+        session.dirty = false
+        let start = clock.now
+        let journal = editor.flatMap { editor in editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) } }
+        let write: @Sendable () throws -> Int
+        let whole: Bool
+        switch session.layout {
+        case .appending(let base, let end) where end - base < max(base, settings.sessionRewriteGrowth):
+            let changes = session.changed.sorted { $0.key < $1.key }.map { position, tab in
+                let record = savedRecord(of: tab)
+                session.digest.set(record, at: position)
+                return (position, record)
+            }
+            let bytes = SessionFile.save(tabCount: tabs.count, journal: journal, changes: changes)
+            whole = false
+            write = {
+                try file.checkInPlace()
+                try Sys.write(bytes[...], to: file.fd, at: end)
+                try Sys.dataSync(file.fd)
+                return bytes.count
+            }
+        default:
+            let records = tabs.map(savedRecord)
+            session.digest = SessionDigest(records)
+            whole = true
+            write = {
+                try file.checkInPlace()
+                return try SessionFile.replace(file, journal: journal, records: records)
+            }
+        }
+        session.changed = [:]
+        session.writing = true
+        let encoded = clock.now
+        let outcome = SaveOutcome()
+        session.queue?.submit({ outcome.result = Result { try write() } }) { [weak self] in
+            self?.saved(outcome, whole: whole, journal: journal, began: start, encoded: encoded)
+        }
+    }
+
+    /// The record `tab` is saved as, encoded now if it changed since it was last.
+    private func savedRecord(of tab: Tab) -> ArraySlice<UInt8> {
+        if let record = tab.record { return record }
+        let record = SessionFile.record(for: tab.saved)[...]
+        tab.record = record
+        return record
+    }
+
+    /// A save came back from the disk.
+    private func saved(_ outcome: SaveOutcome, whole: Bool, journal: JournalPosition?, began start: Int, encoded: Int) {
+        guard let session else { return }
+        session.writing = false
+        let bytes: Int
+        switch outcome.result {
+        case .success(let written)?: bytes = written
+        case .failure(let error as FileError)?: return supervisor.abort(because: error.description)
+        case .failure(let error)?: return supervisor.abort(because: "cannot write the session file '\(session.path)': \(error)")
+        case nil: return supervisor.abort(because: "the session save to '\(session.path)' never ran")
+        }
+        switch session.layout {
+        case .appending(let base, let end) where !whole: session.layout = .appending(base: base, end: end + bytes)
+        default: session.layout = .appending(base: bytes, end: bytes)
+        }
+        let now = clock.now
+        session.lastSavedAt = now
+        log.emit(.sessionSaved(.init(
+            tabs: tabs.count, whole: whole, bytes: bytes, digest: session.digest.value,
+            journalRecords: journal.map { Int($0.records) }, loopMs: milliseconds(encoded - start),
+            writeMs: milliseconds(now - encoded))))
+        if session.dirty { scheduleSave(session) }
+    }
+
+    /// Saves what is left and waits for every save to reach the disk: the run's last step before it ends.
+    package func finishSession() {
+        guard let session, session.file != nil else { return }
+        session.queue?.drain()
+        saveSession()
+        session.queue?.drain()
+    }
+}
+
+/// What a save's job, run on the disk queue's thread, hands back to the loop.
+private final class SaveOutcome: @unchecked Sendable {
+    var result: Result<Int, Error>?
+}

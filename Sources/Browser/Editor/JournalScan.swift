@@ -1,0 +1,115 @@
+import System
+
+/// Damage in a journal that a `synced` mark vouches for: bytes that were on the disk and then changed.
+struct JournalDamage: Equatable, CustomStringConvertible {
+    /// The first damaged byte.
+    let offset: Int
+    /// The last input read intact before it.
+    let lastIntactSeq: UInt64
+    /// Intact inputs found after the damage.
+    let intactAfter: Int
+    /// Inputs missing between the intact ones.
+    let lost: Int
+
+    var description: String {
+        "it is damaged at byte \(offset) (after input \(lastIntactSeq)), in inputs it had saved; "
+            + "\(intactAfter == 1 ? "1 intact input follows" : "\(intactAfter) intact inputs follow")"
+            + (lost > 0 ? " and \(lost == 1 ? "1 input" : "\(lost) inputs") cannot be read" : "")
+    }
+}
+
+/// One pass over a journal's bytes: the inputs read intact from the start, where they end, and whether what
+/// follows is a torn tail (nothing vouches for it) or damage (a later `synced` mark does).
+struct JournalScan {
+    private let bytes: [UInt8]
+    private(set) var recovered: [(seq: UInt64, text: [UInt8])] = []
+    /// Where the intact records end: the file is cut here when the rest is a torn tail.
+    private(set) var end: Int
+    private(set) var damage: JournalDamage?
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        end = InputJournal.headerSize
+        var lastSeq: UInt64 = 0
+        read: while let item = item(at: end) {
+            switch item {
+            case .record(let seq, let text, let next) where seq == lastSeq + 1:
+                recovered.append((seq, Array(bytes[text])))
+                lastSeq = seq
+                end = next
+            case .synced(let seq, let next) where seq == lastSeq:
+                end = next
+            default:
+                break read
+            }
+        }
+        guard end < bytes.count, vouched(beyond: lastSeq, after: end) else { return }
+        let after = salvage(from: end, lastSeq: lastSeq)
+        damage = JournalDamage(offset: end, lastIntactSeq: lastSeq, intactAfter: after.records.count, lost: after.lost)
+    }
+
+    /// Every intact input: those before the damage, then those found after it, skipping each damaged stretch.
+    func records(afterDamage damage: JournalDamage) -> [[UInt8]] {
+        recovered.map(\.text) + salvage(from: damage.offset, lastSeq: damage.lastIntactSeq).records
+    }
+
+    private enum Item {
+        case record(seq: UInt64, text: Range<Int>, next: Int)
+        case synced(seq: UInt64, next: Int)
+    }
+
+    /// The record or mark at `offset`, if it is intact.
+    private func item(at offset: Int) -> Item? {
+        let headerEnd = offset + InputJournal.recordHeaderSize
+        guard offset >= 0, headerEnd <= bytes.count else { return nil }
+        let length = integer(at: offset, as: UInt32.self)
+        let seq = integer(at: offset + 4, as: UInt64.self)
+        let checksum = integer(at: offset + 12, as: UInt32.self)
+        if length == InputJournal.syncedMarkLength {
+            guard crc32(bytes[offset..<(offset + 12)]) == checksum else { return nil }
+            return .synced(seq: seq, next: headerEnd)
+        }
+        guard length <= InputJournal.maxRecord, Int(length) <= bytes.count - headerEnd else { return nil }
+        let text = headerEnd..<(headerEnd + Int(length))
+        guard crc32(bytes[text], from: crc32(bytes[offset..<(offset + 12)])) == checksum else { return nil }
+        return .record(seq: seq, text: text, next: text.upperBound)
+    }
+
+    /// Whether an intact `synced` mark after `offset` vouches for an input past `seq`.
+    private func vouched(beyond seq: UInt64, after offset: Int) -> Bool {
+        var start = offset + 1
+        let pattern: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+        while start < bytes.count, let found = Sys.firstIndex(of: pattern, in: bytes.span.extracting(start...)) {
+            let at = start + found
+            if case .synced(let marked, _)? = item(at: at), marked > seq { return true }
+            start = at + 1
+        }
+        return false
+    }
+
+    /// The intact records after a damaged stretch starting at `offset`, found by their checksums, in order, and
+    /// how many seqs are missing between them.
+    private func salvage(from offset: Int, lastSeq: UInt64) -> (records: [[UInt8]], lost: Int) {
+        var records: [[UInt8]] = []
+        var lost = 0
+        var last = lastSeq
+        var at = offset + 1
+        while at + InputJournal.recordHeaderSize <= bytes.count {
+            guard case .record(let seq, let text, let next)? = item(at: at), seq > last else {
+                if case .synced(_, let next)? = item(at: at) { at = next } else { at += 1 }
+                continue
+            }
+            lost += Int(seq - last - 1)
+            records.append(Array(bytes[text]))
+            last = seq
+            at = next
+        }
+        return (records, lost)
+    }
+
+    private func integer<T: FixedWidthInteger>(at offset: Int, as: T.Type) -> T {
+        var value = T.zero
+        for i in 0..<MemoryLayout<T>.size { value |= T(bytes[offset + i]) << (8 * i) }
+        return value
+    }
+}

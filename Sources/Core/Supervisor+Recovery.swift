@@ -1,0 +1,139 @@
+import CShim
+import Glibc
+import Core
+import Events
+import Process
+import System
+
+/// Deaths and recovery: each child reaped once, its death classified and delivered (or, before attach, not),
+/// and the view recovered as the policy says.
+extension Supervisor {
+    /// Handles the death of `worker` if it has exited: from its pidfd event, or before the supervisor acts on its pid
+    /// while that event is still queued, so that what the supervisor does next (raise priority, wire an observer)
+    /// happens after the death, as it did in real time.
+    func reapIfExited(_ worker: Worker) {
+        guard !worker.reaped, let (code, status) = try? worker.handle.reap(wait: false) else { return }
+        died(worker, code: code, status: status)
+    }
+
+    package func died(_ worker: Worker, code: Int32, status: Int32) {
+        worker.handle.closeChannel()
+        clock.cancel(worker.timer)
+        forget(worker)
+        let termination = TerminationStatus.classify(
+            code: code, status: status, saidHello: worker.helloAt != nil || worker.shutdownRequested,
+            verdict: worker.verdict)
+        let view = worker.view.flatMap { $0.closed ? nil : $0 }
+        // The raw status goes beside the classification: a worker killed before hello is a failed launch that
+        // still died of SIGKILL.
+        let reason: String? =
+            switch termination {
+            case .launchFailed(let reason), .protocolViolation(let reason): reason
+            default: nil
+            }
+        let death = SupervisorEvent.Death(
+            status: termination.name, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
+            reason: reason, rendered: worker.rendered, attached: view?.attached ?? false,
+            spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
+            lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
+            cause: DeathCause.of(code: code, status: status, sent: worker.handle.sent, toldToExit: worker.shutdownRequested).rawValue,
+            // Told to exit: not a race, a crash or a failed launch, however it ended.
+            shutdown: worker.shutdownRequested)
+        log.emit(.death(death), view: view?.id, pid: worker.pid)
+        if case .launchFailed(let reason) = termination { launchFailed(reason) }
+        workerDied(worker)
+        // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
+        // would only be the killer's next victim.
+        spares.removeAll { $0 === worker }
+        guard let view, view.worker === worker, !stopping else { return }
+        if policy.observe == .attach && !view.attached {
+            // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
+            log.emit(.unobserved, view: view.id, pid: worker.pid)
+            return
+        }
+        view.worker = nil
+        terminated(view, termination, pid: worker.pid)
+    }
+
+    /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making
+    /// every view fail in turn. Before any worker of the run has said hello, two failures are enough.
+    func launchFailed(_ reason: String) {
+        guard !stopping else { return }
+        launchFailuresInARow += 1
+        guard launchFailuresInARow >= (everSaidHello ? settings.launchFailureLimit : 2) else { return }
+        abort(because: "worker '\(launcher.executable)' failed to launch \(launchFailuresInARow) times in a row: \(reason)")
+    }
+
+    /// The termination callback.
+    func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
+        log.emit(.termination(status: status.name), view: view.id, pid: pid)
+        if status.isCrash { view.load.history.crashes.append(clock.now) }
+        switch policy.onTermination(visible: view.visible) {
+        case .nothing: break
+        case .whenShown(let recovery): view.deferredRecovery = recovery
+        case .now(let recovery): recover(view, recovery, because: "termination", crash: status.isCrash)
+        }
+    }
+
+    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String, crash: Bool = false) {
+        guard !stopping, !view.closed else { return }
+        let load = view.load
+        let now = clock.now
+        let delay: Int
+        switch policy.decideRecovery(at: now, crash: crash, lastRecoveryAt: view.lastRecoveryAt, history: &load.history) {
+        case .suppressed:
+            return log.emit(.recoverySuppressed(kind: recovery.rawValue), view: view.id)
+        case .crashLoop(let crashes, let window):
+            log.emit(.crashLoop(load: load.index, crashes: crashes, windowMs: window), view: view.id)
+            return view.load.client.ended(view, error: "crash-loop: \(crashes) crashes within \(window) ms")
+        case .giveUp(let recoveries):
+            log.emit(.giveUp(load: load.index, recoveries: recoveries), view: view.id)
+            return view.load.client.ended(view, error: nil)
+        case .recover(let attempt, let backoff):
+            view.lastRecoveryAt = now
+            log.emit(.recovery(kind: recovery.rawValue, reason: reason, attempt: attempt), view: view.id)
+            delay = backoff
+        }
+        let perform = { [unowned self] in
+            guard !view.closed else { return }
+            switch recovery {
+            case .reload: reload(view)
+            case .rebuild:
+                close(view)
+                open(load)
+            }
+        }
+        if delay > 0 {
+            view.timers.append(clock.schedule(afterNanoseconds: delay, perform))
+        } else {
+            clock.soon(perform)
+        }
+    }
+
+    /// WKWebView's `reload()`: a new process if the view knows its old one died; otherwise a reload sent to the
+    /// process it believes in, which does nothing at all if that process is gone.
+    package func reload(_ view: View) {
+        guard let worker = view.worker else { return startWorker(for: view) }
+        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, "reload") }
+        worker.rendered = false
+        view.title = ""
+        send(.reload, to: worker)
+        watchLiveness(of: worker)
+    }
+
+    /// Kills `worker` as something outside the supervisor would (`kind` names the fault), if the OOM killer could
+    /// take it (foreground workers are spared), and handles its death before returning: the fault is exact, the
+    /// process gone before the next step, as on the phone, where the kill came well before the view attached.
+    package func killFromOutside(_ worker: Worker, kind: String) {
+        let view = worker.view
+        let adjust = worker.handle.oomScoreAdjust() ?? 0
+        guard adjust > settings.bands.foregroundOOMScoreAdjust else {
+            log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
+            return
+        }
+        log.emit(.inject(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
+        worker.handle.signal(SIGKILL, by: .injection)
+        // After SIGKILL this wait is short and certain.
+        if let (code, status) = try? worker.handle.reap(wait: true) { died(worker, code: code, status: status) }
+    }
+}

@@ -1,0 +1,103 @@
+import Events
+import Process
+
+/// Views: opened with a worker; attached to the window, which takes the foreground assertion and only then wires
+/// the termination observer; shown or hidden; closed.
+extension Supervisor {
+    /// Opens a view for `load` with a spare worker or a new one; it enters the window after `attachDelay`.
+    @discardableResult
+    package func open(_ load: Load) -> View {
+        let view = View(id: nextViewID, load: load, visible: load.shownAt != nil, at: clock.now)
+        nextViewID += 1
+        views[view.id] = view
+        load.view = view
+        log.emit(.viewOpen(load: load.index, visible: view.visible), view: view.id)
+        if let worker = takeSpare() {
+            log.emit(.spareTaken, view: view.id, pid: worker.pid)
+            adopt(worker, into: view)
+        } else {
+            startWorker(for: view)
+        }
+        view.attachAt = view.createdAt + attachDelay(view)
+        view.timers.append(clock.schedule(at: view.attachAt) { [weak self, weak view] in
+            guard let self, let view, !view.closed else { return }
+            attach(view)
+        })
+        if policy.onBlank != nil { watchTitle(of: view) }
+        return view
+    }
+
+    /// The view enters the window: the foreground assertion is taken and only then is the termination observer
+    /// wired. A death that happened before, even one not processed yet, stays unobserved.
+    func attach(_ view: View) {
+        guard !stopping else { return }
+        if let worker = view.worker { reapIfExited(worker) }
+        // That death may have ended the load (a crash loop) and closed the view, which then stays closed.
+        guard view.enterWindow() else { return }
+        log.emit(.attach, view: view.id, pid: view.worker?.pid)
+        if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
+        if view.visible, view.worker?.rendered == true, view.worker?.reaped == false { becameVisible(view) }
+    }
+
+    /// The user starts looking at `load`; false, and nothing changes, if the run is stopping.
+    @discardableResult
+    package func shown(_ load: Load) -> Bool {
+        guard !stopping else { return false }
+        load.sight = .shown(at: clock.now)
+        return true
+    }
+
+    /// A hidden load's view comes on screen: raised to foreground, recovered if WebKit deferred that, visible if
+    /// alive.
+    package func show(_ view: View) {
+        guard !view.closed, !stopping else { return }
+        view.visible = true
+        log.emit(.show(load: view.load.index), view: view.id, pid: view.worker?.pid)
+        if let worker = view.worker { reapIfExited(worker) }
+        // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
+        // assertion then finds gone.
+        if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
+        if let recovery = view.deferredRecovery {
+            view.deferredRecovery = nil
+            recover(view, recovery, because: "shown")
+        }
+        if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
+    }
+
+    /// The view goes off screen (its tab went to the background): its worker moves to the hidden band.
+    package func hide(_ view: View) {
+        view.visible = false
+        if let worker = view.worker { setBand(band(for: worker), of: worker) }
+    }
+
+    /// The view is on screen with content; the load's client is told, and whether it is the first time.
+    func becameVisible(_ view: View) {
+        let load = view.load
+        guard let shownAt = load.shownAt, !stopping, !view.title.isEmpty else { return }
+        let first = load.visibleAt == nil
+        if first { load.sight = .visible(shownAt: shownAt, at: clock.now) }
+        load.client.visible(view, first: first)
+    }
+
+    /// Logs that `view` is on screen with content: what its load's client does when told so.
+    package func logVisible(_ view: View, first: Bool, editor: Bool = false) {
+        let load = view.load
+        guard let shownAt = load.shownAt else { return }
+        log.emit(
+            .visible(load: load.index, timeToVisibleMs: milliseconds(clock.now - shownAt), first: first, editor: editor),
+            view: view.id, pid: view.worker?.pid)
+    }
+
+    /// Closes `view` for good; its healthy worker is parked as a spare if the policy keeps one, or shut down.
+    package func close(_ view: View) {
+        view.close()
+        views[view.id] = nil
+        view.timers.forEach(clock.cancel)
+        if let worker = view.worker {
+            view.worker = nil
+            worker.view = nil
+            if !park(worker) { shutDown(worker) }
+        }
+        log.emit(.viewClose, view: view.id)
+    }
+}

@@ -1,0 +1,136 @@
+import Glibc
+import Process
+import System
+import Text
+import WireProtocol
+
+/// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.
+extension Supervisor {
+    package func startWorker(for view: View) {
+        guard !stopping else { return }
+        guard let worker = launchWorker(for: view) else {
+            terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
+            return
+        }
+        adopt(worker, into: view)
+    }
+
+    /// A running, watched worker, or nil after logging why there is none.
+    func launchWorker(for view: View? = nil) -> Worker? {
+        let worker: Worker
+        do {
+            worker = Worker(try launcher.launch())
+        } catch {
+            log.emit(.launchFailed(reason: error.description), view: view?.id)
+            if let limit = Self.limitReached(error.underlying.errno) {
+                abort(because: "cannot start a worker: \(limit)")
+            } else {
+                launchFailed(error.description)
+            }
+            return nil
+        }
+        register(worker)
+        do {
+            try worker.handle.watch(
+                readable: { [unowned self, unowned worker] in received(from: worker) },
+                exited: { [unowned self, unowned worker] in reapIfExited(worker) })
+        } catch {
+            kill(worker, because: "cannot watch worker: \(error)", verdict: .launchFailed(reason: error.description))
+        }
+        watchLiveness(of: worker)
+        return worker
+    }
+
+    /// What a launch that failed for want of descriptors, processes or memory ran into: the machine's limit, not
+    /// the worker binary's fault, and not something another try will get past.
+    static func limitReached(_ errno: Int32) -> String? {
+        switch errno {
+        case EMFILE: "this process may open no more descriptors (ulimit -n: \(Sys.descriptorLimit()))"
+        case ENFILE: "the system may open no more files (fs.file-max)"
+        case EAGAIN: "the system refused a new process (ulimit -u, or the kernel's limit)"
+        case ENOMEM: "out of memory"
+        default: nil
+        }
+    }
+
+    func adopt(_ worker: Worker, into view: View) {
+        worker.view = view
+        worker.load = view.load
+        view.worker = worker
+        worker.views += 1
+        // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
+        worker.unsolicited = 0
+        log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
+        setBand(band(for: worker), of: worker)
+        if worker.helloAt != nil { sendLoad(to: worker, of: view) }
+    }
+
+    /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
+    /// its view is about to be; the policy's hidden band while its view is a hidden tab.
+    func band(for worker: Worker) -> PriorityBand {
+        guard let view = worker.view else { return .background }
+        guard view.visible else { return policy.hiddenBand }
+        return view.attached ? .foreground : policy.launchBand
+    }
+
+    /// Moves `worker` to `band` if it is not there already. With `assertion`, the band is applied even if it
+    /// seems current: that is the foreground assertion a view takes when it enters the window, and the call that
+    /// finds out a process is gone.
+    func setBand(_ band: PriorityBand, of worker: Worker, assertion: Bool = false) {
+        guard assertion || worker.band != band else { return }
+        let bands = settings.bands
+        let result = worker.handle.apply(band, bands)
+        if result == .applied { worker.band = band }
+        var rbs: String?
+        switch result {
+        case .noSuchProcess where band == .foreground:
+            rbs = rbsTargetMissingLine
+        case .denied(let error) where !warnedPriorityDenied:
+            warnedPriorityDenied = true
+            printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
+        default:
+            break
+        }
+        log.emit(
+            .priority(
+                band: band.rawValue, nice: Int(bands.nice(band)), oomScoreAdj: Int(bands.oomScoreAdjust(band)),
+                result: result.name, rbs: rbs),
+            view: worker.view?.id, pid: worker.pid)
+    }
+
+    /// Gives a worker that said hello what its view's load is to show.
+    func sendLoad(to worker: Worker, of view: View) {
+        guard let url = view.load.client.start(worker, in: view) else { return }
+        watchLiveness(of: worker)
+        log.emit(.load(url: url, attempt: view.load.recoveries), view: view.id, pid: worker.pid)
+    }
+
+    /// Sends a navigation to `worker`: its page is loading again, and what it sends unasked is counted afresh.
+    package func navigate(_ worker: Worker, _ message: ToWorker) {
+        worker.rendered = false
+        worker.unsolicited = 0
+        send(message, to: worker)
+        watchLiveness(of: worker)
+    }
+
+    func shutDown(_ worker: Worker) {
+        guard !worker.reaped else { return }
+        log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
+        worker.shutdownRequested = true
+        send(.shutdown, to: worker)
+        clock.cancel(worker.timer)
+        heard(from: worker)
+        worker.timer = clock.schedule(afterNanoseconds: settings.shutdownGraceNanoseconds) { [weak self, weak worker] in
+            guard let self, let worker, workers[worker.pid] === worker else { return }
+            kill(worker, because: "did not exit after shutdown", verdict: .unresponsive)
+        }
+    }
+
+    func kill(_ worker: Worker, because reason: String, verdict: TerminationStatus) {
+        guard worker.verdict == nil else { return }
+        worker.verdict = verdict
+        log.emit(.kill(reason: reason, verdict: verdict.name), view: worker.view?.id, pid: worker.pid)
+        worker.handle.signal(SIGKILL, by: .supervisor)
+        worker.handle.closeChannel()
+    }
+}

@@ -1,0 +1,85 @@
+import Glibc
+import Events
+import Process
+import System
+
+/// The supervisor, shaped like WebKit's UI process: it opens views, launches a worker behind each, relays their
+/// messages to the load's client, watches them die, and recovers views as the policy says. Commands come in as
+/// calls (open, attach, show, hide, close, navigate, reload, stop); what happens goes out as `SupervisorEvent`s to
+/// the log and as calls to each load's `LoadClient`.
+///
+/// A new view's worker starts at the policy's launch band (background, for WebKit). The view attaches to the window
+/// after a delay its opener decides: only then is the foreground assertion taken and, for `Observe.attach` policies,
+/// the termination observer wired. A worker that dies before that dies unobserved, and its view goes on believing
+/// in it. It runs on one thread, on the `Clock` it is given, and starts workers with the `Launcher` it is given: an
+/// event loop and real processes in a run, a virtual clock and fake workers in tests.
+///
+/// Each concern lives in its own file, as an extension: views, workers, channel, recovery, watchdogs and spares.
+package final class Supervisor {
+    package let settings: SupervisorSettings
+    var policy: Policy { settings.policy }
+    package let clock: any Clock
+    let launcher: any Launcher
+    package let log: EventLog
+
+    package private(set) var workers: [Int32: Worker] = [:]
+    /// Open views by id. A worker only points weakly at its view, so this is what keeps a view alive.
+    var views: [Int: View] = [:]
+    /// Launched workers waiting for the next view.
+    var spares: [Worker] = []
+    var nextViewID = 1
+    package private(set) var stopping = false
+    /// Why the run was cut short by a failure of its own (a worker that cannot launch, a write that failed).
+    package private(set) var failure: String?
+    var launchFailuresInARow = 0
+    var everSaidHello = false
+    var warnedPriorityDenied = false
+
+    /// How long after its creation a view enters the window (its opener's choice; at once by default).
+    package var attachDelay: (View) -> Int = { _ in 0 }
+    /// Whether more views are to come: spares are launched and kept only then.
+    package var moreViewsComing: () -> Bool = { true }
+    /// Called with every worker that died, whatever it served.
+    package var workerDied: (Worker) -> Void = { _ in }
+    /// What stopping the run means to its driver; by default, every worker is shut down.
+    package var stopRun: (() -> Void)?
+
+    package init(settings: SupervisorSettings, clock: any Clock, launcher: any Launcher, log: EventLog) {
+        self.settings = settings
+        self.clock = clock
+        self.launcher = launcher
+        self.log = log
+        log.now = { [clock] in clock.now }
+    }
+
+    /// Ends the run: no new view or worker, and no timer of a view fires. Returns false if the run was already
+    /// stopping: a second stop kills every worker at once.
+    package func beginStop() -> Bool {
+        guard !stopping else {
+            for worker in workers.values { worker.handle.signal(SIGKILL, by: .supervisor) }
+            return false
+        }
+        stopping = true
+        for view in views.values { view.timers.forEach(clock.cancel) }
+        return true
+    }
+
+    /// Tells every worker but `kept` to shut down; each is killed if it has not exited after the grace period.
+    package func shutDownAll(except kept: Worker? = nil) {
+        for worker in workers.values where worker !== kept { shutDown(worker) }
+    }
+
+    /// The views open now.
+    package var openViews: Dictionary<Int, View>.Values { views.values }
+
+    /// Stops the run for a failure that makes going on pointless or dishonest; `failure` says why.
+    package func abort(because reason: String) {
+        guard failure == nil else { return }
+        failure = reason
+        log.emit(.abort(reason: reason))
+        if let stopRun { stopRun() } else if beginStop() { shutDownAll() }
+    }
+
+    func register(_ worker: Worker) { workers[worker.pid] = worker }
+    func forget(_ worker: Worker) { workers[worker.pid] = nil }
+}

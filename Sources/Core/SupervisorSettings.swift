@@ -1,0 +1,25 @@
+import Process
+
+/// What the supervisor's own rules need to know: the policy, its watchdogs and limits, and the priority bands.
+/// Each default is written here once.
+public struct SupervisorSettings: Sendable {
+    public var policy: Policy = .rebuild
+    /// The blank watchdog's period: it reads the title the way the field app's 3 s timer did.
+    public var watchdogNanoseconds = 3_000_000_000
+    /// How often a busy worker is pinged, and how long a new one has to say hello.
+    public var pingIntervalNanoseconds = 1_000_000_000
+    /// How long a worker may owe an answer before it is killed as unresponsive: WebKit's foreground
+    /// responsiveness timer, 3 s.
+    public var hangTimeoutNanoseconds = 3_000_000_000
+    /// The most a worker may leave unread in its channel (a few of the largest pages) before it is killed as
+    /// unresponsive.
+    public var maxUnreadBytes = 8 << 20
+    /// Failed launches in a row, with no hello between them, after which the run stops: the worker binary is
+    /// broken, and no view could ever render. Before the run's first hello, two are enough.
+    public var launchFailureLimit = 5
+    /// How long a worker told to shut down may take before it is killed.
+    public var shutdownGraceNanoseconds = 500_000_000
+    public var bands = PriorityBands()
+
+    public init() {}
+}

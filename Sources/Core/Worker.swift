@@ -1,0 +1,68 @@
+import Process
+import System
+
+/// A worker as the supervisor keeps account of it: the process (`handle`), and what it owes, what it was told
+/// and what it did.
+package final class Worker {
+    package let handle: any WorkerHandle
+    package var pid: Int32 { handle.pid }
+    var helloAt: Int?
+    package internal(set) var rendered = false
+    /// Views it has served; more than one when the policy reuses workers.
+    var views = 0
+    /// Resident memory when it last rendered.
+    var residentBytes = 0
+    /// The band last applied; nil until the first one is.
+    var band: PriorityBand?
+    /// Its liveness check while busy, or its grace after shutdown.
+    var timer: TimerID?
+    /// The responsiveness timer: armed while an answer is owed.
+    var hangTimer: TimerID?
+    var lastPing: UInt64 = 0
+    var lastPong: UInt64 = 0
+    package var owed = Owed()
+    /// Messages it sent that nothing asked for, since it last took a view or a navigation.
+    var unsolicited = 0
+    /// A history or document it is sending in pieces, as far as it has arrived.
+    var incoming: Incoming?
+    /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
+    package internal(set) var lastDocument: (url: String, status: UInt16, refusal: String?)?
+    /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
+    /// toward its unread backlog.
+    var replyBytes = 0
+    /// The supervisor told it to exit: a clean exit is then not a failed launch, even before hello.
+    var shutdownRequested = false
+    /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
+    var verdict: TerminationStatus?
+    /// The load it last served, whose client still answers what it fetches after its view let it go.
+    var load: Load?
+    /// The view this worker renders for; nil once the view let it go.
+    package internal(set) weak var view: View?
+
+    init(_ handle: any WorkerHandle) {
+        self.handle = handle
+    }
+
+    package var reaped: Bool { handle.reaped }
+    package var channelOpen: Bool { handle.channelOpen }
+
+    /// Answers the worker owes, and what it may still ask. Anything else it sends unasked counts toward a flood.
+    package struct Owed {
+        /// A document fetch for each navigation sent.
+        var fetches = 0
+        /// A result (finish or fail) for each document answered.
+        var results = 0
+        var titles = 0
+        var histories = 0
+        /// Sub-resources the page being loaded may still fetch.
+        var resources = 0
+        /// Navigations the page last rendered may still ask for.
+        package var navigations = 0
+    }
+
+    /// A value the worker sends in pieces, as far as it has arrived.
+    enum Incoming {
+        case history(index: UInt32, count: Int, urls: [String])
+        case document(length: Int, text: [UInt8])
+    }
+}

@@ -1,0 +1,106 @@
+import Events
+import Browser
+import Core
+import System
+
+/// A user browsing the session's tabs (`run --session`): `loads` navigations one after another, each chosen by
+/// the seed: a link to the next page, back, forward, reload, or another tab brought to the front. Each ends when
+/// its page (or the error page standing in for it) has finished, and is logged as a load.
+struct Browsing {
+    /// The navigation under way, and when it began.
+    var current: (tab: Tab, index: Int, startedAt: Int, deadline: TimerID?)?
+    var started = false
+    var ended = false
+    /// Someone else drives the tabs (a test, through the browser's tab methods): nothing is chosen here, and the
+    /// run lasts until `endBrowsing`.
+    var scripted = false
+}
+
+extension Browsing {
+    enum Action: String {
+        case link, back, forward, reload, switchTab = "switch-tab"
+    }
+}
+
+extension Simulation {
+    func beginBrowsing() {
+        guard let tab = browser.tabs.first(where: \.visible) ?? browser.tabs.first else { return endBrowsing() }
+        browser.show(tab)
+    }
+
+    /// A tab's page finished (an error page with `error`), or nothing did in time (`blank`): the navigation under
+    /// way ends if it was this tab's.
+    func navigationEnded(_ tab: Tab, error: String?, blank: Bool = false) {
+        guard !browsing.ended, !browsing.scripted, !supervisor.stopping else { return }
+        if let current = browsing.current {
+            guard current.tab === tab else { return }
+            browsing.current = nil
+            clock.cancel(current.deadline)
+            let ms = milliseconds(clock.now - current.startedAt)
+            let outcome: SupervisorEvent.Outcome = blank ? .blank : error == nil ? .rendered : .failed
+            let end = SupervisorEvent.LoadEnd(
+                load: current.index, tab: Int(tab.id), outcome: outcome, recoveries: 0, hidden: false, error: error,
+                blankMs: ms, timeToVisibleMs: outcome == .rendered ? ms : nil)
+            log.emit(.loadEnd(end), view: tab.load?.view?.id)
+            finishedLoads += 1
+        } else if browsing.started {
+            return
+        }
+        browsing.started = true
+        guard finishedLoads < configuration.loads else { return endBrowsing() }
+        clock.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self] in self?.browseNext() }
+    }
+
+    func browseNext() {
+        let tabs = browser.tabs
+        guard !supervisor.stopping, !browsing.ended, browsing.current == nil,
+            let tab = tabs.first(where: \.visible) ?? tabs.first
+        else { return }
+        let index = nextLoadIndex
+        nextLoadIndex += 1
+        let choice = schedule.uniform(.browse, load: index)
+        var action: Browsing.Action =
+            choice < 0.55 ? .link : choice < 0.7 ? .back : choice < 0.8 ? .forward : choice < 0.9 ? .reload : .switchTab
+        if action == .back && !tab.canGoBack || action == .forward && !tab.canGoForward { action = .link }
+        if action == .switchTab && tabs.count < 2 { action = .reload }
+        let target = action == .switchTab ? otherTab(than: tab, choice: index) : tab
+        log.emit(.navigationBegin(load: index, tab: Int(target.id), action: action.rawValue))
+        let deadline = clock.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
+            guard let self, let target else { return }
+            navigationEnded(target, error: nil, blank: true)
+        }
+        browsing.current = (target, index, clock.now, deadline)
+        switch action {
+        case .link:
+            let pages = browser.content.pages
+            browser.navigate(tab, to: pages[schedule.index(.page, load: index, count: pages.count)], type: .linkActivated)
+        case .back: browser.goBack(tab)
+        case .forward: browser.goForward(tab)
+        case .reload: browser.reload(tab)
+        case .switchTab:
+            let wasRealized = target.realized
+            browser.show(target)
+            // An already live tab has nothing to load: it is on screen as soon as it is shown.
+            if wasRealized { navigationEnded(target, error: nil) }
+        }
+        // A navigation the policy refused never starts; the user stays where they were.
+        if browsing.current?.tab === target, action != .switchTab, !target.navigating {
+            navigationEnded(target, error: nil)
+        }
+    }
+
+    private func otherTab(than tab: Tab, choice: Int) -> Tab {
+        let others = browser.tabs.filter { $0 !== tab }
+        return others[schedule.index(.tab, load: choice, count: others.count)]
+    }
+
+    /// The last navigation ended: the session is saved and every tab's view closed, so the run can end.
+    package func endBrowsing() {
+        guard !browsing.ended else { return }
+        browsing.ended = true
+        browser.saveSession()
+        for tab in browser.tabs { if let view = tab.load?.view, !view.closed { supervisor.close(view) } }
+        supervisor.retireSpares()
+        browser.finishEditor()
+    }
+}

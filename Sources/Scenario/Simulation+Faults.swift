@@ -1,0 +1,29 @@
+import Core
+
+/// Injected faults, each exact and seeded: the kill-before-render race, and the kill after render.
+extension Simulation {
+    /// Kills the load's first worker inside the vulnerable window: after spawn, before attach, and only if it is
+    /// at background priority, as jetsam would find it. Foreground workers are spared.
+    func injectRace(into view: View) {
+        // Timed against the view's own attach deadline, so the kill always lands inside the window, however long
+        // the spawn took and however late the loop runs.
+        let moment = 0.2 + 0.6 * schedule.uniform(.raceMoment, load: view.load.index)
+        let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
+        view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
+            guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
+            supervisor.killFromOutside(worker, kind: "race")
+        })
+    }
+
+    /// Kills a hidden load's rendered worker while it is off screen (case 1: killed after render), halfway between
+    /// its render and `showAt`, when it is shown.
+    func injectKillAfterRender(into view: View, showAt: Int) {
+        let delay = max(0, showAt - clock.now) / 2
+        view.timers.append(clock.schedule(afterNanoseconds: delay) { [weak self, weak view] in
+            guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
+                !worker.reaped
+            else { return }
+            supervisor.killFromOutside(worker, kind: "kill-after-render")
+        })
+    }
+}

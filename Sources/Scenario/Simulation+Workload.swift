@@ -1,0 +1,140 @@
+import Browser
+import Core
+import Events
+import System
+import WireProtocol
+
+/// One page of the workload, as the supervisor's client: loaded into a fresh view, shown to the user (or kept
+/// hidden a while), visible or blank, then ended.
+final class PageLoad: LoadClient {
+    unowned let simulation: Simulation
+    let index: Int
+    let url: String
+    let slot: Int
+    let hidden: Bool
+    let startedAt: Int
+    var blankDeadline: TimerID?
+    var killScheduled = false
+
+    init(_ simulation: Simulation, index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int) {
+        self.simulation = simulation
+        self.index = index
+        self.url = url
+        self.slot = slot
+        self.hidden = hidden
+        self.startedAt = startedAt
+    }
+
+    func start(_ worker: Worker, in view: View) -> String? {
+        simulation.supervisor.send(.load(url: url, replace: false), to: worker)
+        return url
+    }
+
+    func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
+        simulation.browser.serve(url, kind, for: nil)
+    }
+
+    func rendered(_ view: View, by worker: Worker, title: String) {
+        guard !view.visible, !killScheduled,
+            simulation.schedule.happens(.kill, load: index, rate: simulation.configuration.killRate)
+        else { return }
+        killScheduled = true
+        simulation.injectKillAfterRender(into: view, showAt: startedAt + simulation.configuration.hiddenNanoseconds)
+    }
+
+    func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
+        simulation.endLoad(view, of: self, error: error)
+    }
+
+    func visible(_ view: View, first: Bool) {
+        if first { simulation.clock.cancel(blankDeadline) }
+        simulation.supervisor.logVisible(view, first: first)
+        simulation.dwell(in: view, of: self)
+    }
+
+    func ended(_ view: View, error: String?) { simulation.endLoad(view, of: self, error: error) }
+}
+
+/// The workload: loads begun one per free view or one per arrival, shown to the user, visible or blank, ended.
+extension Simulation {
+    /// The open loop: one load per arrival interval, whatever the others are doing.
+    func arrive(at time: Int) {
+        beginNextLoad(slot: nextLoadIndex % configuration.views)
+        guard nextLoadIndex < configuration.loads else { return }
+        let next = time + configuration.arrivalNanoseconds
+        clock.schedule(at: next) { [weak self] in self?.arrive(at: next) }
+    }
+
+    func beginNextLoad(slot: Int) {
+        guard nextLoadIndex < configuration.loads, !supervisor.stopping else {
+            if finishedLoads == configuration.loads { supervisor.retireSpares() }
+            return
+        }
+        let index = nextLoadIndex
+        nextLoadIndex += 1
+        let url = browser.content.pages[schedule.index(.page, load: index, count: browser.content.pages.count)]
+        let page = PageLoad(self, index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: clock.now)
+        let load = Load(index: index, client: page)
+        log.emit(.loadBegin(load: index, url: url, hidden: page.hidden))
+        if page.hidden {
+            // A background tab: the user switches to it after a while, whether or not it has rendered by then.
+            clock.schedule(afterNanoseconds: configuration.hiddenNanoseconds) { [weak self, weak load] in
+                guard let self, let load, let view = load.view, !view.closed, shown(load) else { return }
+                supervisor.show(view)
+            }
+        } else {
+            shown(load)
+        }
+        let view = supervisor.open(load)
+        if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
+    }
+
+    /// The user starts looking at the load: the blank clock starts.
+    @discardableResult
+    func shown(_ load: Load) -> Bool {
+        guard supervisor.shown(load), let page = load.client as? PageLoad else { return false }
+        let now = clock.now
+        page.blankDeadline = clock.schedule(at: now + configuration.blankTimeoutNanoseconds) { [weak self, weak load] in
+            guard let self, let load, case .shown(let shownAt) = load.sight, let view = load.view else { return }
+            load.sight = .blank(shownAt: shownAt)
+            log.emit(.blank(load: load.index), view: view.id)
+            endLoad(view, of: page)
+        }
+        return true
+    }
+
+    /// The view is on screen with content: it stays for the dwell, then closes. After a recovery it stays for the
+    /// whole dwell again.
+    func dwell(in view: View, of page: PageLoad) {
+        guard configuration.dwellNanoseconds > 0 else { return endLoad(view, of: page) }
+        view.timers.append(clock.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
+            guard let self, let view, !view.closed else { return }
+            endLoad(view, of: page)
+        })
+    }
+
+    /// Closes the load's view. With `error`, the load failed and the view shows an internal error page naming it
+    /// (a failed navigation, a crash loop), which is neither content nor a blank.
+    func endLoad(_ view: View, of page: PageLoad, error: String? = nil) {
+        guard !view.closed else { return }
+        let load = view.load
+        let now = clock.now
+        let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.visibleAt == nil ? .blank : .rendered
+        var end = SupervisorEvent.LoadEnd(
+            load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: page.hidden, error: error)
+        if let shownAt = load.shownAt {
+            end.blankMs = milliseconds((load.visibleAt ?? now) - shownAt)
+            if let visibleAt = load.visibleAt, outcome == .rendered { end.timeToVisibleMs = milliseconds(visibleAt - shownAt) }
+        }
+        clock.cancel(page.blankDeadline)
+        log.emit(.loadEnd(end), view: view.id)
+        finishedLoads += 1
+        supervisor.close(view)
+        if configuration.arrivalNanoseconds == 0 {
+            clock.soon { [unowned self] in beginNextLoad(slot: page.slot) }
+        } else if finishedLoads == configuration.loads {
+            supervisor.retireSpares()
+        }
+        if finishedLoads == configuration.loads { browser.finishEditor() }
+    }
+}

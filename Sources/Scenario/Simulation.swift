@@ -1,0 +1,140 @@
+import Browser
+import CShim
+import Core
+import Glibc
+import Process
+import System
+
+/// One run of the simulated world: the workload's loads, or a user browsing the session's tabs, and the typist,
+/// driving the browser and the supervisor on one event loop, with faults injected and Jetsam beside them.
+public final class Simulation {
+    let configuration: RunConfiguration
+    var policy: Policy { configuration.policy }
+    let log: EventLog
+    package let loop: EventLoop
+    var clock: any Clock { loop }
+    package let supervisor: Supervisor
+    package let browser: Browser
+    let schedule: FaultSchedule
+    var nextLoadIndex = 0
+    var finishedLoads = 0
+    var browsing = Browsing()
+    var typingTimer: TimerID?
+    /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
+    var signals: FileDescriptor?
+
+    /// Throws a `SystemError` when the loop or the launcher cannot be set up, a `FileError` when the journal
+    /// cannot be used.
+    public init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws {
+        self.configuration = configuration
+        self.log = log
+        schedule = FaultSchedule(seed: configuration.seed)
+        // A write to a worker that just died must fail with EPIPE, not kill the supervisor.
+        Sys.ignoreSignal(SIGPIPE)
+        loop = try EventLoop()
+        let launcher = try WorkerLauncher(executable: configuration.workerPath, loop: loop)
+        supervisor = Supervisor(settings: configuration.supervisor, clock: loop, launcher: launcher, log: log)
+        browser = try Browser(
+            supervisor: supervisor, settings: configuration.browser, content: content, loop: loop,
+            editor: configuration.typingIntervalNanoseconds > 0)
+        let range = configuration.attachDelayNanoseconds
+        supervisor.attachDelay = { [schedule] view in
+            let draw = schedule.uniform(.attachDelay, load: view.load.index, attempt: view.load.recoveries)
+            return range.lowerBound + Int(draw * Double(range.upperBound - range.lowerBound))
+        }
+        supervisor.moreViewsComing = { [unowned self] in nextLoadIndex < configuration.loads }
+        supervisor.workerDied = { [unowned browser] in browser.workerDied($0) }
+        supervisor.stopRun = { [unowned self] in stop() }
+        browser.onNavigationEnded = { [unowned self] in navigationEnded($0, error: $1, blank: $2) }
+        browser.editorFinishing = { [unowned self] in clock.cancel(typingTimer) }
+    }
+
+    /// Why the run was cut short by a failure of its own (a worker that cannot launch, a write that failed).
+    public var failure: String? { supervisor.failure }
+
+    /// Runs every load to its end and reaps every worker. The summary is computed from the events of this run.
+    public func run() throws(SystemError) -> RunSummary {
+        let summary = RunSummary(policy: policy.name)
+        log.observers.append(summary.record)
+        log.emit(.runBegin(.init(
+            policy: policy.name, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
+            seed: Int(truncatingIfNeeded: configuration.seed), raceRate: configuration.raceRate,
+            killRate: configuration.killRate, tabs: browser.browsesSession ? browser.tabs.count : nil)))
+        let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
+        defer { jetsam?.stop() }
+        if let jetsam {
+            // The killer only ends when the run stops it: any earlier exit means the run goes on without one.
+            var token: UInt64 = 0
+            token = try loop.watch(jetsam.pidfd) { [unowned self] _ in
+                loop.unwatch(jetsam.pidfd, token: token)
+                supervisor.abort(because: jetsam.exited())
+            }
+        }
+        if browser.editor != nil {
+            browser.openEditor()
+            typeNext()
+        }
+        if browser.browsesSession {
+            beginBrowsing()
+        } else if configuration.arrivalNanoseconds > 0 {
+            arrive(at: clock.now)
+        } else {
+            for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
+        }
+        if configuration.loads == 0 { browser.finishEditor() }
+        try loop.run(
+            until: { [unowned self] in
+                supervisor.workers.isEmpty
+                    && (supervisor.stopping
+                        || ((finishedLoads == configuration.loads || browsing.ended) && browser.editorConcluded))
+            },
+            afterBatch: { [unowned self] in
+                browser.syncJournal()
+                log.flush()
+                if let error = log.writeError { supervisor.abort(because: error.description) }
+            })
+        if !browser.editorConcluded { browser.concludeEditor() }
+        browser.finishSession()
+        log.emit(.runEnd(interrupted: supervisor.stopping))
+        log.flush()
+        return summary
+    }
+
+    /// The typist: one input per interval until the editor stops taking them.
+    func typeNext() {
+        guard let editor = browser.editor, !editor.finishing else { return }
+        typingTimer = clock.schedule(afterNanoseconds: configuration.typingIntervalNanoseconds) { [weak self] in
+            guard let self else { return }
+            browser.type()
+            typeNext()
+        }
+    }
+
+    /// Ends the run early on SIGINT or SIGTERM: every worker is killed and reaped before `run()` returns. The
+    /// caller must have blocked both signals in every thread, and calls this once.
+    public func stopOnTerminationSignals() throws(SystemError) {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        let fd = FileDescriptor(try retrying("signalfd") { signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) })
+        let raw = fd.rawValue
+        self.signals = consume fd
+        _ = try loop.watch(raw) { [unowned self] _ in
+            var info = signalfd_siginfo()
+            _ = withUnsafeMutableBytes(of: &info) { buffer in try? Sys.read(raw, into: buffer) }
+            log.emit(.interrupt(signal: signalName(Int32(info.ssi_signo))))
+            stop()
+        }
+    }
+
+    /// Ends the run: no new load, view or worker; every worker is told to shut down and killed if it has not
+    /// exited after the grace period, the editor's once it has reported its document. `run()` returns once all
+    /// are reaped. A second call kills them at once.
+    public func stop() {
+        guard supervisor.beginStop() else { return }
+        for view in supervisor.openViews { (view.load.client as? PageLoad).map { clock.cancel($0.blankDeadline) } }
+        browser.finishEditor()
+        supervisor.shutDownAll(except: browser.reportingWorker)
+    }
+}
