@@ -66,7 +66,7 @@ final class FakeWorker: WorkerHandle {
     func die(code: Int32, status: Int32) {
         guard exit == nil else { return }
         exit = (code, status)
-        clock.soon { [weak self] in self?.exited() }
+        clock.soon { [weak self] in if let self, !reaped { exited() } }
     }
 
     /// Dies of `signal` sent by no one the supervisor knows: a crash, or a kill from outside.

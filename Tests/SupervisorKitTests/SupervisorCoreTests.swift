@@ -306,8 +306,6 @@ extension FakeWorker {
         #expect(used.received.contains(.load(url: "app://local/page1.html", replace: false)))
 
         // Parked again, then killed before its death is handled: the next view skips it for the other spare.
-        // Its bookkeeping is held here: the fake still reports the exit it queued after the reap, which a real
-        // worker does not (the reap unwatches its pidfd), and the supervisor's callback holds it unowned.
         rig.supervisor.close(second.view)
         let dead = try #require(rig.supervisor.spares.last)
         used.crash(SIGKILL)
@@ -316,7 +314,6 @@ extension FakeWorker {
         #expect(rig.named("spare-taken").last?.pid == spare.pid && third.view.worker?.pid == spare.pid)
         #expect(rig.named("death").map(\.pid) == [used.pid] && rig.launcher.launched.count == 2)
         rig.run(untilMs: 300)
-        withExtendedLifetime(dead) {}
         #expect(third.client.sightings.map(\.first) == [true])
         // Every spare is spent, so the third render launches a new one.
         #expect(rig.launcher.launched.count == 3 && rig.named("spare").last?.pid == rig.launcher.launched[2].pid)
