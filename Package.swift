@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "Process", dependencies: ["System", "WireProtocol", "CShim"]),
         /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
         /// launcher it is given. Commands in, events out; it knows no tab, session, editor, seed or fault.
-        .target(name: "Core", dependencies: ["Process", "Events", "System", "Text", "WireProtocol", "CShim"]),
+        .target(name: "Core", dependencies: ["Process", "Events", "System", "WireProtocol", "CShim"]),
         /// The browser, a client of the core: tabs, back/forward, the session file, error pages, the navigation
         /// policy, the editor and its journal, the content scheme handler.
         .target(name: "Browser", dependencies: ["Core", "Process", "Events", "System", "Text", "WireProtocol", "CShim"]),
@@ -91,7 +91,7 @@ let package = Package(
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
-            name: "SupervisorKitTests",
+            name: "SupervisorTests",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
                 "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",

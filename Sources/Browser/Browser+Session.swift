@@ -7,7 +7,7 @@ import WireProtocol
 /// when the run begins and saved as tabs change, at most once per save interval: only the tabs that changed,
 /// appended, and written off the event loop (see `SessionStore` and `SessionFile+Saves`).
 extension Browser {
-    /// Takes over the tabs of `saved`, none of them realized (`run()` realizes the visible one) and none decoded
+    /// Takes over the tabs of `saved`, none of them realized (the visible one is realized when it is shown) and none decoded
     /// until read. Error pages saved by an earlier launch carry its key; they are given this launch's, since the
     /// file is the supervisor's own and checksummed, and nothing else can put an internal URL into history.
     package func restore(_ saved: SessionRecords, damage: SessionDamage? = nil, into store: SessionStore) {

@@ -9,7 +9,7 @@ extension Browser {
     /// told.
     func realize(_ tab: Tab, because reason: String) {
         guard !stopping, tab.markRealized() else { return }
-        let load = Load(index: -1, client: TabClient(browser: self, tab: tab))
+        let load = Load(index: -1, client: TabClient(browser: self, tab: tab), startedAt: clock.now)
         tab.load = load
         if tab.visible { supervisor.shown(load) }
         log.emit(.tabRealized(tab: Int(tab.id), reason: reason, entries: tab.history.entries.count, index: tab.history.index))

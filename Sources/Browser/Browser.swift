@@ -1,5 +1,6 @@
 import Core
 import System
+import WireProtocol
 
 /// The browser: tabs with their back/forward lists, the session file they are saved in, error pages and the launch
 /// key, the navigation policy, the editor and its journal, and the content scheme handler. It is a client of the
@@ -32,12 +33,13 @@ package final class Browser {
         self.settings = settings
         self.content = content
         self.loop = loop
+        supervisor.stopRun = { [weak self] in self?.stop() }
         guard editor else { return }
         let journal = try settings.journalPath.map { path throws(FileError) in
             try InputJournal(path: path, salvage: settings.salvageJournal)
         }
         let client = EditorClient()
-        self.editor = Editor(load: Load(index: -1, client: client), journal: journal)
+        self.editor = Editor(load: Load(index: -1, client: client, startedAt: supervisor.clock.now), journal: journal)
         client.browser = self
         if let journal { reportOpened(journal) }
     }
@@ -52,6 +54,17 @@ package final class Browser {
     }
 
     var stopping: Bool { supervisor.stopping }
+    /// The longest document a worker may report: the editor's, or one piece.
+    package var longestDocument: Int { editor?.longestPlausibleDocument ?? pieceBytes }
+
+    /// Ends the run: no new view or worker; every worker is told to shut down, the editor's once it has reported
+    /// its document. A second stop kills them all at once.
+    package func stop() {
+        guard supervisor.beginStop() else { return }
+        finishEditor()
+        supervisor.shutDownAll(except: reportingWorker)
+    }
+
     /// Whether the run browses the tabs of a session (restored or started).
     package var browsesSession: Bool { session != nil }
 

@@ -4,21 +4,30 @@ import WireProtocol
 /// A realized tab's load, as the supervisor's client: its worker gets the tab's whole history, its fetches go
 /// through the tab's navigation policy, and what its pages do changes the tab.
 final class TabClient: LoadClient {
-    unowned let browser: Browser
-    unowned let tab: Tab
+    weak var browser: Browser?
+    weak var tab: Tab?
 
     init(browser: Browser, tab: Tab) {
         self.browser = browser
         self.tab = tab
     }
 
-    func start(_ worker: Worker, in view: View) -> String? { browser.restore(tab, into: worker) }
-
-    func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
-        browser.serve(url, kind, for: tab)
+    func start(_ worker: Worker, in view: View) -> String? {
+        guard let browser, let tab else { return nil }
+        return browser.restore(tab, into: worker)
     }
 
+    /// Once the tab's view let the worker go, what it still fetches is plain content: the tab's policy is no
+    /// longer asked.
+    func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
+        guard let browser else { return SchemeResponse.gone }
+        return browser.serve(url, kind, for: worker.view == nil ? nil : tab)
+    }
+
+    var longestDocument: Int { browser?.longestDocument ?? pieceBytes }
+
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool {
+        guard let browser, let tab else { return false }
         switch message {
         case .didCommit(let url):
             browser.committed(tab, url: url)
@@ -32,17 +41,24 @@ final class TabClient: LoadClient {
         return true
     }
 
-    func rendered(_ view: View, by worker: Worker, title: String) { browser.finished(tab, by: worker, title: title) }
-
-    func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
-        browser.failed(tab, by: worker, provisional: provisional, error: error)
+    func rendered(_ view: View, by worker: Worker, title: String) {
+        guard let tab else { return }
+        browser?.finished(tab, by: worker, title: title)
     }
 
-    func visible(_ view: View, first: Bool) { browser.supervisor.logVisible(view, first: first) }
+    func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
+        guard let tab else { return }
+        browser?.failed(tab, by: worker, provisional: provisional, error: error)
+    }
+
+    func visible(_ view: View, first: Bool, at time: Int) { browser?.supervisor.logVisible(view, first: first, at: time) }
 
     // A tab stays open whatever happened to its worker: the navigation under way failed, and the next one starts a
     // new worker.
-    func ended(_ view: View, error: String?) { browser.navigationEnded(tab, error: error, blank: error == nil) }
+    func ended(_ view: View, error: String?) {
+        guard let tab else { return }
+        browser?.navigationEnded(tab, error: error, blank: error == nil)
+    }
 }
 
 /// The editor document's load: its worker gets the saved document and every input not acknowledged.
@@ -55,7 +71,7 @@ final class EditorClient: LoadClient {
     }
 
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
-        browser?.serve(url, kind, for: nil) ?? SchemeResponse(status: 410, mime: "text/plain", body: [])
+        browser?.serve(url, kind, for: nil) ?? SchemeResponse.gone
     }
 
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool {
@@ -67,14 +83,14 @@ final class EditorClient: LoadClient {
         }
     }
 
-    var longestDocument: Int { browser?.editor?.longestPlausibleDocument ?? pieceBytes }
+    var longestDocument: Int { browser?.longestDocument ?? pieceBytes }
 
     func rendered(_ view: View, by worker: Worker, title: String) {}
 
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) { browser?.endEditor() }
 
-    func visible(_ view: View, first: Bool) {
-        browser?.supervisor.logVisible(view, first: first, editor: true)
+    func visible(_ view: View, first: Bool, at time: Int) {
+        browser?.supervisor.logVisible(view, first: first, at: time, editor: true)
         browser?.editorShown(view)
     }
 

@@ -1,9 +1,11 @@
 /// What the user asked to see, however many views and workers it takes: a rebuild replaces the view, not the load.
-/// The client that began it (a page of the workload, a tab, the editor) hears what happens to it.
+/// The client that began it hears what happens to it.
 package final class Load {
-    /// The client's number for it in the log; -1 for a load outside the workload's rotation (a tab, the editor).
+    /// The client's number for it in the log; -1 for a load its client does not number.
     package let index: Int
     package let client: any LoadClient
+    /// When its client began it.
+    package let startedAt: Int
     /// What the user has seen of it: nothing yet (a hidden load), a view looked at since it was shown (created,
     /// for a visible load), content, or a blank it was given up as.
     package enum Sight: Equatable {
@@ -25,9 +27,10 @@ package final class Load {
     /// The view currently showing it; rebuilding replaces it.
     package internal(set) weak var view: View?
 
-    package init(index: Int, client: any LoadClient) {
+    package init(index: Int, client: any LoadClient, startedAt: Int) {
         self.index = index
         self.client = client
+        self.startedAt = startedAt
     }
 }
 
@@ -42,4 +45,7 @@ public struct SchemeResponse: Equatable, Sendable {
         self.mime = mime
         self.body = body
     }
+
+    /// What a fetch gets once nobody is left to answer it.
+    package static let gone = SchemeResponse(status: 410, mime: "text/plain", body: Array("gone".utf8))
 }

@@ -1,16 +1,17 @@
 import WireProtocol
 
-/// The one who began a load (the workload, a tab, the editor): it says what a new worker of the load is to show,
-/// answers the worker's fetches as the scheme handler, and hears what happens to the load. Everything is called on
-/// the supervisor's thread, from within its steps.
+/// The one who began a load (in a run: a page of the workload, a tab, the editor): it says what a new worker of the
+/// load is to show, answers the worker's fetches as the scheme handler, and hears what happens to the load.
+/// Everything is called on the supervisor's thread, from within its steps.
 package protocol LoadClient: AnyObject {
     /// Sends a new worker of `view` what it is to show; returns the URL it shows, for the log, or nil when there
     /// is nothing to load.
     func start(_ worker: Worker, in view: View) -> String?
     /// What the scheme handler answers a fetch of `url` with.
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse
-    /// A message the supervisor does not handle itself (a commit, a navigation the page asks for, a history, an
-    /// input applied, a document); false if the client did not ask for it, which counts toward a flood.
+    /// A message the supervisor does not handle itself (a navigation the page asks for, an input applied, a
+    /// document: false if the client did not ask for it, which counts toward a flood), or one it handled and passes
+    /// on (a commit, a history: the answer is not asked).
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool
     /// The longest document the client could expect a worker to report: a longer one is refused unread.
     var longestDocument: Int { get }
@@ -18,8 +19,8 @@ package protocol LoadClient: AnyObject {
     func rendered(_ view: View, by worker: Worker, title: String)
     /// The page in `view` failed to load, before its commit (`provisional`) or after.
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String)
-    /// `view` is on screen with content; `first` the first time for the load.
-    func visible(_ view: View, first: Bool)
+    /// `view` is on screen with content since `time`; `first` the first time for the load.
+    func visible(_ view: View, first: Bool, at time: Int)
     /// The supervisor gave up on the load (a crash loop, or all its recoveries spent; `error` says which when it
     /// shows an error page), or its blank watchdog found it blank for good.
     func ended(_ view: View, error: String?)

@@ -71,9 +71,10 @@ extension Supervisor {
         kill(worker, because: "protocol violation", verdict: .protocolViolation(reason: reason))
     }
 
-    /// Passes a message on to the load's client; one it did not ask for counts toward a flood.
+    /// Passes a message on to the client of the load the worker serves (or last served); one it did not ask for
+    /// counts toward a flood.
     private func relay(_ message: FromWorker, from worker: Worker) {
-        guard let client = worker.view?.load.client, client.received(message, from: worker, in: worker.view) else {
+        guard let client = worker.client, client.received(message, from: worker, in: worker.view) else {
             return unsolicited(message, from: worker)
         }
     }
@@ -177,7 +178,7 @@ extension Supervisor {
     /// The first piece of a document a worker reports. However long the document, it arrives whole; a length no
     /// client could expect is refused before any more of it is buffered.
     func documentBegun(length: Int, _ text: [UInt8], from worker: Worker) {
-        let limit = worker.view?.load.client.longestDocument ?? pieceBytes
+        let limit = worker.client?.longestDocument ?? pieceBytes
         guard length <= limit else {
             return violation(by: worker, "a document of \(length) bytes, where at most \(limit) could be expected")
         }
@@ -187,7 +188,7 @@ extension Supervisor {
 
     func saidHello(_ worker: Worker) {
         let now = clock.now
-        worker.helloAt = now
+        worker.saidHello(at: now)
         launchFailuresInARow = 0
         everSaidHello = true
         log.emit(.hello(spawnToHelloMs: milliseconds(now - worker.handle.spawnedAt)), view: worker.view?.id, pid: worker.pid)
@@ -206,7 +207,11 @@ extension Supervisor {
         setBand(band(for: worker), of: worker)
         // After the view is on screen: a launch must not delay the load it was meant to speed up.
         clock.soon { [weak self] in self?.replenishSpare() }
-        if view.visible, view.attached { becameVisible(view) }
+        if view.visible {
+            if view.attached { becameVisible(view) }
+        } else {
+            renderedOffScreen(view)
+        }
     }
 
     /// Resident memory of every live worker, each as read from /proc/PID/statm when it last rendered: reading a

@@ -15,7 +15,7 @@ extension Supervisor {
             worker.owed.resources -= 1
         }
         worker.replyBytes = 0
-        guard let client = (worker.view?.load ?? worker.load)?.client else {
+        guard let client = worker.client else {
             return unsolicited(.fetch(url: url, kind: kind), from: worker)
         }
         let response = client.serve(url, kind, for: worker)

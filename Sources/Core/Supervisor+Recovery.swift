@@ -1,6 +1,5 @@
 import CShim
 import Glibc
-import Core
 import Events
 import Process
 import System
@@ -16,12 +15,12 @@ extension Supervisor {
         died(worker, code: code, status: status)
     }
 
-    package func died(_ worker: Worker, code: Int32, status: Int32) {
+    func died(_ worker: Worker, code: Int32, status: Int32) {
         worker.handle.closeChannel()
         clock.cancel(worker.timer)
         forget(worker)
         let termination = TerminationStatus.classify(
-            code: code, status: status, saidHello: worker.helloAt != nil || worker.shutdownRequested,
+            code: code, status: status, saidHello: worker.helloAt != nil || worker.toldToExit,
             verdict: worker.verdict)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
@@ -36,9 +35,9 @@ extension Supervisor {
             reason: reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
-            cause: DeathCause.of(code: code, status: status, sent: worker.handle.sent, toldToExit: worker.shutdownRequested).rawValue,
+            cause: DeathCause.of(code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit).rawValue,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
-            shutdown: worker.shutdownRequested)
+            shutdown: worker.toldToExit)
         log.emit(.death(death), view: view?.id, pid: worker.pid)
         if case .launchFailed(let reason) = termination { launchFailed(reason) }
         workerDied(worker)
@@ -121,19 +120,9 @@ extension Supervisor {
         watchLiveness(of: worker)
     }
 
-    /// Kills `worker` as something outside the supervisor would (`kind` names the fault), if the OOM killer could
-    /// take it (foreground workers are spared), and handles its death before returning: the fault is exact, the
-    /// process gone before the next step, as on the phone, where the kill came well before the view attached.
-    package func killFromOutside(_ worker: Worker, kind: String) {
-        let view = worker.view
-        let adjust = worker.handle.oomScoreAdjust() ?? 0
-        guard adjust > settings.bands.foregroundOOMScoreAdjust else {
-            log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
-            return
-        }
-        log.emit(.inject(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
-        worker.handle.signal(SIGKILL, by: .injection)
-        // After SIGKILL this wait is short and certain.
+    /// Waits for `worker`, just sent a fatal signal from outside the supervisor's rules, to
+    /// exit, and handles its death before returning: the fault is exact, the process gone before the next step.
+    package func collectDeath(of worker: Worker) {
         if let (code, status) = try? worker.handle.reap(wait: true) { died(worker, code: code, status: status) }
     }
 }

@@ -64,7 +64,7 @@ extension Supervisor {
         if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
     }
 
-    /// The view goes off screen (its tab went to the background): its worker moves to the hidden band.
+    /// The view goes off screen: its worker moves to the policy's hidden band.
     package func hide(_ view: View) {
         view.visible = false
         if let worker = view.worker { setBand(band(for: worker), of: worker) }
@@ -74,17 +74,19 @@ extension Supervisor {
     func becameVisible(_ view: View) {
         let load = view.load
         guard let shownAt = load.shownAt, !stopping, !view.title.isEmpty else { return }
+        let now = clock.now
         let first = load.visibleAt == nil
-        if first { load.sight = .visible(shownAt: shownAt, at: clock.now) }
-        load.client.visible(view, first: first)
+        if first { load.sight = .visible(shownAt: shownAt, at: now) }
+        load.client.visible(view, first: first, at: now)
     }
 
-    /// Logs that `view` is on screen with content: what its load's client does when told so.
-    package func logVisible(_ view: View, first: Bool, editor: Bool = false) {
+    /// Logs that `view` is on screen with content since `time`: what its load's client does when told so. `editor`
+    /// is the client's word for the log's `editor` field.
+    package func logVisible(_ view: View, first: Bool, at time: Int, editor: Bool = false) {
         let load = view.load
         guard let shownAt = load.shownAt else { return }
         log.emit(
-            .visible(load: load.index, timeToVisibleMs: milliseconds(clock.now - shownAt), first: first, editor: editor),
+            .visible(load: load.index, timeToVisibleMs: milliseconds(time - shownAt), first: first, editor: editor),
             view: view.id, pid: view.worker?.pid)
     }
 

@@ -35,7 +35,9 @@ extension Supervisor {
         clock.cancel(worker.timer)
         worker.timer = clock.schedule(afterNanoseconds: settings.pingIntervalNanoseconds) { [weak self, weak worker] in
             guard let self, let worker, workers[worker.pid] === worker else { return }
-            if worker.helloAt == nil {
+            if case .killed = worker.stage {
+                return
+            } else if worker.helloAt == nil {
                 let reason = "no hello within \(settings.pingIntervalNanoseconds / 1_000_000) ms"
                 kill(worker, because: reason, verdict: .launchFailed(reason: reason))
             } else if worker.view != nil {

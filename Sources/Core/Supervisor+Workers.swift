@@ -1,7 +1,6 @@
 import Glibc
 import Process
 import System
-import Text
 import WireProtocol
 
 /// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.
@@ -116,7 +115,7 @@ extension Supervisor {
     func shutDown(_ worker: Worker) {
         guard !worker.reaped else { return }
         log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
-        worker.shutdownRequested = true
+        worker.toldToShutDown()
         send(.shutdown, to: worker)
         clock.cancel(worker.timer)
         heard(from: worker)
@@ -127,8 +126,7 @@ extension Supervisor {
     }
 
     func kill(_ worker: Worker, because reason: String, verdict: TerminationStatus) {
-        guard worker.verdict == nil else { return }
-        worker.verdict = verdict
+        guard worker.killed(for: verdict) else { return }
         log.emit(.kill(reason: reason, verdict: verdict.name), view: worker.view?.id, pid: worker.pid)
         worker.handle.signal(SIGKILL, by: .supervisor)
         worker.handle.closeChannel()

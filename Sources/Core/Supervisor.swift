@@ -5,8 +5,8 @@ import System
 
 /// The supervisor, shaped like WebKit's UI process: it opens views, launches a worker behind each, relays their
 /// messages to the load's client, watches them die, and recovers views as the policy says. Commands come in as
-/// calls (open, attach, show, hide, close, navigate, reload, stop); what happens goes out as `SupervisorEvent`s to
-/// the log and as calls to each load's `LoadClient`.
+/// calls (open, show, hide, close, navigate, send, reload, beginStop and shutDownAll); what happens goes out as
+/// `SupervisorEvent`s to the log and as calls to each load's `LoadClient`.
 ///
 /// A new view's worker starts at the policy's launch band (background, for WebKit). The view attaches to the window
 /// after a delay its opener decides: only then is the foreground assertion taken and, for `Observe.attach` policies,
@@ -39,9 +39,11 @@ package final class Supervisor {
     package var attachDelay: (View) -> Int = { _ in 0 }
     /// Whether more views are to come: spares are launched and kept only then.
     package var moreViewsComing: () -> Bool = { true }
+    /// Called with every view whose page rendered while it was off screen.
+    package var renderedOffScreen: (View) -> Void = { _ in }
     /// Called with every worker that died, whatever it served.
     package var workerDied: (Worker) -> Void = { _ in }
-    /// What stopping the run means to its driver; by default, every worker is shut down.
+    /// How its driver stops the run when the supervisor aborts it; by default, every worker is shut down.
     package var stopRun: (() -> Void)?
 
     package init(settings: SupervisorSettings, clock: any Clock, launcher: any Launcher, log: EventLog) {
@@ -49,7 +51,7 @@ package final class Supervisor {
         self.clock = clock
         self.launcher = launcher
         self.log = log
-        log.now = { [clock] in clock.now }
+        log.now = { [weak clock] in clock?.now ?? Sys.monotonicNanoseconds() }
     }
 
     /// Ends the run: no new view or worker, and no timer of a view fires. Returns false if the run was already

@@ -6,7 +6,18 @@ import System
 package final class Worker {
     package let handle: any WorkerHandle
     package var pid: Int32 { handle.pid }
-    var helloAt: Int?
+    /// Where it is in its life. It goes one way; its reap is its handle's.
+    package enum Stage: Equatable {
+        /// Spawned; its hello not heard yet.
+        case launching
+        /// Said hello: it serves its view, or waits as a spare.
+        case ready(helloAt: Int)
+        /// Told to shut down (before its hello, if `helloAt` is nil): a clean exit is then not a failed launch.
+        case exiting(helloAt: Int?)
+        /// Killed by the supervisor: `verdict` names its death, not the SIGKILL.
+        case killed(verdict: TerminationStatus, toldToExit: Bool)
+    }
+    package private(set) var stage = Stage.launching
     package internal(set) var rendered = false
     /// Views it has served; more than one when the policy reuses workers.
     var views = 0
@@ -30,12 +41,9 @@ package final class Worker {
     /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
     /// toward its unread backlog.
     var replyBytes = 0
-    /// The supervisor told it to exit: a clean exit is then not a failed launch, even before hello.
-    var shutdownRequested = false
-    /// Set when the supervisor kills the worker on purpose; it names the death instead of the SIGKILL.
-    var verdict: TerminationStatus?
-    /// The load it last served, whose client still answers what it fetches after its view let it go.
+    /// The load it last served, whose client still answers it after its view let it go.
     var load: Load?
+    var client: (any LoadClient)? { (view?.load ?? load)?.client }
     /// The view this worker renders for; nil once the view let it go.
     package internal(set) weak var view: View?
 
@@ -44,6 +52,49 @@ package final class Worker {
     }
 
     package var reaped: Bool { handle.reaped }
+
+    /// When it said hello; nil before (and once killed, when nothing more is heard from it).
+    var helloAt: Int? {
+        switch stage {
+        case .launching, .killed: nil
+        case .ready(let at): at
+        case .exiting(let at): at
+        }
+    }
+
+    var toldToExit: Bool {
+        switch stage {
+        case .launching, .ready: false
+        case .exiting: true
+        case .killed(_, let told): told
+        }
+    }
+
+    var verdict: TerminationStatus? { if case .killed(let verdict, _) = stage { verdict } else { nil } }
+
+    func saidHello(at time: Int) {
+        switch stage {
+        case .launching: stage = .ready(helloAt: time)
+        case .exiting(nil): stage = .exiting(helloAt: time)
+        case .ready, .exiting, .killed: break
+        }
+    }
+
+    func toldToShutDown() {
+        switch stage {
+        case .launching: stage = .exiting(helloAt: nil)
+        case .ready(let at): stage = .exiting(helloAt: at)
+        case .killed(let verdict, _): stage = .killed(verdict: verdict, toldToExit: true)
+        case .exiting: break
+        }
+    }
+
+    /// Records that the supervisor kills it for `verdict`; false if it already did.
+    func killed(for verdict: TerminationStatus) -> Bool {
+        guard self.verdict == nil else { return false }
+        stage = .killed(verdict: verdict, toldToExit: toldToExit)
+        return true
+    }
     package var channelOpen: Bool { handle.channelOpen }
 
     /// Answers the worker owes, and what it may still ask. Anything else it sends unasked counts toward a flood.

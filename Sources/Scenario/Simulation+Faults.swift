@@ -1,4 +1,6 @@
 import Core
+import Glibc
+import Process
 
 /// Injected faults, each exact and seeded: the kill-before-render race, and the kill after render.
 extension Simulation {
@@ -11,7 +13,7 @@ extension Simulation {
         let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
-            supervisor.killFromOutside(worker, kind: "race")
+            injectKill(worker, kind: "race")
         })
     }
 
@@ -23,7 +25,30 @@ extension Simulation {
             guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
                 !worker.reaped
             else { return }
-            supervisor.killFromOutside(worker, kind: "kill-after-render")
+            injectKill(worker, kind: "kill-after-render")
         })
+    }
+
+    /// A hidden load rendered: its worker is killed before the load is shown, if the seed says so, once per load.
+    func renderedOffScreen(_ view: View) {
+        let load = view.load
+        guard !killsPlanned.contains(ObjectIdentifier(load)), schedule.happens(.kill, load: load.index, rate: configuration.killRate)
+        else { return }
+        killsPlanned.insert(ObjectIdentifier(load))
+        injectKillAfterRender(into: view, showAt: load.startedAt + configuration.hiddenNanoseconds)
+    }
+
+    /// Kills `worker` as the OOM killer would, if it could take it (a foreground worker is spared), and has its
+    /// death handled before the next step, as on the phone, where the kill came well before the view attached.
+    func injectKill(_ worker: Worker, kind: String) {
+        let view = worker.view
+        let adjust = worker.handle.oomScoreAdjust() ?? 0
+        guard adjust > configuration.bands.foregroundOOMScoreAdjust else {
+            log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
+            return
+        }
+        log.emit(.inject(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
+        worker.handle.signal(SIGKILL, by: .injection)
+        supervisor.collectDeath(of: worker)
     }
 }

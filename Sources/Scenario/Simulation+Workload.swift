@@ -7,52 +7,44 @@ import WireProtocol
 /// One page of the workload, as the supervisor's client: loaded into a fresh view, shown to the user (or kept
 /// hidden a while), visible or blank, then ended.
 final class PageLoad: LoadClient {
-    unowned let simulation: Simulation
-    let index: Int
+    weak var simulation: Simulation?
     let url: String
     let slot: Int
     let hidden: Bool
-    let startedAt: Int
     var blankDeadline: TimerID?
-    var killScheduled = false
 
-    init(_ simulation: Simulation, index: Int, url: String, slot: Int, hidden: Bool, startedAt: Int) {
+    init(_ simulation: Simulation, url: String, slot: Int, hidden: Bool) {
         self.simulation = simulation
-        self.index = index
         self.url = url
         self.slot = slot
         self.hidden = hidden
-        self.startedAt = startedAt
     }
 
     func start(_ worker: Worker, in view: View) -> String? {
-        simulation.supervisor.send(.load(url: url, replace: false), to: worker)
+        simulation?.supervisor.send(.load(url: url, replace: false), to: worker)
         return url
     }
 
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
-        simulation.browser.serve(url, kind, for: nil)
+        simulation?.browser.serve(url, kind, for: nil) ?? .gone
     }
 
-    func rendered(_ view: View, by worker: Worker, title: String) {
-        guard !view.visible, !killScheduled,
-            simulation.schedule.happens(.kill, load: index, rate: simulation.configuration.killRate)
-        else { return }
-        killScheduled = true
-        simulation.injectKillAfterRender(into: view, showAt: startedAt + simulation.configuration.hiddenNanoseconds)
-    }
+    var longestDocument: Int { simulation?.browser.longestDocument ?? pieceBytes }
+
+    func rendered(_ view: View, by worker: Worker, title: String) {}
 
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
-        simulation.endLoad(view, of: self, error: error)
+        simulation?.endLoad(view, of: self, error: error)
     }
 
-    func visible(_ view: View, first: Bool) {
+    func visible(_ view: View, first: Bool, at time: Int) {
+        guard let simulation else { return }
         if first { simulation.clock.cancel(blankDeadline) }
-        simulation.supervisor.logVisible(view, first: first)
+        simulation.supervisor.logVisible(view, first: first, at: time)
         simulation.dwell(in: view, of: self)
     }
 
-    func ended(_ view: View, error: String?) { simulation.endLoad(view, of: self, error: error) }
+    func ended(_ view: View, error: String?) { simulation?.endLoad(view, of: self, error: error) }
 }
 
 /// The workload: loads begun one per free view or one per arrival, shown to the user, visible or blank, ended.
@@ -73,8 +65,8 @@ extension Simulation {
         let index = nextLoadIndex
         nextLoadIndex += 1
         let url = browser.content.pages[schedule.index(.page, load: index, count: browser.content.pages.count)]
-        let page = PageLoad(self, index: index, url: url, slot: slot, hidden: slot < configuration.hidden, startedAt: clock.now)
-        let load = Load(index: index, client: page)
+        let page = PageLoad(self, url: url, slot: slot, hidden: slot < configuration.hidden)
+        let load = Load(index: index, client: page, startedAt: clock.now)
         log.emit(.loadBegin(load: index, url: url, hidden: page.hidden))
         if page.hidden {
             // A background tab: the user switches to it after a while, whether or not it has rendered by then.
@@ -127,6 +119,7 @@ extension Simulation {
             if let visibleAt = load.visibleAt, outcome == .rendered { end.timeToVisibleMs = milliseconds(visibleAt - shownAt) }
         }
         clock.cancel(page.blankDeadline)
+        killsPlanned.remove(ObjectIdentifier(load))
         log.emit(.loadEnd(end), view: view.id)
         finishedLoads += 1
         supervisor.close(view)

@@ -20,6 +20,8 @@ public final class Simulation {
     var finishedLoads = 0
     var browsing = Browsing()
     var typingTimer: TimerID?
+    /// The loads whose kill after render is planned: one each at most.
+    var killsPlanned = Set<ObjectIdentifier>()
     /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
     var signals: FileDescriptor?
 
@@ -42,11 +44,13 @@ public final class Simulation {
             let draw = schedule.uniform(.attachDelay, load: view.load.index, attempt: view.load.recoveries)
             return range.lowerBound + Int(draw * Double(range.upperBound - range.lowerBound))
         }
-        supervisor.moreViewsComing = { [unowned self] in nextLoadIndex < configuration.loads }
-        supervisor.workerDied = { [unowned browser] in browser.workerDied($0) }
-        supervisor.stopRun = { [unowned self] in stop() }
-        browser.onNavigationEnded = { [unowned self] in navigationEnded($0, error: $1, blank: $2) }
-        browser.editorFinishing = { [unowned self] in clock.cancel(typingTimer) }
+        let loads = configuration.loads
+        supervisor.moreViewsComing = { [weak self] in (self?.nextLoadIndex ?? loads) < loads }
+        supervisor.workerDied = { [weak browser] in browser?.workerDied($0) }
+        supervisor.renderedOffScreen = { [weak self] in self?.renderedOffScreen($0) }
+        supervisor.stopRun = { [weak self] in self?.stop() }
+        browser.onNavigationEnded = { [weak self] in self?.navigationEnded($0, error: $1, blank: $2) }
+        browser.editorFinishing = { [weak self] in self?.clock.cancel(self?.typingTimer) }
     }
 
     /// Why the run was cut short by a failure of its own (a worker that cannot launch, a write that failed).
@@ -132,9 +136,7 @@ public final class Simulation {
     /// exited after the grace period, the editor's once it has reported its document. `run()` returns once all
     /// are reaped. A second call kills them at once.
     public func stop() {
-        guard supervisor.beginStop() else { return }
         for view in supervisor.openViews { (view.load.client as? PageLoad).map { clock.cancel($0.blankDeadline) } }
-        browser.finishEditor()
-        supervisor.shutDownAll(except: browser.reportingWorker)
+        browser.stop()
     }
 }

@@ -142,7 +142,7 @@ extension Processes {
             let launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop())
             var failedSteps = 0
             for step in 0..<20 {
-                let before = try openHostDescriptors()
+                let before = try openSupervisorDescriptors()
                 var rule = SyscallFaults.Rule([.pipe, .fcntl, .spawn], EMFILE)
                 rule.after = step
                 rule.times = 1
@@ -160,7 +160,7 @@ extension Processes {
                     #expect(made == 1)
                     #expect(error.underlying.errno == EMFILE)
                     #expect(error.description == "cannot launch worker '\(workerPath)': Too many open files")
-                    #expect(try openHostDescriptors() == before, "step \(step)")
+                    #expect(try openSupervisorDescriptors() == before, "step \(step)")
                     failedSteps += 1
                 }
             }

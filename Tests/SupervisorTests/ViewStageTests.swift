@@ -7,7 +7,7 @@ import Testing
 /// attached) stays closed.
 @Suite struct ViewStages {
     @Test func aClosedViewNeverAttaches() {
-        let load = Load(index: 0, client: EditorClient())
+        let load = Load(index: 0, client: EditorClient(), startedAt: 0)
         let view = View(id: 1, load: load, visible: true, at: 0)
         view.close()
         #expect(!view.enterWindow() && view.closed && !view.attached)

@@ -117,7 +117,7 @@ extension Processes {
         @Test func appendedSavesAreFoldedIntoAWholeFileOnceTheyOutgrowIt() throws {
             let folder = try TemporaryFolder([:])
             let path = folder.path + "/s"
-            let (_, events) = try runSessionHost(path) { $0.sessionRewriteGrowth = 0; $0.loads = 30 }
+            let (_, events) = try runSession(path) { $0.sessionRewriteGrowth = 0; $0.loads = 30 }
             let saves = events.named("session-saved")
             #expect(saves.first?["whole"] == .bool(true))
             #expect(saves.dropFirst().contains { $0["whole"] == .bool(false) })
@@ -129,17 +129,17 @@ extension Processes {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["s"])
         }
 
-        /// Browses a new session at `path` in a host of this process.
-        func runSessionHost(_ path: String, _ configure: (inout RunConfiguration) -> Void) throws -> (Simulation, [Event]) {
+        /// Browses a new session at `path` in a simulation in this process.
+        func runSession(_ path: String, _ configure: (inout RunConfiguration) -> Void) throws -> (Simulation, [Event]) {
             var configuration = RunConfiguration(workerPath: workerPath)
             configure(&configuration)
             let log = EventLog()
             nonisolated(unsafe) var events: [Event] = []
             log.observers.append { events.append($0) }
-            let host = try Simulation(configuration: configuration, content: ContentProvider(), log: log)
-            host.browser.startSession(tabs: 3, into: try SessionStore(path: path))
-            _ = try host.run()
-            return (host, events)
+            let simulation = try Simulation(configuration: configuration, content: ContentProvider(), log: log)
+            simulation.browser.startSession(tabs: 3, into: try SessionStore(path: path))
+            _ = try simulation.run()
+            return (simulation, events)
         }
     }
 }

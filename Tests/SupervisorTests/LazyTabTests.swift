@@ -60,9 +60,9 @@ import WireProtocol
         let page = InternalURL.errorPage(for: failed, code: 404, key: LaunchKey())
         let history = BackForwardList(entries: [HistoryEntry(url: "app://local/a.html"), HistoryEntry(url: page)], index: 1)
         let saved = Session(tabs: [SavedTab(id: 1, history: history, visible: true)])
-        let host = try Simulation(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
-        host.browser.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, into: SessionStore(readOnly: "/nonexistent"))
-        #expect(host.browser.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: host.browser.launchKey))
-        #expect(host.browser.errorPageTarget(host.browser.tabs[0].url ?? "") == failed)
+        let simulation = try Simulation(configuration: RunConfiguration(workerPath: workerPath), content: ContentProvider(), log: EventLog())
+        simulation.browser.restore(SessionFile.decodeRecords(SessionFile.encode(saved)).records, into: SessionStore(readOnly: "/nonexistent"))
+        #expect(simulation.browser.tabs[0].url == InternalURL.errorPage(for: failed, code: 404, key: simulation.browser.launchKey))
+        #expect(simulation.browser.errorPageTarget(simulation.browser.tabs[0].url ?? "") == failed)
     }
 }

@@ -12,7 +12,7 @@ extension Processes {
     /// Nothing leaks and nothing outlives the supervisor.
     @Suite struct Lifecycle {
         @Test func aThousandSpawnKillCyclesLeaveNoDescriptorOrZombieBehind() throws {
-            let before = try openHostDescriptors()
+            let before = try openSupervisorDescriptors()
             var loadOfPid: [Int32: Int] = [:]
             var killedLoads: Set<Int> = []
             do {
@@ -30,8 +30,8 @@ extension Processes {
                 #expect(summary.rendered == 1000)
                 #expect(summary.spawns == 2000 && summary.deaths == 2000)
             }
-            // Nothing the host could have opened is still open; earlier tests' Foundation pipes may close meanwhile.
-            let leaked = Set(try openHostDescriptors()).subtracting(before)
+            // Nothing the supervisor could have opened is still open; earlier tests' Foundation pipes may close meanwhile.
+            let leaked = Set(try openSupervisorDescriptors()).subtracting(before)
             #expect(leaked.isEmpty, "still open: \(leaked.sorted())")
             #expect(childProcesses().isEmpty)
         }

@@ -9,7 +9,7 @@ extension Processes {
     /// `guarded` keeps closed views' healthy workers as spares for the next views.
     @Suite struct Reuse {
         @Test func closedViewsWorkersServeTheNextViewsAndAKilledSpareIsReplaced() throws {
-            let before = try openHostDescriptors()
+            let before = try openSupervisorDescriptors()
             var launched: [Int32] = []
             var parked = 0
             var killedSpare: Int32?
@@ -36,7 +36,7 @@ extension Processes {
                 // It is replaced, after the next render rather than at once.
                 #expect(launched.count == 2)
             }
-            #expect(Set(try openHostDescriptors()).subtracting(before).isEmpty)
+            #expect(Set(try openSupervisorDescriptors()).subtracting(before).isEmpty)
             #expect(childProcesses().isEmpty)
         }
     }

@@ -75,8 +75,8 @@ func simulate(
         events.append(event)
         react(event)
     }
-    let host = try Simulation(configuration: configuration, content: content, log: log)
-    let summary = try host.run()
+    let simulation = try Simulation(configuration: configuration, content: content, log: log)
+    let summary = try simulation.run()
     return (summary, events)
 }
 
@@ -99,9 +99,9 @@ extension Event {
     }
 }
 
-/// Open descriptors of this process of the kinds a host opens (pipes, pidfds, epoll, timerfd, signalfd,
+/// Open descriptors of this process of the kinds a supervisor opens (pipes, pidfds, epoll, timerfd, signalfd,
 /// /dev/null), by number and target. Other kinds, such as Foundation's own, come and go on other threads.
-func openHostDescriptors() throws -> [String] {
+func openSupervisorDescriptors() throws -> [String] {
     let kinds = ["pipe:", "anon_inode:[pidfd]", "anon_inode:[eventpoll]", "anon_inode:[timerfd]", "anon_inode:[signalfd]", "/dev/null"]
     return ProcFS.descriptors(of: .current).compactMap { fd in
         guard let target = ProcFS.descriptorTarget(.current, fd), kinds.contains(where: target.hasPrefix) else { return nil }

@@ -38,9 +38,9 @@ final class RecordingClient: LoadClient {
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
         failures.append((view.id, provisional, error))
     }
-    func visible(_ view: View, first: Bool) {
+    func visible(_ view: View, first: Bool, at time: Int) {
         sightings.append((view.id, first))
-        supervisor?.logVisible(view, first: first)
+        supervisor?.logVisible(view, first: first, at: time)
         onVisible(view)
     }
     func ended(_ view: View, error: String?) { endings.append((view.id, error)) }
@@ -70,7 +70,7 @@ final class CoreRig {
     @discardableResult
     func open(index: Int = 0, visible: Bool = true) -> (load: Load, view: View, client: RecordingClient) {
         let client = RecordingClient(supervisor, url: "app://local/page\(index).html")
-        let load = Load(index: index, client: client)
+        let load = Load(index: index, client: client, startedAt: clock.now)
         if visible { supervisor.shown(load) }
         return (load, supervisor.open(load), client)
     }

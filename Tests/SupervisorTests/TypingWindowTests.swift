@@ -13,7 +13,7 @@ import WireProtocol
 
 /// An editor with no journal, or with `journal`, outside any browser.
 func makeEditor(journal: InputJournal? = nil) -> Editor {
-    Editor(load: Load(index: -1, client: EditorClient()), journal: journal)
+    Editor(load: Load(index: -1, client: EditorClient(), startedAt: 0), journal: journal)
 }
 
 /// A journal holding `texts`, seqs 1, 2, 3…, synced as one group.

@@ -7,7 +7,7 @@ import WireProtocol
 @testable import Process
 @testable import System
 
-/// Drives one real WebContent worker by hand over its channel, the way the host would, one message at a time.
+/// Drives one real WebContent worker by hand over its channel, the way the supervisor would, one message at a time.
 final class WorkerDriver {
     let worker: WorkerProcess
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)

@@ -146,7 +146,7 @@ extension Processes {
         }
 
         /// A tab whose 100 entries hold 1.5 MB of URLs is restored into a new worker after its first is SIGKILLed,
-        /// renders, and its worker reports the same list back, both ways in pieces. Meanwhile the host tries to send
+        /// renders, and its worker reports the same list back, both ways in pieces. Meanwhile the supervisor tries to send
         /// that worker a message over the cap: it is refused and logged, and the channel stays sound.
         @Test func aLongHistoryIsRestoredAfterAKillAndReportedBack() throws {
             let long = String(repeating: "q", count: 15_000)
@@ -155,10 +155,10 @@ extension Processes {
             nonisolated(unsafe) var killed: Int32?
             nonisolated(unsafe) var reported: (index: Int, urls: [String])?
             let content = ContentProvider(pages: [("page.html", page("Page"))])
-            let (_, events) = try runTabs([savedTab(1, urls, visible: true)], content: content) { host, tab, event in
+            let (_, events) = try runTabs([savedTab(1, urls, visible: true)], content: content) { simulation, tab, event in
                 switch event {
                 case .realized:
-                    host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
+                    simulation.loop.schedule(afterNanoseconds: 10_000_000_000) { simulation.endBrowsing() }
                 case .finished(let title):
                     #expect(title == "Page")
                     finished += 1
@@ -167,12 +167,12 @@ extension Processes {
                         killed = worker.pid
                         kill(worker.pid, SIGKILL)
                     } else {
-                        host.supervisor.send(.input(seq: 1, text: String(repeating: "x", count: maxFrameSize)), to: worker)
-                        host.browser.queryWorkerHistory(tab)
+                        simulation.supervisor.send(.input(seq: 1, text: String(repeating: "x", count: maxFrameSize)), to: worker)
+                        simulation.browser.queryWorkerHistory(tab)
                     }
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
-                    host.endBrowsing()
+                    simulation.endBrowsing()
                 default: break
                 }
             }
@@ -222,20 +222,20 @@ extension Processes {
             let hostile = "<title>Hostile</title><img src=\"\(huge)\"><meta name=\"x-navigate\" content=\"url=\(huge)\">"
             let content = ContentProvider(pages: [("page.html", page("Page")), ("hostile.html", hostile)])
             nonisolated(unsafe) var titles: [String] = []
-            let (host, events) = try runTabs([savedTab(1, [local + "page.html"], visible: true)], content: content) {
-                host, tab, event in
+            let (simulation, events) = try runTabs([savedTab(1, [local + "page.html"], visible: true)], content: content) {
+                simulation, tab, event in
                 switch event {
                 case .finished(let title):
                     titles.append(title)
                     if titles.count == 1 {
-                        host.browser.navigate(tab, to: huge, type: .linkActivated)
-                        host.browser.navigate(tab, to: local + "hostile.html", type: .linkActivated)
+                        simulation.browser.navigate(tab, to: huge, type: .linkActivated)
+                        simulation.browser.navigate(tab, to: local + "hostile.html", type: .linkActivated)
                     } else {
                         // A round trip after the hostile page: its worker is still there to answer.
-                        host.browser.queryWorkerHistory(tab)
-                        host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
+                        simulation.browser.queryWorkerHistory(tab)
+                        simulation.loop.schedule(afterNanoseconds: 10_000_000_000) { simulation.endBrowsing() }
                     }
-                case .workerHistory: host.endBrowsing()
+                case .workerHistory: simulation.endBrowsing()
                 default: break
                 }
             }
@@ -244,7 +244,7 @@ extension Processes {
             let refusal = events.named("navigation-decision").first { $0.string("url") == huge }
             #expect(refusal?.string("decision") == "cancel")
             #expect(!events.named("fetch").contains { $0.string("url")!.utf8.count > maxURLBytes })
-            #expect(host.browser.tabs[0].history.entries.map(\.url) == [local + "page.html", local + "hostile.html"])
+            #expect(simulation.browser.tabs[0].history.entries.map(\.url) == [local + "page.html", local + "hostile.html"])
             #expect(events.named("protocol-violation").isEmpty)
         }
     }

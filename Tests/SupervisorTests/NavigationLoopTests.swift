@@ -12,17 +12,17 @@ extension Processes {
             let content = ContentProvider(pages: [("start.html", page("Start")), ("loop.html", looping)])
             nonisolated(unsafe) var commits = 0
             nonisolated(unsafe) var ended = false
-            let (host, events) = try runTabs([savedTab(1, [local + "start.html"], visible: true)], content: content) {
-                host, tab, event in
+            let (simulation, events) = try runTabs([savedTab(1, [local + "start.html"], visible: true)], content: content) {
+                simulation, tab, event in
                 switch event {
                 case .finished("Start"):
-                    host.browser.navigate(tab, to: local + "loop.html", type: .linkActivated)
+                    simulation.browser.navigate(tab, to: local + "loop.html", type: .linkActivated)
                 case .committed:
                     commits += 1
-                    if commits > 200 { host.endBrowsing() }
+                    if commits > 200 { simulation.endBrowsing() }
                 case .finished("Cannot open page"):
                     ended = true
-                    host.loop.soon { host.endBrowsing() }
+                    simulation.loop.soon { simulation.endBrowsing() }
                 default: break
                 }
             }
@@ -31,7 +31,7 @@ extension Processes {
             #expect(commits == 1 + 1 + Browser.maxPageNavigations + 1)
             let page = try #require(events.named("error-page").first)
             #expect(page.string("kind") == "too-many-navigations" && page.int("code") == Browser.tooManyNavigationsCode)
-            #expect(host.browser.tabs[0].url.flatMap(host.browser.errorPageTarget) == local + "loop.html")
+            #expect(simulation.browser.tabs[0].url.flatMap(simulation.browser.errorPageTarget) == local + "loop.html")
         }
     }
 }

@@ -52,7 +52,7 @@ extension Processes {
         func aWorkerSendingGarbageIsCutOffAndItsViewRebuilt(name: String, behaviour: String, status: String) throws {
             let folder = try TemporaryFolder([:])
             let worker = try badWorker(behaviour, in: folder)
-            let before = try openHostDescriptors()
+            let before = try openSupervisorDescriptors()
             let (summary, events) = try simulate({
                 $0.workerPath = worker
                 $0.loads = 2
@@ -63,7 +63,7 @@ extension Processes {
             // The sound workers all end cleanly, when their views close.
             #expect(statuses.sorted() == ([status] + Array(repeating: "normal", count: statuses.count - 1)).sorted(), "\(name)")
             #expect(summary.rendered == 2 && summary.blank == 0)
-            #expect(try openHostDescriptors() == before)
+            #expect(try openSupervisorDescriptors() == before)
         }
     }
 

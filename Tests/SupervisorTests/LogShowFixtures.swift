@@ -32,7 +32,7 @@ enum LogShowFixture {
 
         """
 
-    /// `--style syslog`: two spaces, the host, then `MyApp[4100]:`; a process name with a space on one line.
+    /// `--style syslog`: two spaces, the simulation, then `MyApp[4100]:`; a process name with a space on one line.
     static let syslogStyle = """
         Filtering the log data using "subsystem == "com.apple.WebKit""
         Timestamp                       (process)[PID]    

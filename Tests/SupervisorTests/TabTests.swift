@@ -9,12 +9,12 @@ import WireProtocol
 @testable import Core
 @testable import Scenario
 
-/// A host browsing `tabs` with nothing chosen for it: `script` sees every tab event, on the event loop, and drives
-/// the tabs through the host until it calls `endBrowsing()`. A run longer than 30 s is ended from outside.
+/// A simulation browsing `tabs` with nothing chosen for it: `script` sees every tab event, on the event loop, and drives
+/// the tabs through its browser until it calls `endBrowsing()`. A run longer than 30 s is ended from outside.
 func runTabs(
     _ tabs: [SavedTab], content: ContentProvider, configure: (inout RunConfiguration) -> Void = { _ in },
     script: @escaping (Simulation, Tab, TabEvent) -> Void
-) throws -> (host: Simulation, events: [Event]) {
+) throws -> (simulation: Simulation, events: [Event]) {
     var configuration = RunConfiguration(workerPath: workerPath)
     configuration.policy = .guarded
     configuration.policy.spareWorkers = 0
@@ -23,14 +23,14 @@ func runTabs(
     let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { events.append($0) }
-    let host = try Simulation(configuration: configuration, content: content, log: log)
-    host.browser.restore(
+    let simulation = try Simulation(configuration: configuration, content: content, log: log)
+    simulation.browser.restore(
         SessionFile.decodeRecords(SessionFile.encode(Session(tabs: tabs))).records, into: SessionStore(readOnly: "/nonexistent/session"))
-    host.browsing.scripted = true
-    for tab in host.browser.tabs { tab.observe { [unowned host, unowned tab] event in script(host, tab, event) } }
-    host.loop.schedule(afterNanoseconds: 30_000_000_000) { [unowned host] in host.endBrowsing() }
-    _ = try host.run()
-    return (host, events)
+    simulation.browsing.scripted = true
+    for tab in simulation.browser.tabs { tab.observe { [unowned simulation, unowned tab] event in script(simulation, tab, event) } }
+    simulation.loop.schedule(afterNanoseconds: 30_000_000_000) { [unowned simulation] in simulation.endBrowsing() }
+    _ = try simulation.run()
+    return (simulation, events)
 }
 
 func savedTab(_ id: UInt64, _ urls: [String], index: Int? = nil, visible: Bool = false) -> SavedTab {
@@ -48,19 +48,19 @@ extension Processes {
             nonisolated(unsafe) var realizedEvents: [UInt64] = []
             nonisolated(unsafe) var gettersBefore: (String?, Bool, Bool)?
             nonisolated(unsafe) var decided = false
-            let (host, events) = try runTabs(saved, content: ContentProvider()) { host, tab, event in
+            let (simulation, events) = try runTabs(saved, content: ContentProvider()) { simulation, tab, event in
                 switch (tab.id, event) {
                 case (_, .realized): realizedEvents.append(tab.id)
                 case (1, .finished):
-                    let second = host.browser.tabs[1]
+                    let second = simulation.browser.tabs[1]
                     gettersBefore = (second.url, second.realized, second.canGoBack)
                     // A decider registered before the tab has a worker decides its navigations once it has one.
                     second.decider = { _, _, url in url.hasSuffix("blocked.html") ? .cancel : nil }
-                    host.browser.show(second)
+                    simulation.browser.show(second)
                 case (2, .finished) where !decided:
                     decided = true
-                    host.browser.navigate(tab, to: ContentProvider.origin + "blocked.html")
-                    host.loop.soon { host.endBrowsing() }
+                    simulation.browser.navigate(tab, to: ContentProvider.origin + "blocked.html")
+                    simulation.loop.soon { simulation.endBrowsing() }
                 default: break
                 }
             }
@@ -70,8 +70,8 @@ extension Processes {
             #expect(gettersBefore?.2 == second.history.canGoBack)
             #expect(realizedEvents == [1, 2])
             #expect(events.named("spawn").count == 2)
-            #expect(host.browser.tabs.filter(\.realized).map(\.id) == [1, 2])
-            #expect(host.browser.tabs[1].visible && !host.browser.tabs[0].visible)
+            #expect(simulation.browser.tabs.filter(\.realized).map(\.id) == [1, 2])
+            #expect(simulation.browser.tabs[1].visible && !simulation.browser.tabs[0].visible)
             let refusal = events.named("navigation-decision").first { $0.string("url")?.hasSuffix("blocked.html") == true }
             #expect(refusal?.string("decision") == "cancel" && refusal?.string("reason") == "the tab's decider")
             #expect(!events.named("fetch").contains { $0.string("url")?.hasSuffix("blocked.html") == true })
@@ -81,26 +81,26 @@ extension Processes {
             let pages = ["a", "b", "c", "d"].map { ($0 + ".html", page($0.uppercased())) }
             nonisolated(unsafe) var step = 0
             nonisolated(unsafe) var reported: (Int, [String])?
-            let (host, _) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages)) {
-                host, tab, event in
+            let (simulation, _) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages)) {
+                simulation, tab, event in
                 switch event {
                 case .finished:
                     step += 1
                     switch step {
-                    case 1: host.browser.navigate(tab, to: local + "b.html")
-                    case 2: host.browser.navigate(tab, to: local + "c.html")
-                    case 3: host.browser.goBack(tab)
-                    case 4: host.browser.goBack(tab)
-                    case 5: host.browser.navigate(tab, to: local + "d.html")
-                    default: host.browser.queryWorkerHistory(tab)
+                    case 1: simulation.browser.navigate(tab, to: local + "b.html")
+                    case 2: simulation.browser.navigate(tab, to: local + "c.html")
+                    case 3: simulation.browser.goBack(tab)
+                    case 4: simulation.browser.goBack(tab)
+                    case 5: simulation.browser.navigate(tab, to: local + "d.html")
+                    default: simulation.browser.queryWorkerHistory(tab)
                     }
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
-                    host.endBrowsing()
+                    simulation.endBrowsing()
                 default: break
                 }
             }
-            let tab = host.browser.tabs[0]
+            let tab = simulation.browser.tabs[0]
             #expect(tab.history.entries.map(\.url) == [local + "a.html", local + "d.html"])
             #expect(tab.history.index == 1)
             #expect(tab.title == "D")
@@ -113,17 +113,17 @@ extension Processes {
             let pages = ["a", "b", "c"].map { ($0 + ".html", page($0.uppercased())) }
             nonisolated(unsafe) var killed: Int32?
             nonisolated(unsafe) var reported: (Int, [String])?
-            let (host, events) = try runTabs([savedTab(1, urls, index: 1, visible: true)], content: ContentProvider(pages: pages)) {
-                host, tab, event in
+            let (simulation, events) = try runTabs([savedTab(1, urls, index: 1, visible: true)], content: ContentProvider(pages: pages)) {
+                simulation, tab, event in
                 switch event {
                 case .finished where killed == nil:
                     killed = tab.load?.view?.worker?.pid
                     kill(killed!, SIGKILL)
                 case .finished:
-                    host.browser.queryWorkerHistory(tab)
+                    simulation.browser.queryWorkerHistory(tab)
                 case .workerHistory(let index, let urls):
                     reported = (index, urls)
-                    host.endBrowsing()
+                    simulation.endBrowsing()
                 default: break
                 }
             }
@@ -131,7 +131,7 @@ extension Processes {
             #expect(events.named("fetch").filter { $0.string("kind") == "document" }.map { $0.string("url") } == [urls[1], urls[1]])
             #expect(reported?.0 == 1)
             #expect(reported?.1 == urls)
-            #expect(host.browser.tabs[0].history.entries.map(\.url) == urls)
+            #expect(simulation.browser.tabs[0].history.entries.map(\.url) == urls)
         }
     }
 }
@@ -143,29 +143,29 @@ extension Processes.Tabs {
         ])
         nonisolated(unsafe) var step = 0
         nonisolated(unsafe) var lists: [[String]] = []
-        let (host, events) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: try folder.provider) {
-            host, tab, event in
+        let (simulation, events) = try runTabs([savedTab(1, [local + "a.html"], visible: true)], content: try folder.provider) {
+            simulation, tab, event in
             guard case .finished = event else { return }
             step += 1
             lists.append(tab.history.entries.map(\.url))
             switch step {
-            case 1: host.browser.navigate(tab, to: local + "missing.html")
-            case 2: host.browser.reload(tab)
+            case 1: simulation.browser.navigate(tab, to: local + "missing.html")
+            case 2: simulation.browser.reload(tab)
             case 3:
                 _ = FileManager.default.createFile(atPath: folder.path + "/missing.html", contents: Data(page("Found").utf8))
-                host.browser.reload(tab)
-            case 4: host.browser.navigate(tab, to: local + "late.html")
-            default: host.endBrowsing()
+                simulation.browser.reload(tab)
+            case 4: simulation.browser.navigate(tab, to: local + "late.html")
+            default: simulation.endBrowsing()
             }
         }
-        let key = host.browser.launchKey
+        let key = simulation.browser.launchKey
         let missingError = InternalURL.errorPage(for: local + "missing.html", code: 404, key: key)
         // A provisional failure: history unchanged, then the error page stands in for the URL that failed.
         #expect(lists[1] == [local + "a.html", missingError])
         // Reloading the error page retries the original in place: history does not grow.
         #expect(lists[2] == [local + "a.html", missingError])
         #expect(lists[3] == [local + "a.html", local + "missing.html"])
-        #expect(host.browser.tabs[0].title == "Cannot open page")
+        #expect(simulation.browser.tabs[0].title == "Cannot open page")
         // A failure after commit: the committed entry becomes the error page.
         #expect(lists[4] == [local + "a.html", local + "missing.html", InternalURL.errorPage(for: local + "late.html", code: 200, key: key)])
         let kinds = events.named("fail").compactMap { $0.string("kind") }
@@ -184,13 +184,13 @@ extension Processes.Tabs {
             ("a.html", "<title>A</title>" + navigations + "<iframe src=\"https://frames.example/x\"><iframe src=\"internal://local/errorpage?url=y\">"),
         ]
         nonisolated(unsafe) var finishes = 0
-        let (host, events) = try runTabs(
+        let (simulation, events) = try runTabs(
             [savedTab(1, [local + "a.html"], visible: true)], content: ContentProvider(pages: pages),
             configure: { $0.navigation.allowedHosts.insert("friend.example") }
-        ) { host, tab, event in
-            key = host.browser.launchKey.value
+        ) { simulation, tab, event in
+            key = simulation.browser.launchKey.value
             if case .finished = event { finishes += 1 }
-            if case .failed = event, finishes == 1 { host.loop.soon { host.endBrowsing() } }
+            if case .failed = event, finishes == 1 { simulation.loop.soon { simulation.endBrowsing() } }
         }
         let decisions = events.named("navigation-decision").map { ($0.string("url") ?? "", $0.string("frame") ?? "", $0.string("decision") ?? "", $0.string("reason") ?? "") }
         func decision(_ url: String, frame: String = "main") -> (String, String)? {
@@ -206,7 +206,7 @@ extension Processes.Tabs {
         #expect(decision("https://friend.example/")?.0 == "allow")
         #expect(events.named("open-externally").count == 2)
         // Only the allowed main-frame link was loaded; the refused ones never reached history.
-        #expect(host.browser.tabs[0].history.entries.map(\.url).allSatisfy { !$0.contains("elsewhere") && !$0.hasPrefix("internal:") || $0.contains(key) })
+        #expect(simulation.browser.tabs[0].history.entries.map(\.url).allSatisfy { !$0.contains("elsewhere") && !$0.hasPrefix("internal:") || $0.contains(key) })
         #expect(events.named("fetch").contains { $0.string("url") == "https://friend.example/" })
     }
 }
@@ -241,19 +241,19 @@ extension Processes.Tabs {
         nonisolated(unsafe) var step = 0
         nonisolated(unsafe) var reported: (Int, [String])?
         let urls = [local + "gone.html", local + "b.html"]
-        let (host, _) = try runTabs([savedTab(1, urls, visible: true)], content: try folder.provider) { host, tab, event in
+        let (simulation, _) = try runTabs([savedTab(1, urls, visible: true)], content: try folder.provider) { simulation, tab, event in
             switch event {
             case .finished:
                 step += 1
-                if step == 1 { host.browser.goBack(tab) } else { host.browser.queryWorkerHistory(tab) }
+                if step == 1 { simulation.browser.goBack(tab) } else { simulation.browser.queryWorkerHistory(tab) }
             case .workerHistory(let index, let urls):
                 reported = (index, urls)
-                host.endBrowsing()
+                simulation.endBrowsing()
             default: break
             }
         }
-        let tab = host.browser.tabs[0]
-        let expected = [InternalURL.errorPage(for: urls[0], code: 404, key: host.browser.launchKey), urls[1]]
+        let tab = simulation.browser.tabs[0]
+        let expected = [InternalURL.errorPage(for: urls[0], code: 404, key: simulation.browser.launchKey), urls[1]]
         #expect(tab.history.entries.map(\.url) == expected && tab.history.index == 0)
         #expect(reported?.0 == 0 && reported?.1 == expected)
     }

@@ -9,19 +9,19 @@ extension Processes {
         @Test func aRestoredTabWithNoEntriesNavigates() throws {
             let content = ContentProvider(pages: [("a.html", page("A"))])
             nonisolated(unsafe) var titles: [String] = []
-            let (host, events) = try runTabs([savedTab(1, [], visible: true)], content: content) { host, tab, event in
+            let (simulation, events) = try runTabs([savedTab(1, [], visible: true)], content: content) { simulation, tab, event in
                 switch event {
                 case .realized:
-                    host.browser.navigate(tab, to: local + "a.html", type: .linkActivated)
-                    host.loop.schedule(afterNanoseconds: 10_000_000_000) { host.endBrowsing() }
+                    simulation.browser.navigate(tab, to: local + "a.html", type: .linkActivated)
+                    simulation.loop.schedule(afterNanoseconds: 10_000_000_000) { simulation.endBrowsing() }
                 case .finished(let title):
                     titles.append(title)
-                    host.loop.soon { host.endBrowsing() }
+                    simulation.loop.soon { simulation.endBrowsing() }
                 default: break
                 }
             }
             #expect(titles == ["A"])
-            #expect(host.browser.tabs[0].history.entries.map(\.url) == [local + "a.html"] && host.browser.tabs[0].history.index == 0)
+            #expect(simulation.browser.tabs[0].history.entries.map(\.url) == [local + "a.html"] && simulation.browser.tabs[0].history.index == 0)
             #expect(events.named("tab-realized").first?.int("entries") == 0)
         }
     }

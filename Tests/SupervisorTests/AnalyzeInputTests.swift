@@ -188,14 +188,14 @@ extension Processes {
             // b.tar.gz holds a megabyte of zeros after the archive's end: reading stops there, with gzip still writing.
             _ = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && gzip -c console.log > a.gz && "
                 + "{ tar -cf - console.log; head -c 1048576 /dev/zero; } | gzip > b.tar.gz"])
-            let before = try openHostDescriptors()
+            let before = try openSupervisorDescriptors()
             for name in ["a.gz", "b.tar.gz"] {
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path + "/" + name)))
                 let (report, notes) = try readInputs([(name, bytes)])
                 #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"] && notes.isEmpty, "\(name)")
                 #expect(childProcesses().isEmpty, "\(name)")
                 // Foundation may close descriptors of its own in between: only new ones are leaks.
-                let leaked = Set(try openHostDescriptors()).subtracting(before)
+                let leaked = Set(try openSupervisorDescriptors()).subtracting(before)
                 #expect(leaked.isEmpty, "\(name): \(leaked)")
             }
         }
