@@ -125,6 +125,22 @@ extension FakeWorker {
         #expect(client.failures.isEmpty && client.endings.isEmpty)
     }
 
+    /// A page that renders off screen is reported to the driver (which may inject a kill after render there); one
+    /// rendered on screen is not, and the hidden one becomes visible only once shown.
+    @Test func aRenderOffScreenIsReportedAndVisibleOnlyOnceShown() throws {
+        let rig = CoreRig(.rebuild, attachAfterMs: 5)
+        var offScreen: [Int] = []
+        rig.supervisor.renderedOffScreen = { offScreen.append($0.id) }
+        let shown = rig.open(index: 0)
+        let hidden = rig.open(index: 1, visible: false)
+        rig.run(untilMs: 10)
+        #expect(offScreen == [hidden.view.id])
+        #expect(shown.client.sightings.count == 1 && hidden.client.sightings.isEmpty && hidden.load.visibleAt == nil)
+        rig.supervisor.shown(hidden.load)
+        rig.supervisor.show(hidden.view)
+        #expect(hidden.client.sightings.map(\.first) == [true] && offScreen.count == 1)
+    }
+
     /// Pings do not reset the responsiveness timer: a worker that owes its load and answers nothing is killed
     /// exactly when the hang timeout has passed since the load was sent.
     @Test func aHungWorkerIsKilledAsUnresponsiveWhenTheHangTimeoutPasses() throws {
