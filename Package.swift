@@ -39,6 +39,9 @@ let package = Package(
         /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
         /// emits the events.
         .target(name: "Events"),
+        /// The replay schedule: an incident's moments as `analyze --replay` writes them and `compare --replay` runs
+        /// them.
+        .target(name: "Replay", dependencies: ["Events"]),
         /// Text for a terminal: 100 columns, wrapped at words.
         .target(name: "Text"),
         /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
@@ -55,16 +58,16 @@ let package = Package(
         /// browsing user, the typist, the Jetsam process, the run's summary and its iOS log.
         .target(
             name: "Scenario",
-            dependencies: ["Browser", "Core", "Process", "System", "Events", "Text", "WireProtocol", "CShim"]),
+            dependencies: ["Browser", "Core", "Process", "System", "Events", "Replay", "Text", "WireProtocol", "CShim"]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
-        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "CShim"]),
+        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
         .target(name: "CommandLineOptions", dependencies: ["Browser", "Core", "Scenario", "LogAnalysis", "Text", "System"]),
         .executableTarget(
             name: "supervisor",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
+                "Replay", "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -94,7 +97,7 @@ let package = Package(
             name: "SupervisorTests",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",
+                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",
             ]
         ),
     ],

@@ -1,0 +1,87 @@
+import Events
+
+/// What `analyze --replay` writes and `compare --replay` runs: for each incident a user's logs showed, the moments
+/// of its worker's life that reproduce it. A person can write one by hand; the format is JSON, versioned:
+///
+/// ```
+/// {"format": "supervisor-replay", "version": 1, "sources": ["device.log"],
+///  "incidents": [
+///   {"id": "pid 4107", "kind": "killed-before-render",
+///    "attachMs": [2, 6],          // launch → the raise (the view attaching): a number, or the [low, high] it lies in
+///    "deathMs": 3.1,              // launch → death, the same way
+///    "band": "background",        // the band at death: foreground, boosted, background, hidden; or null, unknown
+///    "rendered": false,           // whether it had rendered; or null, unknown
+///    "cause": "kill",             // kill (from outside: jetsam, a signal), crash, hang, or unknown
+///    "detail": "jetsam: per-process-limit",
+///    "evidence": ["device.log:1412 ... Specified target process does not exist"]}]}
+/// ```
+/// Every key of an incident is required (null where the format says so); `detail` and `evidence` may be empty.
+public struct ReplaySchedule: Equatable, Sendable {
+    public static let format = "supervisor-replay"
+    public static let version = 1
+
+    public var sources: [String]
+    public var incidents: [ReplayIncident]
+
+    public init(sources: [String], incidents: [ReplayIncident]) {
+        self.sources = sources
+        self.incidents = incidents
+    }
+}
+
+/// One incident, as moments of its worker's life measured from its launch.
+public struct ReplayIncident: Equatable, Sendable {
+    /// A moment known exactly, or only the interval it lies in; milliseconds after the worker's launch.
+    public struct Span: Equatable, Sendable {
+        public let lowMs: Double
+        public let highMs: Double
+
+        public init(_ ms: Double) { (lowMs, highMs) = (ms, ms) }
+
+        /// Nil unless `0 <= low <= high`.
+        public init?(lowMs: Double, highMs: Double) {
+            guard lowMs >= 0, lowMs <= highMs, highMs.isFinite else { return nil }
+            (self.lowMs, self.highMs) = (lowMs, highMs)
+        }
+
+        public var exact: Bool { lowMs == highMs }
+
+        /// The moment `fraction` (0…1) of the way through the span.
+        public func at(_ fraction: Double) -> Double { lowMs + (highMs - lowMs) * fraction }
+    }
+
+    public enum Cause: String, Sendable, CaseIterable {
+        /// Killed from outside: Jetsam, the OOM killer, a signal nobody in the app sent.
+        case kill
+        case crash
+        /// Stopped answering, and killed for it.
+        case hang
+        case unknown
+    }
+
+    public var id: String
+    /// The analyzer's incident kind, such as `killed-before-render`.
+    public var kind: String
+    public var attach: Span
+    public var death: Span
+    public var band: String?
+    public var rendered: Bool?
+    public var cause: Cause
+    public var detail: String
+    public var evidence: [String]
+
+    public init(
+        id: String, kind: String, attach: Span, death: Span, band: String?, rendered: Bool?, cause: Cause,
+        detail: String = "", evidence: [String] = []
+    ) {
+        self.id = id
+        self.kind = kind
+        self.attach = attach
+        self.death = death
+        self.band = band
+        self.rendered = rendered
+        self.cause = cause
+        self.detail = detail
+        self.evidence = evidence
+    }
+}
