@@ -13,8 +13,16 @@ public struct CompareOptions: Sendable {
     public let svg = Option(
         "--svg", .path(),
         help: "Write a chart: time-to-visible CDF, blank loads and injected faults (delivered, spared) per policy.")
+    public let replay = Option(
+        "--replay", .path(),
+        help: "Replay the incidents of this schedule (written by 'analyze --replay', or by hand) instead of drawing "
+            + "pages and faults: each incident is a load whose view attaches and whose worker dies at the incident's "
+            + "moments. Not with --loads, --inject-race or --inject-kill.")
+    public let repeats = DefaultedOption(
+        "--repeat", .integer(1...10_000), default: 10,
+        help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by the seed.")
 
-    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg]) }
+    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats]) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -28,7 +36,8 @@ public struct CompareOptions: Sendable {
                 users saw; faults and cost) with a legend, or JSON, and optionally an SVG chart. Interrupted, it
                 says how many loads the last policy ran and which policies never ran.
                 """,
-            usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]",
+            usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]\n"
+                + "       supervisor compare --replay <file> [--repeat <n>] [--policies <list>] [--json] [--svg <file>]",
             tables: [("OPTIONS", table)], after: policiesHelp)
     }
 }

@@ -24,7 +24,7 @@ package final class Worker {
     /// Resident memory when it last rendered.
     var residentBytes = 0
     /// The band last applied; nil until the first one is.
-    var band: PriorityBand?
+    package internal(set) var band: PriorityBand?
     /// Its liveness check while busy, or its grace after shutdown.
     var timer: TimerID?
     /// The responsiveness timer: armed while an answer is owed.

@@ -1,5 +1,6 @@
 import Browser
 import Core
+import Replay
 
 /// Everything one run needs to know: the workload and the simulated world here, the supervisor's and the browser's
 /// settings in theirs (read and written through this one, as `configuration.policy`). Every random choice derives
@@ -45,6 +46,9 @@ public struct RunConfiguration: Sendable {
     public var tabs = 3
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
+    /// Replays these incidents instead of drawing pages and faults: load `i` is incident `i % count`, its view
+    /// attaching and its first worker dying at the incident's moments (see `Simulation+Replay`).
+    public var replay: ReplaySchedule?
 
     public init(workerPath: String) {
         self.workerPath = workerPath

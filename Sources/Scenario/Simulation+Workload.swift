@@ -64,7 +64,9 @@ extension Simulation {
         }
         let index = nextLoadIndex
         nextLoadIndex += 1
-        let url = browser.content.pages[schedule.index(.page, load: index, count: browser.content.pages.count)]
+        let pages = browser.content.pages
+        let url = configuration.replay == nil
+            ? pages[schedule.index(.page, load: index, count: pages.count)] : ReplayPages.url(forLoad: index, of: configuration.replay!)
         let page = PageLoad(self, url: url, slot: slot, hidden: slot < configuration.hidden)
         let load = Load(index: index, client: page, startedAt: clock.now)
         log.emit(.loadBegin(load: index, url: url, hidden: page.hidden))
@@ -78,6 +80,7 @@ extension Simulation {
             shown(load)
         }
         let view = supervisor.open(load)
+        if let incident = configuration.replay?.incident(forLoad: index) { replay(incident, in: view) }
         if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
     }
 

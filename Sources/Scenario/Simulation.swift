@@ -40,8 +40,10 @@ public final class Simulation {
             supervisor: supervisor, settings: configuration.browser, content: content, loop: loop,
             editor: configuration.typingIntervalNanoseconds > 0)
         let range = configuration.attachDelayNanoseconds
+        let replay = configuration.replay
         supervisor.attachDelay = { [schedule] view in
             let draw = schedule.uniform(.attachDelay, load: view.load.index, attempt: view.load.recoveries)
+            if let incident = replay?.incident(forLoad: view.load.index) { return Int(incident.attach.at(draw) * 1e6) }
             return range.lowerBound + Int(draw * Double(range.upperBound - range.lowerBound))
         }
         let loads = configuration.loads

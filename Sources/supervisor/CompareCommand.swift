@@ -1,6 +1,7 @@
 import Core
 import CommandLineOptions
 import Glibc
+import Replay
 import Scenario
 import Browser
 import System
@@ -16,7 +17,18 @@ enum CompareCommand {
         let svgPath = arguments[options.svg]
         var roles = try RunCommand.workloadFiles(options.workload, arguments, workload)
         if let svgPath { try roles.writes(svgPath, as: "the chart") }
-        let content = try RunCommand.contentProvider(arguments[options.workload.content])
+        let replay = try arguments[options.replay].map { path in
+            try roles.reads(path, as: "the replay schedule")
+            return try Self.replaySchedule(path, options, arguments)
+        }
+        if replay == nil, arguments.given(options.repeats) {
+            throw UsageError("'--repeat' is for '--replay': without a schedule there is nothing to repeat")
+        }
+        if let replay {
+            workload.settings.replay = replay
+            workload.settings.loads = replay.incidents.count * arguments[options.repeats]
+        }
+        let content = try replay.map(ReplayPages.provider) ?? RunCommand.contentProvider(arguments[options.workload.content])
         for policy in policies {
             var settings = workload.settings
             settings.policy = policy
@@ -30,11 +42,17 @@ enum CompareCommand {
         TerminationSignals.block()
         defer { TerminationSignals.unblock() }
         var summaries: [RunSummary] = []
+        var outcomes: [ReplayOutcome] = []
         for (i, policy) in policies.enumerated() {
             configuration.policy = policy
             let log = EventLog()
             let progress = Progress(total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)")
             log.observers.append(progress.record)
+            if let replay {
+                let outcome = ReplayOutcome(schedule: replay)
+                log.observers.append(outcome.record)
+                outcomes.append(outcome)
+            }
             let simulation = try Simulation(configuration: configuration, content: content, log: log)
             try simulation.stopOnTerminationSignals()
             let summary = try simulation.run()
@@ -46,9 +64,35 @@ enum CompareCommand {
         try jetsamLog?.commit()
         let report = Comparison(
             summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration)
-        try writeStandardOutput((arguments[options.json] ? report.json.text : report.table) + "\n")
+        let replayed = replay.map { ReplayReport(schedule: $0, runs: Array(zip(summaries, outcomes))) }
+        if arguments[options.json] {
+            var json = report.json
+            if let replayed, case .object(var members) = json {
+                members.append(("replay", replayed.json))
+                json = .object(members)
+            }
+            try writeStandardOutput(json.text + "\n")
+        } else {
+            try writeStandardOutput(report.table + (replayed.map { "\n" + $0.table } ?? "") + "\n")
+        }
         try svg?.write(Chart(comparison: report).svg)
         try svg?.commit()
         return report.interrupted ? 130 : 0
+    }
+
+    /// The schedule at `path`, checked before any policy runs; the options that would contradict it are refused.
+    static func replaySchedule(_ path: String, _ options: CompareOptions, _ arguments: ParsedOptions) throws -> ReplaySchedule {
+        let contradicting: [any OptionHandle] = [
+            options.workload.loads, options.workload.injectRace, options.workload.injectKill, options.workload.content,
+        ]
+        for option in contradicting where arguments.given(option) {
+            throw UsageError("'\(option.entry.name)' cannot be combined with '--replay': the schedule says what each load meets")
+        }
+        let bytes = try InputFile(path).readAll(limit: 64 << 20)
+        do {
+            return try ReplaySchedule(json: bytes)
+        } catch {
+            throw RuntimeError("replay schedule '\(path)': \(error)")
+        }
     }
 }

@@ -1,0 +1,100 @@
+import Events
+import Replay
+
+/// What became of each replayed incident under one policy, computed from the run's events only: for each of its
+/// loads, whether the user got the page back, how soon, how fast the supervisor reacted to the death, and, for a
+/// load lost, why.
+public final class ReplayOutcome {
+    /// One incident's loads under the policy (one per repeat).
+    public struct Result: Sendable {
+        public internal(set) var loads = 0
+        /// Loads whose page the user saw in the end.
+        public internal(set) var saved = 0
+        public internal(set) var blank = 0
+        public internal(set) var failed = 0
+        /// Deaths the policy's bands escaped: the worker was in the foreground when the device's kill came.
+        public internal(set) var spared = 0
+        /// Time to visible of the saved loads, ms.
+        public internal(set) var timeToVisibleMs: [Double] = []
+        /// From the replayed death to the supervisor's recovery of the view, ms: its own reaction time.
+        public internal(set) var recoveryMs: [Double] = []
+        /// Why each lost load was lost, with how many.
+        public internal(set) var lost: [String: Int] = [:]
+    }
+
+    public let schedule: ReplaySchedule
+    public private(set) var results: [Result]
+    /// Per load: what its views went through.
+    private var loads: [Int: LoadTrace] = [:]
+    private var loadOfView: [Int: Int] = [:]
+
+    private struct LoadTrace {
+        var diedAt: Int?
+        var recoveredAt: Int?
+        var death: SupervisorEvent.Death?
+        var unobserved = false
+        var watchdog = false
+        var suppressed = false
+        var crashLoop = false
+        var spared = false
+    }
+
+    public init(schedule: ReplaySchedule) {
+        self.schedule = schedule
+        results = Array(repeating: Result(), count: schedule.incidents.count)
+    }
+
+    public func record(_ event: Event) {
+        if case .viewOpen(let load, _) = event.kind, let view = event.view { loadOfView[view] = load }
+        guard let view = event.view, let load = loadOfView[view] else { return }
+        var trace = loads[load] ?? LoadTrace()
+        switch event.kind {
+        case .injectSpared: trace.spared = true
+        case .death(let death) where trace.diedAt == nil && !death.shutdown:
+            trace.diedAt = event.monotonic
+            trace.death = death
+        case .unobserved: trace.unobserved = true
+        case .watchdog: trace.watchdog = true
+        case .recoverySuppressed: trace.suppressed = true
+        case .crashLoop: trace.crashLoop = true
+        case .recovery where trace.diedAt != nil && trace.recoveredAt == nil: trace.recoveredAt = event.monotonic
+        case .loadEnd(let end): finish(load, end, trace)
+        default: break
+        }
+        loads[load] = trace
+    }
+
+    private func finish(_ load: Int, _ end: SupervisorEvent.LoadEnd, _ trace: LoadTrace) {
+        guard !results.isEmpty else { return }
+        var result = results[load % results.count]
+        result.loads += 1
+        if trace.spared { result.spared += 1 }
+        if let died = trace.diedAt, let recovered = trace.recoveredAt { result.recoveryMs.append(Double(recovered - died) / 1e6) }
+        switch end.outcome {
+        case .rendered:
+            result.saved += 1
+            if let ms = end.timeToVisibleMs { result.timeToVisibleMs.append(ms) }
+        case .blank:
+            result.blank += 1
+            result.lost[Self.why(trace, end), default: 0] += 1
+        case .failed:
+            result.failed += 1
+            result.lost[Self.why(trace, end), default: 0] += 1
+        }
+        results[load % results.count] = result
+    }
+
+    /// Why a load was lost, from what its views went through.
+    private static func why(_ trace: LoadTrace, _ end: SupervisorEvent.LoadEnd) -> String {
+        if trace.crashLoop { return "a crash loop: the policy stopped restarting it" }
+        guard let death = trace.death else { return "no death, yet never visible: \(end.error ?? "blank")" }
+        if trace.unobserved {
+            return death.rendered
+                ? "killed after it rendered but before its view attached: no callback, and a title watchdog sees a title"
+                : "killed before it rendered and before its view attached: no callback, and the view keeps its dead process"
+        }
+        if trace.suppressed { return "the callback came, but the recovery was suppressed (one per view in its window)" }
+        if trace.watchdog { return "its watchdog found the view blank, too late to count" }
+        return "the callback came, and the policy did not recover the view in time"
+    }
+}
