@@ -41,9 +41,14 @@ public struct AnalyzeOptions: Sendable {
         help: "Read times written without a zone (idevicesyslog, log show --style compact, Console copies) in this "
             + "zone: +HHMM, +HH:MM, UTC, local, or a name such as America/Los_Angeles.")
     public let stats = Flag("--stats", help: "Also print how long the analysis took and its peak memory.")
+    public let replay = Option(
+        "--replay", .path(),
+        help: "Write what reproduces each WebContent death found (its launch→raise and launch→death gaps, exact or "
+            + "the interval they lie in, its band, whether it had rendered, the cause and the evidence) as a replay "
+            + "schedule, for 'compare --replay'. The GPU process's and the host app's are left out, and counted.")
 
     public var table: OptionTable {
-        OptionTable([json, timeline, svg, html, failOn, truth, zone, stats], arguments: true)
+        OptionTable([json, timeline, svg, html, failOn, truth, zone, stats, replay], arguments: true)
     }
 
     public var help: CommandHelp {
@@ -78,6 +83,7 @@ public struct AnalyzeOptions: Sendable {
             usage: """
                 supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--html <file>]
                                           [--fail-on <kinds>] [--truth <run.jsonl>] [--tz <zone>] [--stats]
+                                          [--replay <file>]
                 """,
             before: [(
                 "ARGUMENTS",

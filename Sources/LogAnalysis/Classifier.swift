@@ -163,7 +163,7 @@ package struct Classifier {
 
     /// Our own event log knows: a SIGKILL the supervisor did not send is a kill, and `unobserved` says the app was
     /// not told.
-    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool))
+    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool, band: String))
         -> Incident?
     {
         guard death.hadView, !host.quit(before: death.stamp) else { return nil }
@@ -207,7 +207,7 @@ package struct Classifier {
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
-            marks: t.marks)
+            marks: t.marks, moments: Incident.Moments(t, kind: kind, end: end))
     }
 }
 

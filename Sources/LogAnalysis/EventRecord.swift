@@ -63,7 +63,7 @@ package struct EventRecord {
         case "death":
             var observation = make(status == "launch-failed" && pid == nil ? .launchFailed : .death)
             observation.number = signal
-            observation.death = (status, rendered, view != nil)
+            observation.death = (status, rendered, view != nil, band)
             return [observation]
         default: return []
         }

@@ -65,6 +65,8 @@ public struct Incident {
     public internal(set) var lastSeen: Stamp
     public internal(set) var evidence: [Evidence]
     package let marks: [Timeline.Mark]
+    /// What a replay of it needs; nil for an incident no process's timeline made.
+    package var moments: Moments? = nil
 
     /// What the user saw, in words: `blank view`, or `blank until rebuilt, 3.0 s` when the input tells.
     public var userSaw: String {

@@ -59,8 +59,9 @@ package struct Observation {
     package var number: Int?
     /// Our event log's view, for telling how it came back.
     package var view: Int?
-    /// For `death`: the status our event log gives, whether the worker had rendered, and whether it had a view.
-    package var death: (status: String, rendered: Bool, hadView: Bool)?
+    /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its
+    /// priority band (`none` if it never had one).
+    package var death: (status: String, rendered: Bool, hadView: Bool, band: String)?
 
     package init(_ kind: Kind, pid: Int?, process: ProcessKind = .unknown) {
         self.kind = kind

@@ -89,8 +89,8 @@ package struct Timeline {
     package var termination: Stamp?
     package var cause: TerminationCause?
     package var causeNumber: Int?
-    /// From our event log: the ground truth of the death.
-    package var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool)?
+    /// From our event log: the ground truth of the death, with the priority band the worker held then.
+    package var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool, band: String)?
     package var unobserved = false
     /// A crash or JetsamEvent report's word on the death.
     package var reported: ReportedDeath?
@@ -98,6 +98,12 @@ package struct Timeline {
     package var view: Int?
     package var evidence: [Evidence] = []
     package var marks: [Mark] = []
+    /// The first foreground raise WebKit tried, taken or not: the view attaching.
+    package var raise: Stamp?
+    /// The latest line that shows the process alive: its launch, its own lines, an assertion taken, a render.
+    package var alive: Stamp?
+    /// The latest assertion taken that sets its priority (foreground, background, suspended), and when.
+    package var band: (role: AssertionName.Role, stamp: Stamp)?
 
     package init(pid: Int32, at stamp: Stamp) {
         self.pid = pid
@@ -140,6 +146,7 @@ package struct Timeline {
             }
         }
         if o.assertion?.role == .watchdog { note(&watchdog) }
+        noteLife(o, at: stamp)
         switch o.kind {
         case .launch: note(&launch)
         case .launchFailed: note(&launchFailed)
@@ -177,7 +184,7 @@ package struct Timeline {
             }
         case .death:
             if death == nil, let truth = o.death {
-                death = (stamp, truth.status, o.number, truth.rendered, truth.hadView)
+                death = (stamp, truth.status, o.number, truth.rendered, truth.hadView, truth.band)
                 first = true
             }
         default:
@@ -186,6 +193,25 @@ package struct Timeline {
         if first, evidence.count < Self.evidenceLimit { evidence.append(Evidence(stamp: stamp, text: text())) }
         if first || o.kind == .assertionTaken, marks.count < Self.markLimit {
             marks.append(Mark(kind: o.kind, role: o.assertion?.role, stamp: stamp))
+        }
+    }
+}
+
+extension Timeline {
+    /// Keeps what a replay of the process's death needs: its first raise, its last sign of life, and its band.
+    private mutating func noteLife(_ o: Observation, at stamp: Stamp) {
+        let later = { (mark: Stamp?) in mark.map { $0.before(stamp) } ?? true }
+        switch o.kind {
+        case .assertionTaken, .assertionAttempt, .assertionFailed:
+            guard let role = o.assertion?.role else { return }
+            if role == .foreground, raise.map({ stamp.before($0) }) ?? true { raise = stamp }
+            guard o.kind == .assertionTaken else { return }
+            if later(alive) { alive = stamp }
+            if [.foreground, .background, .suspended].contains(role), later(band?.stamp) { band = (role, stamp) }
+        case .launch, .alive, .render:
+            if later(alive) { alive = stamp }
+        default:
+            break
         }
     }
 }

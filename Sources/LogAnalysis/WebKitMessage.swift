@@ -154,7 +154,7 @@ package enum WebKitMessage {
             out.append(Observation(.killed, pid: pid))
         } else if let at = m.index(of: M.forwardedWebContent), m.byte(at - 1) != 46 {
             var i = at + M.forwardedWebContent.count
-            if m.matches(M.pidEquals, at: i) { i += M.pidEquals.count }
+            if m.matches(M.forwardedPIDEquals, at: i) || m.matches(M.pidEquals, at: i) { i += M.pidEquals.count }
             out.append(Observation(.alive, pid: m.number(at: i)?.value, process: .webContent))
         } else if let at = m.index(of: M.forwardedWP) {
             out.append(Observation(.alive, pid: m.number(at: at + M.forwardedWP.count)?.value, process: .webContent))
@@ -284,6 +284,8 @@ private enum Words {
     package static let jetsam = bytes("jetsam")
     package static let forwardedWebContent = bytes("WebContent[")
     package static let forwardedWP = bytes("WP[")
+    /// `WebContent[pid=4107, processIdentifier=12]`: lower case, where WebKit's own lines write `[PID=4107]`.
+    package static let forwardedPIDEquals = bytes("pid=")
     package static let enterBackground = bytes("nterBackground")
     package static let enterForeground = bytes("nterForeground")
     package static let becomeActive = bytes("BecomeActive")

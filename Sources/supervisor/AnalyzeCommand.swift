@@ -32,16 +32,19 @@ enum AnalyzeCommand {
         let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
         let svgPath = arguments[options.svg]
         let htmlPath = arguments[options.html]
-        if svgPath != nil || htmlPath != nil {
+        let replayPath = arguments[options.replay]
+        if svgPath != nil || htmlPath != nil || replayPath != nil {
             var roles = FileRoles()
             for input in inputs.files + (truthInputs?.files ?? []) where !input.isStandardInput {
                 try roles.reads(input.name, as: "a log to analyze")
             }
             if let svgPath { try roles.writes(svgPath, as: "the chart") }
             if let htmlPath { try roles.writes(htmlPath, as: "the HTML report") }
+            if let replayPath { try roles.writes(replayPath, as: "the replay schedule") }
         }
         let svg = try svgPath.map { try OutputFile($0) }
         let html = try htmlPath.map { try OutputFile($0) }
+        let replay = try replayPath.map { try OutputFile($0) }
         _ = sv_ignore_signal(SIGPIPE)
 
         let started = monotonicNow()
@@ -77,6 +80,13 @@ enum AnalyzeCommand {
         try html?.write(HTMLReport(report: report, title: inputs.title).page)
         try svg?.commit()
         try html?.commit()
+        var replayNote: String?
+        if let replay {
+            let export = report.replay
+            try replay.write(export.text)
+            try replay.commit()
+            replayNote = export.summary(path: replay.path)
+        }
         var output: String
         if arguments[options.json] {
             var json = report.json
@@ -89,6 +99,7 @@ enum AnalyzeCommand {
             output = json.text
         } else {
             output = report.text
+            if let replayNote { output += "\n\n" + wrapped(replayNote).joined(separator: "\n") }
             if let storyPID { output += "\n\n" + report.story(of: storyPID) }
             if let truth {
                 output += "\n\n" + wrapped("Against the truth in \(truth.files.joined(separator: ", ")):", indent: 2)
