@@ -42,25 +42,35 @@ struct ReplayReport {
         return p50 >= 1_000 ? "\(fixed(p50 / 1000, 1)) s" : "\(fixed(p50, 1)) ms"
     }
 
+    /// One row per incident (its moments, then each policy's loads saved), one row per policy (its loads saved, how
+    /// soon, how fast it reacted), why the lost loads were lost, and the verdict.
     var table: String {
-        var lines: [String] = []
-        for (i, incident) in schedule.incidents.enumerated() {
-            lines.append("")
-            lines += wrapped("Incident \(i + 1), \(incident.id): \(incident.kind), attach \(Self.text(incident.attach)) ms, "
-                + "death \(Self.text(incident.death)) ms after launch, cause \(incident.cause.rawValue)"
-                + (incident.band.map { ", \($0) band" } ?? ""))
-            lines += columns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
-                + runs.map { run in
+        var lines = [""] + wrapped("Replayed: \(counted(schedule.incidents.count, "incident")), each "
+            + "\(counted(runs.first?.outcome.results.first?.loads ?? 0, "time")).")
+        lines += Text.table([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
+            + schedule.incidents.enumerated().map { i, incident in
+                let savers = runs.compactMap { run -> String? in
                     let result = run.outcome.results[i]
-                    let ttv = Percentiles(result.timeToVisibleMs), recovery = Percentiles(result.recoveryMs)
-                    return [run.summary.policy, "\(result.saved) of \(result.loads)", "\(result.blank)", "\(result.failed)",
-                            "\(result.spared)", ttv.count == 0 ? "-" : fixed(ttv.p50, 2),
-                            recovery.count == 0 ? "-" : fixed(recovery.p50, 3)]
-                })
-            for run in runs {
-                for (why, count) in run.outcome.results[i].lost.sorted(by: { $0.key < $1.key }) {
-                    lines += wrapped("\(run.summary.policy) lost \(count): \(why)")
+                    guard result.saved > 0 else { return nil }
+                    return result.saved == result.loads ? run.summary.policy : "\(run.summary.policy) (\(result.saved)/\(result.loads))"
                 }
+                return [incident.id, incident.kind, Self.text(incident.attach), Self.text(incident.death),
+                        savers.isEmpty ? "none" : savers.joined(separator: ", ")]
+            })
+        lines.append("")
+        lines += columns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
+            + runs.map { run in
+                let all = run.outcome.results
+                let ttv = Percentiles(all.flatMap(\.timeToVisibleMs)), recovery = Percentiles(all.flatMap(\.recoveryMs))
+                let sum = { (count: (ReplayOutcome.Result) -> Int) in all.map(count).reduce(0, +) }
+                return [run.summary.policy, "\(sum(\.saved)) of \(sum(\.loads))", "\(sum(\.blank))", "\(sum(\.failed))",
+                        "\(sum(\.spared))", ttv.count == 0 ? "-" : fixed(ttv.p50, 2),
+                        recovery.count == 0 ? "-" : fixed(recovery.p50, 3)]
+            })
+        for run in runs {
+            let lost = run.outcome.results.flatMap(\.lost).reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
+            for (why, count) in lost.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+                lines += wrapped("\(run.summary.policy) lost \(count): \(why)")
             }
         }
         lines.append("")
@@ -70,7 +80,8 @@ struct ReplayReport {
     }
 
     static let legend = """
-        saved: loads whose page the user saw in the end; spared: the replayed kill found the worker in the \
+        attach and death: milliseconds after launch, a range where the evidence left one (drawn by the seed in \
+        each replay). saved: loads whose page the user saw in the end; spared: the replayed kill found the worker in the \
         foreground band and passed it by. recovery: from the replayed death to the supervisor's recovery of the \
         view, its own reaction time.
         """

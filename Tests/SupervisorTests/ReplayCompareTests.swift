@@ -16,8 +16,10 @@ extension Processes {
     @Suite struct ReplayCompare {
         /// The replay's results for one policy: what became of the first incident, and that run's counts.
         struct PolicyResult {
-            let result: [String: Any]
+            /// Each incident's results under the policy, in the schedule's order; `result` is the first's.
+            let results: [[String: Any]]
             let run: [String: Any]
+            var result: [String: Any] { results[0] }
             var saved: Int { result["saved"] as? Int ?? -1 }
             var loads: Int { result["loads"] as? Int ?? -1 }
             var spared: Int { result["spared"] as? Int ?? -1 }
@@ -25,21 +27,22 @@ extension Processes {
             var lost: [String: Int] { result["lost"] as? [String: Int] ?? [:] }
         }
 
-        func replay(_ schedule: String, _ extra: [String] = []) throws -> (policies: [String: PolicyResult], verdict: String) {
+        func replay(_ schedule: String, repeat count: Int = 4) throws -> (policies: [String: PolicyResult], verdict: String) {
             let folder = try TemporaryFolder(["schedule.json": schedule])
             // A short watchdog and blank timeout: rebuild's watchdog must still find the blank within it.
             let out = try runSupervisorBounded(
-                ["compare", "--replay", folder.path + "/schedule.json", "--repeat", "4", "--watchdog", "200",
-                 "--blank-timeout", "1000", "--json"] + extra, seconds: 60)
+                ["compare", "--replay", folder.path + "/schedule.json", "--repeat", "\(count)", "--watchdog", "200",
+                 "--blank-timeout", "1000", "--json"], seconds: 120)
             try #require(out.status == 0, "\(out.stderr)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
             let runs = try #require(json["runs"] as? [[String: Any]])
             let replay = try #require(json["replay"] as? [String: Any])
-            let incident = try #require((replay["incidents"] as? [[String: Any]])?.first)
-            let results = try #require(incident["results"] as? [[String: Any]])
+            let incidents = try #require(replay["incidents"] as? [[String: Any]])
+            let byIncident = try incidents.map { try #require($0["results"] as? [[String: Any]]) }
             var policies: [String: PolicyResult] = [:]
-            for (result, run) in zip(results, runs) {
-                policies[try #require(result["policy"] as? String)] = PolicyResult(result: result, run: run)
+            for (p, run) in runs.enumerated() {
+                let name = try #require(run["policy"] as? String)
+                policies[name] = PolicyResult(results: byIncident.map { $0[p] }, run: run)
             }
             return (policies, try #require(replay["verdict"] as? String))
         }
@@ -64,6 +67,28 @@ extension Processes {
             #expect(guarded.saved == 4 && guarded.spared == 0)
             #expect(try #require(guarded.recoveryP50) < 1)
             #expect(verdict.hasPrefix("Every incident is saved by rebuild") && verdict.contains("guarded"))
+        }
+
+        /// From our own run to the fix: a raced run's iOS log, analyzed into a schedule, replayed against every
+        /// policy. Every kill before render the analyzer found is a blank again under reload, and saved under guarded.
+        @Test func aRacedRunsIncidentsReplayedAreBlankUnderReloadAndSavedUnderGuarded() throws {
+            let folder = try TemporaryFolder([:])
+            let (log, schedule) = (folder.path + "/R.jsonl", folder.path + "/S.json")
+            let quick = ["--watchdog", "200", "--blank-timeout", "1000"]
+            let run = try runSupervisorBounded(
+                ["run", "--inject-race", "1/20", "--loads", "200", "--seed", "5", "--log", log, "--log-format", "ios"] + quick,
+                seconds: 120)
+            try #require(run.status == 0, "\(run.stderr)")
+            let analyze = try runSupervisorBounded(["analyze", log + ".ios.log", "--replay", schedule])
+            try #require(analyze.status == 0, "\(analyze.stderr)")
+            let written = try ReplaySchedule(json: Array(try #require(FileManager.default.contents(atPath: schedule))))
+            let beforeRender = written.incidents.indices.filter { written.incidents[$0].kind == "killed-before-render" }
+            try #require(beforeRender.count >= 3, "the run's races gave \(written.incidents.count) incidents")
+            let (policies, _) = try replay(String(decoding: try #require(FileManager.default.contents(atPath: schedule)), as: UTF8.self), repeat: 1)
+            for i in beforeRender {
+                #expect(policies["reload"]?.results[i]["saved"] as? Int == 0, "incident \(i + 1) under reload")
+                #expect(policies["guarded"]?.results[i]["saved"] as? Int == 1, "incident \(i + 1) under guarded")
+            }
         }
 
         @Test func aScheduleThatCannotBeReadIsOneLineBeforeAnyPolicyRuns() throws {
