@@ -9,10 +9,11 @@ public struct CompareOptions: Sendable {
     public let workload = WorkloadOptions(views: 8, arrival: 5_000_000, arrivalNote: nil, jetsamLog: nil)
     public let json = Flag(
         "--json",
-        help: #"Print {"seed", "plannedLoads", "interrupted", "notRun", "runs":[…]}, one run summary per policy that ran."#)
+        help: #"Print {"seed", "plannedLoads", "interrupted", "notRun", "frontier", "runs":[…]}, one run summary and cost per policy that ran."#)
     public let svg = Option(
         "--svg", .path(),
-        help: "Write a chart: time-to-visible CDF, blank loads and injected faults (delivered, spared) per policy.")
+        help: "Write a chart: time-to-visible CDF, blank loads, injected faults, and each policy's wait against its "
+            + "protected worker time with the frontier.")
     public let replay = Option(
         "--replay", .path(),
         help: "Replay the incidents of this schedule (written by 'analyze --replay', or by hand) instead of drawing "

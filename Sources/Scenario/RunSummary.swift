@@ -42,6 +42,9 @@ public final class RunSummary {
     /// Milliseconds users looked at a view that never showed content, summed over the blank loads: from the
     /// moment each was shown to the moment it was given up as blank. A load that became visible adds nothing.
     public private(set) var blankMs = 0.0
+    /// Blank loads whose end carried no blank time (never shown): `blankMs` leaves them out, so it is no measure of
+    /// every blank load while this is above 0.
+    public private(set) var untimedBlanks = 0
     /// Worker-seconds spent protected from the killer (foreground or boosted band): the memory cost of keeping
     /// workers important.
     public private(set) var foregroundWorkerSeconds = 0.0
@@ -136,7 +139,7 @@ public final class RunSummary {
                     failed += 1
                 } else {
                     blank += 1
-                    blankMs += end.blankMs ?? 0
+                    if let ms = end.blankMs { blankMs += ms } else { untimedBlanks += 1 }
                 }
                 // Never visible: a blank load is the slowest load there is, not a load left out.
                 timeToVisibleMs.append(.infinity)

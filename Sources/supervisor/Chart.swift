@@ -3,8 +3,8 @@ import Glibc
 import Scenario
 
 /// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy
-/// with the injected faults it met (delivered) and escaped (spared). An interrupted comparison says so, and shows
-/// each policy over the loads it ran.
+/// with the injected faults it met (delivered) and escaped (spared), and under them the cost of each policy
+/// (`Chart+Frontier`). An interrupted comparison says so, and shows each policy over the loads it ran.
 struct Chart {
     let comparison: Comparison
     var summaries: [RunSummary] { comparison.summaries }
@@ -14,7 +14,8 @@ struct Chart {
     var svg: String {
         let interruption = comparison.interruption
         let width = 1000.0
-        let height = interruption == nil ? 460.0 : 476.0
+        let costPanel = costPanel(top: interruption == nil ? 460.0 : 476.0)
+        let height = (interruption == nil ? 460.0 : 476.0) + costPanel.height
         // The CDF panel, below the interruption's line if there is one.
         let (left, top, plotWidth, plotHeight) = (70.0, interruption == nil ? 60.0 : 76.0, 560.0, 320.0)
         let samples = summaries.flatMap(\.timeToVisibleMs).filter { $0 > 0 && $0.isFinite }
@@ -80,15 +81,16 @@ struct Chart {
             out += text(barLeft, rowY + barHeight + 17, "faults: \(summary.faultsDelivered) delivered, \(summary.faultsSpared) spared",
                         color: "#555", size: 10)
         }
+        out += costPanel.svg
         out += "</svg>\n"
         return out
     }
 
-    private func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String) -> String {
+    func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String) -> String {
         "<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(color)\"/>\n"
     }
 
-    private func text(
+    func text(
         _ x: Double, _ y: Double, _ content: String, anchor: String = "start", color: String = "#222", bold: Bool = false,
         size: Int? = nil
     ) -> String {
@@ -100,9 +102,9 @@ struct Chart {
         ms >= 1000 ? "\(Int(ms / 1000)) s" : ms >= 1 ? "\(Int(ms)) ms" : "\(ms) ms"
     }
 
-    private func fmt(_ value: Double) -> String { svgNumber(value) }
+    func fmt(_ value: Double) -> String { svgNumber(value) }
 
-    private func escape(_ text: String) -> String { svgText(text) }
+    func escape(_ text: String) -> String { svgText(text) }
 }
 
 /// A coordinate as the charts write it: one decimal.

@@ -57,7 +57,8 @@ struct Comparison {
                  s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
-        lines += wrapped(Self.legend)
+        lines += wrapped(frontierLine) + [""]
+        lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
     }
 
@@ -74,7 +75,11 @@ struct Comparison {
         .object([
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))), ("plannedLoads", .int(configuration.loads)),
             ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))),
-            ("runs", .array(summaries.map(\.json))),
+            ("frontier", .array(frontier.map { .string($0.policy) })),
+            ("runs", .array(zip(summaries, costs).map { summary, cost in
+                guard case .object(let fields) = summary.json else { return summary.json }
+                return .object(fields + [("cost", cost.json)])
+            })),
         ])
     }
 }
