@@ -20,12 +20,14 @@ extension Processes {
             let folder = try TemporaryFolder([:])
             let worker = argument.map { ["--worker", $0] } ?? []
             let supervisor = try BackgroundSupervisor(["run", "--loads", "1000000", "--dwell", "50"] + worker, folder: folder)
-            var pid: Int32?
+            // A child seen between posix_spawn and its exec still runs the supervisor's image: wait for the exec.
+            var running: String?
             let started = eventually(within: 10) {
-                pid = supervisor.liveChildren().first?.pid
-                return pid != nil
+                running = supervisor.liveChildren().lazy
+                    .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0.pid)/exe") }
+                    .first { !$0.hasSuffix("/supervisor") }
+                return running != nil
             }
-            let running = pid.flatMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe") }
             kill(supervisor.pid, SIGTERM)
             _ = supervisor.wait()
             #expect(started, "\(supervisor.stderr)")
