@@ -24,16 +24,21 @@ public struct PoliciesOptions: Sendable {
             usage: "supervisor policies [--json]", tables: [("OPTIONS", table)], after: fieldsHelp)
     }
 
-    /// One row a field: `key=<values>`, what it decides, and its default; `base` after the name.
+    /// One row a field: `key=<values>`, what it decides, and its default; `base` after the name, which has none
+    /// of its own.
     var fieldsHelp: String {
-        let rows = PolicyField.all.map { field in
-            (label: "\(field.key)=\(field.placeholder)",
-             text: field.help + (field.defaultValue.map { " (default:\u{A0}\($0))" } ?? ""))
+        let rows = PolicyField.all.flatMap { field in
+            guard field.key == "name" else {
+                let text = field.help + " (default:\u{A0}\(field.defaultValue ?? ""))"
+                return [(label: "\(field.key)=\(field.placeholder)", text: text)]
+            }
+            let derived = " (default: its base's name and the fields changed from it, as guarded+spares; custom "
+                + "without a base)"
+            return [
+                (label: "name=\(field.placeholder)", text: field.help + derived),
+                (label: "base=<policy>", text: "Start from this built-in: \(PolicyReader.builtInNames)."),
+            ]
         }
-        let name = rows[0].text + " (default: its base's name and the fields changed from it, as guarded+spares; "
-            + "custom without a base)"
-        let base = (label: "base=<policy>", text: "Start from this built-in: \(PolicyReader.builtInNames).")
-        let all = [(rows[0].label, name), base] + rows.dropFirst()
-        return (["FIELDS:"] + all.flatMap { helpRow($0.label, $0.text) }).joined(separator: "\n")
+        return (["FIELDS:"] + rows.flatMap { helpRow($0.label, $0.text) }).joined(separator: "\n")
     }
 }

@@ -47,7 +47,7 @@ enum PolicyReader {
     static let builtInNames = spelledList(Policy.all.map(\.name), or: true)
 
     /// Every key a policy takes, `base` among them.
-    static let keys = ["name", "base"] + PolicyField.all.dropFirst().map(\.key)
+    static let keys = ["name", "base"] + PolicyField.all.map(\.key).filter { $0 != "name" }
 
     /// The policy `fields` describe: `base` (wherever it stands) first, then each field, each key at most once.
     static func policy(_ fields: [(key: String, value: String)], option: String) throws(UsageError) -> Read {
@@ -85,7 +85,7 @@ enum PolicyReader {
     /// policy its user did not name.
     static func derivedName(_ policy: Policy, base: Policy?) -> String {
         guard let base else { return "custom" }
-        let changed = PolicyField.all.dropFirst().filter { $0.show(policy) != $0.show(base) }.map(\.key)
+        let changed = PolicyField.all.filter { $0.key != "name" && $0.show(policy) != $0.show(base) }.map(\.key)
         let name = ([base.name] + changed).joined(separator: "+")
         return name.count <= 40 ? name : base.name + "+custom"
     }
