@@ -62,7 +62,9 @@ let package = Package(
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
-        .target(name: "CommandLineOptions", dependencies: ["Browser", "Core", "Scenario", "LogAnalysis", "Text", "System"]),
+        .target(
+            name: "CommandLineOptions",
+            dependencies: ["Browser", "Core", "Process", "Scenario", "LogAnalysis", "Events", "Text", "System"]),
         .executableTarget(
             name: "supervisor",
             dependencies: [

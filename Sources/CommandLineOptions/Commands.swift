@@ -6,9 +6,10 @@ public enum Commands {
     public static let bench = BenchOptions()
     public static let analyze = AnalyzeOptions()
     public static let session = SessionOptions()
+    public static let policies = PoliciesOptions()
 
     /// In the order the root help lists them.
-    public static let helps: [CommandHelp] = [run.help, compare.help, bench.help, analyze.help, session.help]
+    public static let helps: [CommandHelp] = [run.help, compare.help, policies.help, bench.help, analyze.help, session.help]
 
     public static var rootHelp: String {
         let commands = helps.flatMap { helpRow($0.name, $0.abstract) }

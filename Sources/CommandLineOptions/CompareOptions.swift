@@ -5,7 +5,9 @@ import Text
 /// that a policy's blank views cannot lighten everyone else's load.
 public struct CompareOptions: Sendable {
     public let policies = DefaultedOption(
-        "--policies", .policyList, default: Policy.all, help: "Comma-separated policies, run in this order.")
+        "--policies", .policyList, default: Policy.all,
+        help: "The policies to run, in this order, separated by ';' (built-in names also by ','), each as '--policy' "
+            + "of run takes it: 'none,guarded;base=guarded,spares=0'.")
     public let workload = WorkloadOptions(views: 8, arrival: 5_000_000, arrivalNote: nil, jetsamLog: nil)
     public let json = Flag(
         "--json",
@@ -40,22 +42,5 @@ public struct CompareOptions: Sendable {
             usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]\n"
                 + "       supervisor compare --replay <file> [--repeat <n>] [--policies <list>] [--json] [--svg <file>]",
             tables: [("OPTIONS", table)], after: policiesHelp)
-    }
-}
-
-extension ValueKind where Value == [Policy] {
-    /// Policy names separated by commas, in the order given: an empty list or name is a mistake, not a comparison of
-    /// nothing.
-    static var policyList: Self {
-        ValueKind(placeholder: "<list>", read: { name, list throws(UsageError) in
-            return try commaSeparated(list, of: "policy names", for: name).map { (policyName: String) throws(UsageError) -> Policy in
-                guard let policy = Policy.named(policyName) else {
-                    let hint = closestName(to: policyName, in: Set(Policy.all.map(\.name)))
-                    throw UsageError("unknown policy '\(policyName)'" + (hint.map { "; did you mean '\($0)'?" }
-                        ?? " (see 'supervisor help compare')"))
-                }
-                return policy
-            }
-        }, show: { $0.map(\.name).joined(separator: ",") })
     }
 }

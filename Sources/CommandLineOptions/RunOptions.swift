@@ -13,8 +13,9 @@ public enum RunLogFormat: Sendable, Equatable {
 /// `supervisor run`: its options and help.
 public struct RunOptions: Sendable {
     public let policy = DefaultedOption(
-        "--policy", .choice("policy", Policy.all.map { ($0.name, $0) }, placeholder: "<policy>"),
-        default: baseConfiguration.policy, help: "The recovery policy.")
+        "--policy", .policy, default: baseConfiguration.policy,
+        help: "The recovery policy: a built-in's name, fields inline ('base=guarded,spares=0'), or a JSON file of "
+            + "them ('@file', or a name ending .json); the fields are in 'supervisor help policies'.")
     public let workload = WorkloadOptions(
         views: baseConfiguration.views, arrival: baseConfiguration.arrivalNanoseconds, arrivalNote: "off",
         jetsamLog: "<log>.jetsam.jsonl with --log, else none")
@@ -73,17 +74,23 @@ public struct RunOptions: Sendable {
     }
 }
 
-/// The policies, for `run` and `compare`.
-let policiesHelp = """
-    POLICIES:
-      none                    Nothing: no observer reaction, no watchdog.
-      reload                  Reload in place on a termination callback or a blank watchdog hit.
-      rebuild                 Replace view and worker on a termination callback or a blank watchdog hit.
-      always-foreground       Never background a worker; otherwise like reload.
-      webkit-default          WebKit without a delegate: reload if visible, else when next shown, at
-                              most once per 30 s; no watchdog.
-      guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
-                              on any death, reuse closed views' workers as spares.
-    Every policy that recovers stops at a crash loop: more than 3 crashes of a load's workers in 5 s
-    (kills from outside do not count) end it on an error page; restarts in the window back off.
-    """
+/// The policies, for `run` and `compare`; the crash-loop limit is the defaults' own.
+let policiesHelp: String = {
+    let limits = Policy(name: "")
+    let crashLoop = "Every policy that recovers stops at a crash loop: more than \(limits.crashRestarts) crashes of a "
+        + "load's workers in \(plain(Double(limits.crashWindowNanoseconds) / 1e9)) s (kills from outside do not "
+        + "count) end it on an error page; restarts in the window back off. 'supervisor policies' prints each "
+        + "policy as its fields, the form a policy of your own is written in."
+    return """
+        POLICIES:
+          none                    Nothing: no observer reaction, no watchdog.
+          reload                  Reload in place on a termination callback or a blank watchdog hit.
+          rebuild                 Replace view and worker on a termination callback or a blank watchdog hit.
+          always-foreground       Never background a worker; otherwise like reload.
+          webkit-default          WebKit without a delegate: reload if visible, else when next shown, at
+                                  most once per 30 s; no watchdog.
+          guarded                 Observe from spawn, protect from the killer from spawn on, rebuild at once
+                                  on any death, reuse closed views' workers as spares.
+
+        """ + wrapped(crashLoop).joined(separator: "\n")
+}()

@@ -36,9 +36,9 @@ public struct WorkloadOptions: Sendable {
     public let attachDelay = DefaultedOption(
         "--attach-delay", .millisecondRange(0...3_600_000), default: baseConfiguration.attachDelayNanoseconds,
         help: "From view creation to attach, as MS or MIN-MAX.")
-    public let watchdog = DefaultedOption(
-        "--watchdog", .wholeMilliseconds(1...3_600_000), default: baseConfiguration.watchdogNanoseconds,
-        help: "Period of the blank watchdog's title check.")
+    public let watchdog = Option(
+        "--watchdog", .wholeMilliseconds(1...3_600_000), default: "the policy's watchdog period",
+        help: "Period of the blank watchdog's title check, for every policy of the run.")
     public let blankTimeout = DefaultedOption(
         "--blank-timeout", .wholeMilliseconds(1...3_600_000), default: baseConfiguration.blankTimeoutNanoseconds,
         help: "A load with no title this long after it was shown is blank.")

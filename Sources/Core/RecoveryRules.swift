@@ -30,13 +30,13 @@ package enum TerminationResponse: Equatable {
 
 extension Policy {
     package func onTermination(visible: Bool) -> TerminationResponse {
-        guard let recovery = onTermination else { return .nothing }
+        guard detect.byCallback, let recovery = recover else { return .nothing }
         return recoverWhenVisible && !visible ? .whenShown(recovery) : .now(recovery)
     }
 
     /// Decides a recovery at `now` and, when there is one, records it in `history`. `lastRecoveryAt` is the view's
     /// last recovery; `crash` says a crash prompted this one, for the backoff: the first restart after a crash is
-    /// immediate, and each further one within the window waits twice as long as the one before.
+    /// immediate, and each further one within the window waits `crashBackoffGrowth` times as long as the one before.
     package func decideRecovery(at now: Int, crash: Bool, lastRecoveryAt: Int?, history: inout RecoveryHistory) -> RecoveryDecision {
         if recoveryCooldownNanoseconds > 0, let last = lastRecoveryAt, now - last < recoveryCooldownNanoseconds {
             return .suppressed
@@ -47,7 +47,14 @@ extension Policy {
         }
         guard history.recoveries < maxRecoveries else { return .giveUp(recoveries: history.recoveries) }
         history.recoveries += 1
-        let delay = crash && history.crashes.count > 1 ? crashBackoffNanoseconds << min(history.crashes.count - 2, 8) : 0
+        let delay = crash && history.crashes.count > 1 ? backoff(after: history.crashes.count - 2) : 0
         return .recover(attempt: history.recoveries, delay: delay)
+    }
+
+    /// The backoff grown `steps` times (at most 8, as it always was), in whole nanoseconds.
+    func backoff(after steps: Int) -> Int {
+        var delay = Double(crashBackoffNanoseconds)
+        for _ in 0..<min(steps, 8) { delay *= crashBackoffGrowth }
+        return Int(delay)
     }
 }

@@ -23,7 +23,7 @@ extension Supervisor {
             guard let self, let view, !view.closed else { return }
             attach(view)
         })
-        if policy.onBlank != nil { watchTitle(of: view) }
+        if policy.detect.byWatchdog { watchTitle(of: view) }
         return view
     }
 

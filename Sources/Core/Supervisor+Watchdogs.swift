@@ -5,7 +5,8 @@ import WireProtocol
 extension Supervisor {
     /// The field app's 3 s timer: an empty title means a blank view, whatever the process is doing.
     func watchTitle(of view: View) {
-        view.timers.append(clock.schedule(afterNanoseconds: settings.watchdogNanoseconds) { [weak self, weak view] in
+        let period = settings.watchdogNanoseconds ?? policy.watchdogNanoseconds
+        view.timers.append(clock.schedule(afterNanoseconds: period) { [weak self, weak view] in
             guard let self, let view, !view.closed, view.load.visibleAt == nil else { return }
             watchTitle(of: view)
             guard view.title.isEmpty else { return }
@@ -19,9 +20,9 @@ extension Supervisor {
     }
 
     func blankDetected(_ view: View) {
-        guard let recovery = policy.onBlank, !view.closed else { return }
+        guard policy.detect.byWatchdog, !view.closed else { return }
         log.emit(.watchdog(title: ""), view: view.id, pid: view.worker?.pid)
-        recover(view, recovery, because: "blank")
+        if let recovery = policy.recover { recover(view, recovery, because: "blank") }
     }
 
     func deadChannel(_ view: View, _ message: String) {

@@ -4,8 +4,8 @@ import Process
 /// Each default is written here once.
 public struct SupervisorSettings: Sendable {
     public var policy: Policy = .rebuild
-    /// The blank watchdog's period: it reads the title the way the field app's 3 s timer did.
-    public var watchdogNanoseconds = 3_000_000_000
+    /// The blank watchdog's period for this run, whatever the policy says (`--watchdog`); nil: the policy's.
+    public var watchdogNanoseconds: Int?
     /// How often a busy worker is pinged, and how long a new one has to say hello.
     public var pingIntervalNanoseconds = 1_000_000_000
     /// How long a worker may owe an answer before it is killed as unresponsive: WebKit's foreground

@@ -3,7 +3,7 @@ import System
 
 /// A worker's scheduling and memory-kill standing: what RunningBoard expresses with assertions, expressed with
 /// `nice` and `oom_score_adj`.
-public enum PriorityBand: String, Sendable {
+public enum PriorityBand: String, Sendable, CaseIterable {
     case foreground
     /// A hidden view's worker: it holds a background assertion, so it ranks above a worker that holds none.
     case hidden

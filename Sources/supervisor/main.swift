@@ -27,6 +27,7 @@ let words = CommandLine.arguments.dropFirst()
 let commands: [String: (help: CommandHelp, main: (ArraySlice<String>) throws -> Int32)] = [
     "run": (Commands.run.help, RunCommand.main),
     "compare": (Commands.compare.help, CompareCommand.main),
+    "policies": (Commands.policies.help, PoliciesCommand.main),
     "bench": (Commands.bench.help, BenchCommand.main),
     "analyze": (Commands.analyze.help, AnalyzeCommand.main),
     "session": (Commands.session.help, SessionCommand.main),

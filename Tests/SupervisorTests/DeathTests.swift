@@ -29,11 +29,11 @@ extension Processes {
             #expect(death.int("signal") == 9)
             #expect(death["rendered"] == .bool(false))
             #expect(summary.rendered == 1 && summary.blank == 0)
-            #expect(summary.recoveries[policy.onTermination!.rawValue] == 1)
+            #expect(summary.recoveries[policy.recover!.rawValue] == 1)
             let views = Set(events.named("render").compactMap(\.view))
             let killedView = try #require(death.view)
             // Reload keeps the view and gives it a new process; rebuild replaces the view itself.
-            #expect(views == (policy.onTermination == .reload ? [killedView] : [killedView + 1]))
+            #expect(views == (policy.recover == .reload ? [killedView] : [killedView + 1]))
         }
 
         @Test func aWorkerKilledAfterRenderWhileOnScreenIsRenderedAgain() throws {

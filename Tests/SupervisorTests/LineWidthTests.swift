@@ -14,7 +14,7 @@ extension Processes {
     @Suite struct LineWidth {
         @Test(arguments: [
             ["--help"], ["help"], ["help", "run"], ["help", "compare"], ["help", "bench"], ["help", "analyze"],
-            ["help", "session"], ["run", "--help"], ["session", "--help"],
+            ["help", "session"], ["help", "policies"], ["run", "--help"], ["session", "--help"],
         ])
         func helpFits(arguments: [String]) throws {
             let result = try runSupervisor(arguments)

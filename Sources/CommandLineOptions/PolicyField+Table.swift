@@ -1,0 +1,92 @@
+import Core
+import Process
+
+/// The fields of a policy, in the order they are printed and listed in help. `base` is not among them: it is
+/// where a policy starts, not something it holds.
+extension PolicyField {
+    public static let all: [PolicyField] = [
+        PolicyField(
+            "name", .policyName, \.name, takes: "letters, digits and - _ . + (at most 40)",
+            help: "What tables, charts and logs call the policy; a built-in's name only for that built-in."),
+        PolicyField(
+            "observe", .cases("observe"), \.observe,
+            help: "When a worker's death is observed: from spawn (its pidfd), or once its view attached, as WebKit "
+                + "apps wire their observer; a death before that goes unobserved."),
+        PolicyField(
+            "launch", .cases("launch"), \.launchBand,
+            help: "The band of a worker whose view is to be shown and has not attached yet."),
+        PolicyField("hidden", .cases("hidden"), \.hiddenBand, help: "The band of a hidden view's worker."),
+        PolicyField(
+            "detect", .cases("detect"), \.detect,
+            help: "How a dead view is found: the termination callback, the blank watchdog (an empty title), both, or "
+                + "neither."),
+        PolicyField(
+            "watchdog", .milliseconds(1...3_600_000), \.watchdogNanoseconds, json: .number,
+            help: "The blank watchdog's period ('--watchdog' overrides it for a run)."),
+        PolicyField(
+            "recover", .choice("recover", Policy.Recovery.allCases.map { ($0.rawValue, $0) } + [("none", nil)]),
+            \.recover, help: "What a detected death or blank does: reload the view, rebuild view and worker, or nothing."),
+        PolicyField(
+            "hidden-recover", .choice("hidden-recover", [("now", false), ("when-shown", true)]), \.recoverWhenVisible,
+            help: "When a hidden view whose worker died is recovered: now, or when it is next shown."),
+        PolicyField(
+            "cooldown", .milliseconds(0...3_600_000), \.recoveryCooldownNanoseconds, json: .number,
+            help: "At most one recovery per view within this window."),
+        PolicyField(
+            "max-recoveries", .countOrUnlimited(0...1_000_000), \.maxRecoveries, json: .number,
+            help: "Recoveries of one load before it is given up."),
+        PolicyField(
+            "crash-restarts", .integer(0...1000), \.crashRestarts, json: .number,
+            help: "Crashes of a load's workers (kills from outside are no crash) restarted within the crash window; "
+                + "one more ends the load on an error page."),
+        PolicyField(
+            "crash-window", .milliseconds(1...3_600_000), \.crashWindowNanoseconds, json: .number,
+            help: "The window crashes are counted in."),
+        PolicyField(
+            "backoff", .milliseconds(0...60_000), \.crashBackoffNanoseconds, json: .number,
+            help: "The wait before the second restart in the crash window; the first is at once."),
+        PolicyField(
+            "backoff-growth", .factor(1...4), \.crashBackoffGrowth, json: .number,
+            help: "How many times longer each further restart waits than the one before (growing 8 times at most)."),
+        PolicyField(
+            "spares", .integer(0...64), \.spareWorkers, json: .number,
+            help: "Workers launched ahead, waiting for the next view."),
+        PolicyField(
+            "reuse", .choice("reuse", [("yes", true), ("no", false)]), \.reuseWorkers, json: .flag,
+            help: "A closed view's healthy worker becomes a spare."),
+    ]
+}
+
+extension ValueKind where Value == String {
+    /// A policy's name: it is printed in tables and read back inline, so it holds no comma, `;` or `=`.
+    static var policyName: Self {
+        ValueKind(placeholder: "<name>", read: { name, text throws(UsageError) in
+            let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.+".contains($0)) }
+            guard allowed, (1...40).contains(text.count) else { throw UsageError("'\(name)' takes a name, not '\(text)'") }
+            return text
+        }, show: { $0 })
+    }
+}
+
+extension ValueKind where Value == Int {
+    /// A count, or `unlimited` (`Int.max`).
+    static func countOrUnlimited(_ range: ClosedRange<Int>) -> Self {
+        let count = integer(range)
+        return ValueKind(placeholder: "<n>|unlimited", accepts: count.accepts, read: { name, text throws(UsageError) in
+            text == "unlimited" ? .max : try count.read(name, text)
+        }, show: { $0 == .max ? "unlimited" : count.show($0) })
+    }
+}
+
+extension ValueKind where Value == Double {
+    /// A factor such as `2` or `1.5`.
+    static func factor(_ range: ClosedRange<Double>) -> Self {
+        ValueKind(placeholder: "<factor>", accepts: "\(plain(range.lowerBound))-\(plain(range.upperBound))", read: {
+            name, text throws(UsageError) in
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                throw UsageError("'\(name)' takes a factor from \(plain(range.lowerBound)) to \(plain(range.upperBound)), not '\(text)'")
+            }
+            return value
+        }, show: { plain($0) })
+    }
+}
