@@ -66,7 +66,9 @@ extension Processes {
         @Test func eightNamesDoNotOverlap() throws {
             let folder = try TemporaryFolder([:])
             let svg = folder.path + "/compare.svg"
-            let policies = "none,reload,webkit-default,none,reload,webkit-default,rebuild,guarded"
+            // Copies of none and reload, under names of their own, land next to them.
+            let policies = "none;reload;webkit-default;base=none,name=none-copy;base=reload,name=reload-copy;"
+                + "base=webkit-default,name=webkit-copy;rebuild;guarded"
             let result = try runSupervisor(["compare", "--loads", "4", "--policies", policies, "--svg", svg])
             #expect(result.status == 0, "\(result.stderr)")
             let chart = try SVG(svg)
