@@ -21,6 +21,7 @@ struct Comparison {
         if configuration.raceRate > 0 { parts.append("race rate \(configuration.raceRate)") }
         if configuration.killRate > 0 { parts.append("kill rate \(configuration.killRate)") }
         if configuration.jetsam != nil { parts.append("Jetsam") }
+        if let replay = configuration.replay { parts.append("replaying \(counted(replay.incidents.count, "incident"))") }
         parts.append("seed \(configuration.seed)")
         return parts.joined(separator: ", ")
     }
