@@ -34,6 +34,8 @@ package struct HostContext {
 /// Decides whether a timeline is an incident, and of which kind, from the timeline and the host app's context.
 package struct Classifier {
     package var disabled: Set<Rule> = []
+    /// Whether incidents keep their moments, for a replay schedule.
+    package var keepsMoments = true
     package var host = HostContext()
     /// RunningBoard's "does not exist" errors that no ProcessAssertion line claimed.
     package var unattributed: [Stamp] = []
@@ -207,7 +209,7 @@ package struct Classifier {
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
-            marks: t.marks, moments: Incident.Moments(t, kind: kind, end: end))
+            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil)
     }
 }
 

@@ -21,14 +21,19 @@ public final class LogAnalyzer {
         /// Hold our own event log to its schema (`--truth`): a record that does not decode as a `SupervisorEvent`
         /// is a schema error, counted, not a line read with defaults.
         public var strictEventLog: Bool
+        /// Keep each incident's moments for a replay schedule (`--replay`); without one they are not kept, so a
+        /// report of thousands of incidents costs no more than before.
+        public var replay: Bool
 
         public init(
-            story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine, strictEventLog: Bool = false
+            story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine, strictEventLog: Bool = false,
+            replay: Bool = false
         ) {
             self.story = story
             self.disabled = disabled
             self.zone = zone
             self.strictEventLog = strictEventLog
+            self.replay = replay
         }
     }
 
@@ -54,7 +59,7 @@ public final class LogAnalyzer {
 
     public init(_ options: Options = Options()) {
         self.options = options
-        classifier = Classifier(disabled: options.disabled)
+        classifier = Classifier(disabled: options.disabled, keepsMoments: options.replay)
     }
 
     /// Reads one file (or pipe) to its end. `progress` is called with the bytes read so far, about every 64 MB.

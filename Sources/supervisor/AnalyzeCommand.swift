@@ -51,7 +51,7 @@ enum AnalyzeCommand {
         let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
         // Times written without a zone are read in the zone the other files write, else this machine's.
         let assumed = ZoneAssumption(option: zone, written: inputs.writtenClocks())
-        let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress)
+        let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress, replay: replay != nil)
         let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress, strict: true) }
         progress.finish()
         if let truth {
@@ -137,9 +137,10 @@ enum AnalyzeCommand {
     }
 
     private static func analyze(
-        _ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress, strict: Bool = false
+        _ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress, strict: Bool = false,
+        replay: Bool = false
     ) throws -> AnalysisReport {
-        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, strictEventLog: strict))
+        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, strictEventLog: strict, replay: replay))
         try inputs.read(into: analyzer, progress: progress)
         return analyzer.finish()
     }

@@ -9,9 +9,11 @@ import Testing
 @testable import System
 
 /// Runs the analyzer over `files` (name, bytes) as one analysis.
-func analyze(_ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil) throws -> AnalysisReport {
+func analyze(
+    _ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil, replay: Bool = false
+) throws -> AnalysisReport {
     let folder = try TemporaryFolder([:])
-    let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, disabled: disabled))
+    let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, disabled: disabled, replay: replay))
     for (name, bytes) in files {
         let path = folder.path + "/" + name
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))

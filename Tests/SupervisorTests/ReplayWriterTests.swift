@@ -33,7 +33,9 @@ import Testing
         """#
 
     @Test func aKillBeforeRenderIsScheduledWithItsGapsBandCauseAndEvidence() throws {
-        let report = try analyze([("device.log", Array(Self.killedBeforeRender.utf8)), ("JetsamEvent.ips", Array(Self.jetsamReport.utf8))])
+        let report = try analyze(
+            [("device.log", Array(Self.killedBeforeRender.utf8)), ("JetsamEvent.ips", Array(Self.jetsamReport.utf8))],
+            replay: true)
         let export = report.replay
         #expect(export.schedule.sources == ["device.log", "JetsamEvent.ips"])
         let entry = try #require(export.schedule.incidents.only)
@@ -69,7 +71,7 @@ import Testing
             0x1046c2e00 - ProcessAssertion::acquireSync Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=5520, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={}
 
             """#
-        let export = try analyze([("a.log", Array(unseenLaunch.utf8)), ("b.log", Array(untimed.utf8))]).replay
+        let export = try analyze([("a.log", Array(unseenLaunch.utf8)), ("b.log", Array(untimed.utf8))], replay: true).replay
         let gone = try #require(export.schedule.incidents.first { $0.id == "pid 5310" })
         #expect(gone.kind == "gone-when-raised" && gone.rendered == nil && gone.band == "background" && gone.cause == .unknown)
         #expect(gone.attach == ReplayIncident.Span(lowMs: 0, highMs: 40.25) && gone.death == gone.attach)
