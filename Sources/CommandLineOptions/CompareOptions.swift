@@ -20,7 +20,8 @@ public struct CompareOptions: Sendable {
         "--replay", .path(),
         help: "Replay the incidents of this schedule (written by 'analyze --replay', or by hand) instead of drawing "
             + "pages and faults: each incident is a load whose view attaches and whose worker dies at the incident's "
-            + "moments. Not with --loads, --inject-race or --inject-kill.")
+            + "moments. Not with --loads, --inject-race, --inject-kill, --content, --attach-delay, --hidden, "
+            + "--hidden-time, --jetsam or --typing, which the schedule's moments stand in for.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by the seed.")

@@ -39,7 +39,8 @@ extension Supervisor {
             // Told to exit: not a race, a crash or a failed launch, however it ended.
             shutdown: worker.toldToExit)
         log.emit(.death(death), view: view?.id, pid: worker.pid)
-        if case .launchFailed(let reason) = termination { launchFailed(reason) }
+        // A death dealt from outside before hello is the fault's doing, not the worker binary's.
+        if case .launchFailed(let reason) = termination, worker.handle.sent?.by != .injection { launchFailed(reason) }
         workerDied(worker)
         // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
         // would only be the killer's next victim.

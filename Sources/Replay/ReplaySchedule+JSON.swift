@@ -10,7 +10,11 @@ extension ReplaySchedule {
 
     /// Reads a schedule strictly: a missing, mistyped or unknown key is one error naming the incident and the key.
     public init(json bytes: [UInt8]) throws(ReplayError) {
-        guard let root = JSON.parse(bytes), case .object = root else { throw ReplayError("not a JSON object") }
+        guard let root = JSON.parse(bytes), case .object(let members) = root else { throw ReplayError("not a JSON object") }
+        let keys = ["format", "version", "sources", "incidents"]
+        if let unknown = members.first(where: { !keys.contains($0.0) }) {
+            throw ReplayError("unknown key '\(unknown.0)' (the keys are \(keys.joined(separator: ", ")))")
+        }
         guard root["format"] == .string(Self.format) else {
             throw ReplayError("not a replay schedule: 'format' must be \"\(Self.format)\"")
         }
@@ -58,6 +62,9 @@ extension ReplayIncident {
         }
         id = try text("id")
         kind = try text("kind")
+        guard Self.kinds.contains(kind) else {
+            throw ReplayError("\(at): 'kind' must be \(Self.kinds.dropLast().joined(separator: ", ")) or \(Self.kinds.last!)")
+        }
         attach = try Span(json: try field("attachMs"), key: "attachMs", at: at)
         death = try Span(json: try field("deathMs"), key: "deathMs", at: at)
         switch try field("band") {
@@ -72,7 +79,7 @@ extension ReplayIncident {
         }
         let causes = Cause.allCases.map(\.rawValue)
         guard let cause = Cause(rawValue: try text("cause")) else {
-            throw ReplayError("\(at): 'cause' must be \(causes.joined(separator: ", "))")
+            throw ReplayError("\(at): 'cause' must be \(causes.dropLast().joined(separator: ", ")) or \(causes.last!)")
         }
         self.cause = cause
         detail = try text("detail")
@@ -88,7 +95,7 @@ extension ReplayIncident.Span {
     var json: JSON { exact ? .double(lowMs) : .array([.double(lowMs), .double(highMs)]) }
 
     init(json: JSON, key: String, at: String) throws(ReplayError) {
-        let wrong = ReplayError("\(at): '\(key)' must be milliseconds after launch, or [low, high]")
+        let wrong = ReplayError("\(at): '\(key)' must be milliseconds after launch (at most an hour), or [low, high]")
         func number(_ value: JSON) -> Double? {
             switch value {
             case .int(let n): Double(n)

@@ -38,9 +38,12 @@ public struct ReplayIncident: Equatable, Sendable {
 
         public init(_ ms: Double) { (lowMs, highMs) = (ms, ms) }
 
-        /// Nil unless `0 <= low <= high`.
+        /// The latest moment a schedule may name: an hour after launch.
+        public static let limitMs = 3_600_000.0
+
+        /// Nil unless `0 <= low <= high <= limitMs`.
         public init?(lowMs: Double, highMs: Double) {
-            guard lowMs >= 0, lowMs <= highMs, highMs.isFinite else { return nil }
+            guard lowMs >= 0, lowMs <= highMs, highMs <= Self.limitMs else { return nil }
             (self.lowMs, self.highMs) = (lowMs, highMs)
         }
 
@@ -60,8 +63,12 @@ public struct ReplayIncident: Equatable, Sendable {
     }
 
     public var id: String
-    /// The analyzer's incident kind, such as `killed-before-render`.
+    /// The analyzer's incident kind: one of `kinds`.
     public var kind: String
+    /// The kinds of incident a schedule may hold: WebContent deaths.
+    public static let kinds = ["killed-before-render", "killed-after-render", "gone-when-raised", "killed", "crash"]
+    /// Whether the incident is a death before the view attached: that is what a replay must reproduce.
+    public var diesBeforeAttach: Bool { kind == "killed-before-render" || kind == "gone-when-raised" }
     public var attach: Span
     public var death: Span
     public var band: String?

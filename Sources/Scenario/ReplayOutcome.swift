@@ -14,6 +14,9 @@ public final class ReplayOutcome {
         public internal(set) var failed = 0
         /// Deaths the policy's bands escaped: the worker was in the foreground when the device's kill came.
         public internal(set) var spared = 0
+        /// Loads whose death never came (the view closed first, or its worker was already gone): neither saved nor
+        /// lost, and said so.
+        public internal(set) var notReplayed = 0
         /// Time to visible of the saved loads, ms.
         public internal(set) var timeToVisibleMs: [Double] = []
         /// From the replayed death to the supervisor's recovery of the view, ms: its own reaction time.
@@ -29,6 +32,9 @@ public final class ReplayOutcome {
     private var loadOfView: [Int: Int] = [:]
 
     private struct LoadTrace {
+        /// The replayed death: when it was dealt.
+        var replayedAt: Int?
+        var lastVisibleAt: Int?
         var diedAt: Int?
         var recoveredAt: Int?
         var death: SupervisorEvent.Death?
@@ -49,7 +55,9 @@ public final class ReplayOutcome {
         guard let view = event.view, let load = loadOfView[view] else { return }
         var trace = loads[load] ?? LoadTrace()
         switch event.kind {
-        case .injectSpared: trace.spared = true
+        case .injectSpared(let kind, _) where kind.hasPrefix("replay-"): trace.spared = true
+        case .inject(let kind, _) where kind.hasPrefix("replay-") && trace.replayedAt == nil: trace.replayedAt = event.monotonic
+        case .visible: trace.lastVisibleAt = event.monotonic
         case .death(let death) where trace.diedAt == nil && !death.shutdown:
             trace.diedAt = event.monotonic
             trace.death = death
@@ -57,7 +65,7 @@ public final class ReplayOutcome {
         case .watchdog: trace.watchdog = true
         case .recoverySuppressed: trace.suppressed = true
         case .crashLoop: trace.crashLoop = true
-        case .recovery where trace.diedAt != nil && trace.recoveredAt == nil: trace.recoveredAt = event.monotonic
+        case .recovery where trace.replayedAt != nil && trace.recoveredAt == nil: trace.recoveredAt = event.monotonic
         case .loadEnd(let end): finish(load, end, trace)
         default: break
         }
@@ -69,11 +77,23 @@ public final class ReplayOutcome {
         var result = results[load % results.count]
         result.loads += 1
         if trace.spared { result.spared += 1 }
-        if let died = trace.diedAt, let recovered = trace.recoveredAt { result.recoveryMs.append(Double(recovered - died) / 1e6) }
+        guard trace.spared || trace.replayedAt != nil else {
+            result.notReplayed += 1
+            results[load % results.count] = result
+            return
+        }
+        // Saved: the page is on screen after the death (or the death passed the worker by).
+        let showsAfterDeath = trace.replayedAt.map { died in trace.lastVisibleAt.map { $0 > died } ?? false } ?? true
         switch end.outcome {
-        case .rendered:
+        case .rendered where showsAfterDeath:
             result.saved += 1
             if let ms = end.timeToVisibleMs { result.timeToVisibleMs.append(ms) }
+            if let died = trace.replayedAt, let recovered = trace.recoveredAt {
+                result.recoveryMs.append(Double(recovered - died) / 1e6)
+            }
+        case .rendered:
+            result.blank += 1
+            result.lost[Self.why(trace, end), default: 0] += 1
         case .blank:
             result.blank += 1
             result.lost[Self.why(trace, end), default: 0] += 1

@@ -7,33 +7,51 @@ import Replay
 
 /// A replayed incident: its load's view attaches, and its first worker dies, at the incident's moments, each drawn
 /// by the seed within the interval the evidence left. Moments after the incident's launch are replayed after the view
-/// is created, when its worker is launched (or, under a policy with spares, taken).
+/// is created, when its worker is launched (or, under a policy with spares, taken). The load stays open until its
+/// death has come.
 extension Simulation {
-    func replay(_ incident: ReplayIncident, in view: View) {
-        let index = view.load.index
-        let attachMs = Double(view.attachAt - view.createdAt) / 1e6
-        var death = incident.death
-        // A kill before render, or a process gone when raised, died before its view attached: that is the incident.
-        if incident.diesBeforeAttach, death.lowMs < attachMs {
-            death = ReplayIncident.Span(lowMs: death.lowMs, highMs: min(death.highMs, attachMs)) ?? death
+    /// The incident's moments for load `index`, in nanoseconds after the view's creation: when its view attaches and
+    /// when its first worker dies, each drawn by the seed within its span. A death before attach stays before it:
+    /// the death is drawn again before the attach, or, when its whole span is later, the attach waits for it.
+    func moments(of incident: ReplayIncident, load index: Int) -> (attach: Int, death: Int) {
+        var attach = incident.attach.at(schedule.uniform(.attachDelay, load: index))
+        let draw = schedule.uniform(.replayDeath, load: index)
+        var death = incident.death.at(draw)
+        if incident.diesBeforeAttach, death >= attach {
+            if incident.death.lowMs < attach {
+                death = incident.death.lowMs + (attach - incident.death.lowMs) * draw
+            } else {
+                attach = death + Self.beforeAttachMs
+            }
         }
-        let at = view.createdAt + Int(death.at(schedule.uniform(.replayDeath, load: index)) * 1e6)
+        return (Int(attach * 1e6), Int(death * 1e6))
+    }
+
+    /// How long before its view attaches a death that must come first comes at the latest, when nothing else says.
+    static let beforeAttachMs = 0.05
+
+    func replay(_ incident: ReplayIncident, in view: View) {
+        let at = view.createdAt + moments(of: incident, load: view.load.index).death
+        let load = ObjectIdentifier(view.load)
+        replayDeaths[load] = at
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
-            guard let self, let view, !view.closed, let worker = view.worker, !worker.reaped else { return }
+            guard let self else { return }
+            replayDeaths[load] = nil
+            guard let view, !view.closed, let worker = view.worker, !worker.reaped else { return }
             replayDeath(of: worker, incident)
         })
     }
 
-    /// The incident's death, as the device dealt it: a kill spares only a worker in the foreground band (a process the
-    /// app has raised; a boosted one is protected from Linux's OOM killer, not from a kill the device dealt); a crash
-    /// and a hang spare no one.
+    /// The incident's death, as the device dealt it: a kill spares a worker the app has raised to the foreground,
+    /// unless the incident's process was killed there too (a boosted worker is protected from Linux's OOM killer,
+    /// not from a kill the device dealt); a crash and a hang spare no one.
     func replayDeath(of worker: Worker, _ incident: ReplayIncident) {
         let kind = "replay-\(incident.cause.rawValue)"
         let adjust = Int(worker.handle.oomScoreAdjust() ?? 0)
         let view = worker.view
         switch incident.cause {
         case .kill, .unknown:
-            guard worker.band != .foreground else {
+            guard worker.band != .foreground || incident.band == "foreground" else {
                 return log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
             }
             log.emit(.inject(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
@@ -48,6 +66,16 @@ extension Simulation {
             worker.handle.signal(SIGSTOP, by: .injection)
         }
     }
+
+    /// How long a replayed load stays open once visible: until its incident's death has come, so that a death after
+    /// render meets the page it would have found, and a recovery has its chance.
+    func replayDwell(of load: Load) -> Int {
+        guard let at = replayDeaths[ObjectIdentifier(load)] else { return configuration.dwellNanoseconds }
+        return max(configuration.dwellNanoseconds, at - clock.now + Self.afterDeath)
+    }
+
+    /// How long after the replayed death a load stays open at least: for its death to be seen.
+    static let afterDeath = 50_000_000
 }
 
 extension ReplaySchedule {
@@ -55,11 +83,6 @@ extension ReplaySchedule {
     package func incident(forLoad index: Int) -> ReplayIncident? {
         incidents.isEmpty || index < 0 ? nil : incidents[index % incidents.count]
     }
-}
-
-extension ReplayIncident {
-    /// Whether the incident is a death before the view attached.
-    var diesBeforeAttach: Bool { kind == "killed-before-render" || kind == "gone-when-raised" }
 }
 
 /// The page each incident's load shows: one that is still rendering at the incident's death when the worker had not
@@ -74,7 +97,9 @@ package enum ReplayPages {
     /// A provider of every incident's page.
     package static func provider(for schedule: ReplaySchedule) -> ContentProvider {
         ContentProvider(pages: schedule.incidents.enumerated().map { i, incident in
-            let renderMicros = incident.rendered == false ? Int(incident.death.highMs * 1000) + 1000 : 0
+            // Not past a second: a death the evidence places anywhere in a long span must not make every recovered
+            // page that slow.
+            let renderMicros = incident.rendered == false ? Int(min(incident.death.highMs, 1000) * 1000) + 1000 : 0
             let html = "<html><head><title>Incident \(i + 1)</title>"
                 + "<meta name=\"x-render\" content=\"cpu=\(renderMicros)us\"></head><body>\(incident.id)</body></html>"
             return (path(i), html)

@@ -101,8 +101,9 @@ extension Simulation {
     /// The view is on screen with content: it stays for the dwell, then closes. After a recovery it stays for the
     /// whole dwell again.
     func dwell(in view: View, of page: PageLoad) {
-        guard configuration.dwellNanoseconds > 0 else { return endLoad(view, of: page) }
-        view.timers.append(clock.schedule(afterNanoseconds: configuration.dwellNanoseconds) { [weak self, weak view] in
+        let dwell = configuration.replay == nil ? configuration.dwellNanoseconds : replayDwell(of: view.load)
+        guard dwell > 0 else { return endLoad(view, of: page) }
+        view.timers.append(clock.schedule(afterNanoseconds: dwell) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             endLoad(view, of: page)
         })
@@ -123,6 +124,7 @@ extension Simulation {
         }
         clock.cancel(page.blankDeadline)
         killsPlanned.remove(ObjectIdentifier(load))
+        replayDeaths[ObjectIdentifier(load)] = nil
         log.emit(.loadEnd(end), view: view.id)
         finishedLoads += 1
         supervisor.close(view)

@@ -22,6 +22,8 @@ public final class Simulation {
     var typingTimer: TimerID?
     /// The loads whose kill after render is planned: one each at most.
     var killsPlanned = Set<ObjectIdentifier>()
+    /// When each replayed load's death is due, until it has come.
+    var replayDeaths: [ObjectIdentifier: Int] = [:]
     /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
     var signals: FileDescriptor?
 
@@ -41,9 +43,13 @@ public final class Simulation {
             editor: configuration.typingIntervalNanoseconds > 0)
         let range = configuration.attachDelayNanoseconds
         let replay = configuration.replay
-        supervisor.attachDelay = { [schedule] view in
-            let draw = schedule.uniform(.attachDelay, load: view.load.index, attempt: view.load.recoveries)
-            if let incident = replay?.incident(forLoad: view.load.index) { return Int(incident.attach.at(draw) * 1e6) }
+        supervisor.attachDelay = { [weak self, schedule] view in
+            let (index, attempt) = (view.load.index, view.load.recoveries)
+            let draw = schedule.uniform(.attachDelay, load: index, attempt: attempt)
+            if let incident = replay?.incident(forLoad: index) {
+                guard attempt > 0 else { return self?.moments(of: incident, load: index).attach ?? 0 }
+                return Int(incident.attach.at(draw) * 1e6)
+            }
             return range.lowerBound + Int(draw * Double(range.upperBound - range.lowerBound))
         }
         let loads = configuration.loads

@@ -82,17 +82,22 @@ enum CompareCommand {
 
     /// The schedule at `path`, checked before any policy runs; the options that would contradict it are refused.
     static func replaySchedule(_ path: String, _ options: CompareOptions, _ arguments: ParsedOptions) throws -> ReplaySchedule {
+        let workload = options.workload
         let contradicting: [any OptionHandle] = [
-            options.workload.loads, options.workload.injectRace, options.workload.injectKill, options.workload.content,
+            workload.loads, workload.injectRace, workload.injectKill, workload.content, workload.attachDelay,
+            workload.hidden, workload.hiddenTime, workload.jetsam, workload.typing,
         ]
         for option in contradicting where arguments.given(option) {
             throw UsageError("'\(option.entry.name)' cannot be combined with '--replay': the schedule says what each load meets")
         }
         let bytes = try InputFile(path).readAll(limit: 64 << 20)
+        let schedule: ReplaySchedule
         do {
-            return try ReplaySchedule(json: bytes)
+            schedule = try ReplaySchedule(json: bytes)
         } catch {
             throw RuntimeError("replay schedule '\(path)': \(error)")
         }
+        guard !schedule.incidents.isEmpty else { throw RuntimeError("replay schedule '\(path)' holds no incident: nothing to replay") }
+        return schedule
     }
 }

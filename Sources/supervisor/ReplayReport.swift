@@ -11,9 +11,11 @@ struct ReplayReport {
     /// Per policy, in the order run: its summary and what became of each incident.
     let runs: [(summary: RunSummary, outcome: ReplayOutcome)]
 
-    /// The policies that saved every load of every incident, cheapest first.
+    /// The policies that ran whole and saved every load of every incident, cheapest first.
     var savers: [RunSummary] {
-        runs.filter { run in run.outcome.results.allSatisfy { $0.loads > 0 && $0.saved == $0.loads } }.map(\.summary)
+        runs.filter { run in
+            !run.summary.interrupted && run.outcome.results.allSatisfy { $0.loads > 0 && $0.saved == $0.loads }
+        }.map(\.summary)
             .sorted { ($0.foregroundWorkerSeconds, $0.spawns) < ($1.foregroundWorkerSeconds, $1.spawns) }
     }
 
@@ -26,12 +28,16 @@ struct ReplayReport {
             "\(s.policy) (TTV p50 \(Self.ttv(s)), \(fixed(s.foregroundWorkerSeconds, 2)) protected worker-s, "
                 + "\(counted(s.spawns, "worker")) launched)"
         }.joined(separator: ", ") + ". Cheapest: \(cheapest.policy)"
-        if Percentiles(cheapest.timeToVisibleMs).p50 > Self.prompt, let prompt = savers.first(where: {
-            Percentiles($0.timeToVisibleMs).p50 <= Self.prompt
-        }) {
-            text += ", after a blank of \(Self.ttv(cheapest)); the cheapest that shows the page within a second: \(prompt.policy)"
+        if slowest(cheapest) > Self.prompt, let prompt = savers.first(where: { slowest($0) <= Self.prompt }) {
+            text += ", though one of its loads waited \(fixed(slowest(cheapest) / 1000, 1)) s; the cheapest that shows "
+                + "every page within a second: \(prompt.policy)"
         }
         return text + "."
+    }
+
+    /// The longest time to visible of a policy's saved loads, in milliseconds.
+    func slowest(_ summary: RunSummary) -> Double {
+        runs.first { $0.summary === summary }?.outcome.results.flatMap(\.timeToVisibleMs).max() ?? 0
     }
 
     /// What counts as saving a view promptly, in milliseconds: a second of blank is what a user notices.
@@ -55,7 +61,7 @@ struct ReplayReport {
                     return result.saved == result.loads ? run.summary.policy : "\(run.summary.policy) (\(result.saved)/\(result.loads))"
                 }
                 return [incident.id, incident.kind, Self.text(incident.attach), Self.text(incident.death),
-                        savers.isEmpty ? "none" : savers.joined(separator: ", ")]
+                        savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")
         lines += columns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
@@ -68,6 +74,11 @@ struct ReplayReport {
                         recovery.count == 0 ? "-" : fixed(recovery.p50, 3)]
             })
         for run in runs {
+            let unreplayed = run.outcome.results.map(\.notReplayed).reduce(0, +)
+            if unreplayed > 0 {
+                lines += wrapped("\(run.summary.policy): \(counted(unreplayed, "load")) ended before its incident's death "
+                    + "could be dealt (its worker already gone): neither saved nor lost")
+            }
             let lost = run.outcome.results.flatMap(\.lost).reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
             for (why, count) in lost.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
                 lines += wrapped("\(run.summary.policy) lost \(count): \(why)")
@@ -101,7 +112,7 @@ struct ReplayReport {
                         return .object([
                             ("policy", .string(run.summary.policy)), ("loads", .int(result.loads)),
                             ("saved", .int(result.saved)), ("blank", .int(result.blank)), ("failed", .int(result.failed)),
-                            ("spared", .int(result.spared)), ("timeToVisibleMs", Percentiles(result.timeToVisibleMs).json),
+                            ("spared", .int(result.spared)), ("notReplayed", .int(result.notReplayed)), ("timeToVisibleMs", Percentiles(result.timeToVisibleMs).json),
                             ("recoveryMs", Percentiles(result.recoveryMs).json),
                             ("lost", .object(result.lost.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                         ])

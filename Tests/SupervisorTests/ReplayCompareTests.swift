@@ -91,6 +91,33 @@ extension Processes {
             }
         }
 
+        /// A kill after render, after the view attached, in the foreground (a per-process limit): the load stays
+        /// open until the death comes, no band spares it, and only a policy that recovers on the callback shows the
+        /// page again. A crash dealt before hello is the fault's doing, not a broken worker binary: the run goes on.
+        @Test func aKillAfterRenderAndACrashBeforeHelloAreReplayedAsTheyHappened() throws {
+            let schedule = """
+                {"format": "supervisor-replay", "version": 1, "sources": [], "incidents": [
+                 {"id": "after", "kind": "killed-after-render", "attachMs": 3, "deathMs": 40, "band": "foreground",
+                  "rendered": true, "cause": "kill", "detail": "", "evidence": []},
+                 {"id": "early crash", "kind": "crash", "attachMs": 3, "deathMs": 0.05, "band": null,
+                  "rendered": false, "cause": "crash", "detail": "", "evidence": []}]}
+                """
+            let (policies, _) = try replay(schedule, repeat: 2)
+            let none = try #require(policies["none"]), reload = try #require(policies["reload"])
+            let foreground = try #require(policies["always-foreground"])
+            // The kill after render: dealt under every policy (the process died in the foreground), lost by none.
+            #expect(none.results[0]["saved"] as? Int == 0 && none.results[0]["notReplayed"] as? Int == 0)
+            #expect(reload.results[0]["saved"] as? Int == 2 && foreground.results[0]["spared"] as? Int == 0)
+            // The early crash ran under every policy, none of which stopped for a broken worker binary; it came before
+            // attach, so only a policy that observes from spawn is told, and saves it.
+            for (name, policy) in policies { #expect(policy.results[1]["loads"] as? Int == 2, "\(name)") }
+            #expect(reload.results[1]["saved"] as? Int == 0 && policies["guarded"]?.results[1]["saved"] as? Int == 2)
+            // Alone, the early crash is every worker's first word: two in a row are still no broken binary.
+            let crashes = schedule.replacingOccurrences(of: #"[""#, with: "[").components(separatedBy: "},")[1]
+            let alone = #"{"format": "supervisor-replay", "version": 1, "sources": [], "incidents": ["# + crashes
+            #expect(try replay(alone, repeat: 3).policies["none"]?.results[0]["loads"] as? Int == 3)
+        }
+
         @Test func aScheduleThatCannotBeReadIsOneLineBeforeAnyPolicyRuns() throws {
             let folder = try TemporaryFolder(["bad.json": #"{"format": "supervisor-replay", "version": 1, "sources": [], "incidents": [{"id": "a"}]}"#])
             let out = try runSupervisorBounded(["compare", "--replay", folder.path + "/bad.json"])

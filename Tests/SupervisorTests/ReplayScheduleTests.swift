@@ -34,10 +34,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""deathMs": -1"#, "incident 1: 'deathMs' must be milliseconds after launch, or [low, high]"),
-        (#""deathMs": [6, 2]"#, "incident 1: 'deathMs' must be milliseconds after launch, or [low, high]"),
+        (#""deathMs": -1"#, "incident 1: 'deathMs' must be milliseconds after launch (at most an hour), or [low, high]"),
+        (#""deathMs": [6, 2]"#, "incident 1: 'deathMs' must be milliseconds after launch (at most an hour), or [low, high]"),
+        (#""attachMs": 1e300"#, "incident 1: 'attachMs' must be milliseconds after launch (at most an hour), or [low, high]"),
+        (#""kind": "sad""#, "incident 1: 'kind' must be killed-before-render, killed-after-render, gone-when-raised, killed or crash"),
         (#""band": "purple""#, "incident 1: 'band' must be foreground, boosted, background, hidden or null"),
-        (#""cause": "boom""#, "incident 1: 'cause' must be kill, crash, hang, unknown"),
+        (#""cause": "boom""#, "incident 1: 'cause' must be kill, crash, hang or unknown"),
         (#""colour": 1"#, "incident 1: unknown key 'colour' (the keys are id, kind, attachMs, deathMs, band, rendered, cause, detail, evidence)"),
     ])
     func aMistakeIsOneLine(change: String, error: String) throws {
@@ -54,6 +56,10 @@ import Testing
     @Test func aMissingKeyOrAnotherVersionIsRefused() {
         let missing = #"{"format": "supervisor-replay", "version": 1, "sources": [], "incidents": [{"id": "a"}]}"#
         #expect(throws: ReplayError("incident 1 has no 'kind'")) { try ReplaySchedule(json: Array(missing.utf8)) }
+        let extra = #"{"format": "supervisor-replay", "version": 1, "sources": [], "incidents": [], "bogus": 1}"#
+        #expect(throws: ReplayError("unknown key 'bogus' (the keys are format, version, sources, incidents)")) {
+            try ReplaySchedule(json: Array(extra.utf8))
+        }
         let newer = #"{"format": "supervisor-replay", "version": 2, "sources": [], "incidents": []}"#
         #expect(throws: ReplayError("version 2; this supervisor reads version 1")) { try ReplaySchedule(json: Array(newer.utf8)) }
     }
