@@ -118,7 +118,7 @@ extension Browser {
     /// What a new worker of `tab` is sent: the tab's whole history natively, not a page that rebuilds it (seed
     /// 002), in pieces that each fit a frame however long the list and its URLs. Returns the URL it loads, or nil
     /// for a tab with no entries.
-    func restore(_ tab: Tab, into worker: Worker) -> String? {
+    func sendHistory(of tab: Tab, to worker: Worker) -> String? {
         let urls = tab.history.entries.map(\.url)
         let pieces = ToWorker.restorePieces(index: UInt32(max(tab.history.index, 0)), urls: urls)
         guard !urls.isEmpty else {

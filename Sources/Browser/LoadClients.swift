@@ -14,7 +14,7 @@ final class TabClient: LoadClient {
 
     func start(_ worker: Worker, in view: View) -> String? {
         guard let browser, let tab else { return nil }
-        return browser.restore(tab, into: worker)
+        return browser.sendHistory(of: tab, to: worker)
     }
 
     /// Once the tab's view let the worker go, what it still fetches is plain content: the tab's policy is no

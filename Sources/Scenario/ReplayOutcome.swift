@@ -35,7 +35,6 @@ public final class ReplayOutcome {
         /// The replayed death: when it was dealt.
         var replayedAt: Int?
         var lastVisibleAt: Int?
-        var diedAt: Int?
         var recoveredAt: Int?
         var death: SupervisorEvent.Death?
         var unobserved = false
@@ -58,8 +57,7 @@ public final class ReplayOutcome {
         case .injectSpared(let kind, _) where kind.hasPrefix("replay-"): trace.spared = true
         case .inject(let kind, _) where kind.hasPrefix("replay-") && trace.replayedAt == nil: trace.replayedAt = event.monotonic
         case .visible: trace.lastVisibleAt = event.monotonic
-        case .death(let death) where trace.diedAt == nil && !death.shutdown:
-            trace.diedAt = event.monotonic
+        case .death(let death) where trace.death == nil && !death.shutdown:
             trace.death = death
         case .unobserved: trace.unobserved = true
         case .watchdog: trace.watchdog = true
