@@ -225,3 +225,18 @@ size_t sv_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+
+const char *sv_syscall_name(long number) {
+    switch (number) {
+#define NAME(call) case SYS_##call: return #call;
+#ifdef SYS_open
+        NAME(open) NAME(fork) NAME(vfork) NAME(unlink) NAME(rename) NAME(mkdir)
+#endif
+        NAME(openat) NAME(openat2) NAME(socket) NAME(socketpair) NAME(connect) NAME(bind) NAME(execve)
+        NAME(execveat) NAME(clone) NAME(clone3) NAME(ptrace) NAME(kill) NAME(tgkill) NAME(getuid) NAME(unlinkat)
+        NAME(renameat2) NAME(mkdirat) NAME(mount) NAME(prctl) NAME(ioctl) NAME(mprotect) NAME(mmap) NAME(read)
+        NAME(write) NAME(close) NAME(getppid) NAME(fcntl) NAME(sendto) NAME(recvfrom)
+#undef NAME
+    default: return 0;
+    }
+}

@@ -46,6 +46,10 @@ public struct WorkloadOptions: Sendable {
         "--dwell", .wholeMilliseconds(0...3_600_000), default: baseConfiguration.dwellNanoseconds,
         help: "Keep each rendered view on screen this long before closing it.")
     public let worker = workerOption
+    public let noSandbox = Flag(
+        "--no-sandbox",
+        help: "Run workers without their sandbox (a seccomp filter that kills a worker for any system call it does not "
+            + "need).")
     public let hangTimeout = DefaultedOption(
         "--hang-timeout", .wholeMilliseconds(1...3_600_000), default: baseConfiguration.hangTimeoutNanoseconds,
         help: "Kill a worker that owes an answer this long as unresponsive.")
@@ -78,7 +82,7 @@ public struct WorkloadOptions: Sendable {
     public var all: [any OptionHandle] {
         [
             loads, views, arrival, hidden, hiddenTime, content, seed, injectRace, injectKill, jetsam, attachDelay, watchdog,
-            blankTimeout, dwell, worker, hangTimeout, typing, journal, salvageJournal,
+            blankTimeout, dwell, worker, noSandbox, hangTimeout, typing, journal, salvageJournal,
         ]
     }
 }

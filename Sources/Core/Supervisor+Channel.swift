@@ -81,14 +81,14 @@ extension Supervisor {
 
     func handle(_ message: FromWorker, from worker: Worker) {
         if worker.helloAt == nil {
-            guard case .hello(let pid, let version) = message else {
+            guard case .hello(let pid, let version, let sandbox) = message else {
                 return violation(by: worker, "message \(message.tag) before hello")
             }
             guard version == protocolVersion else {
                 return violation(by: worker, "protocol version \(version), expected \(protocolVersion)")
             }
             guard pid == worker.pid else { return violation(by: worker, "hello names pid \(pid)") }
-            return saidHello(worker)
+            return saidHello(worker, sandbox: sandbox)
         }
         let view = worker.view
         if let incoming = worker.incoming {
@@ -147,6 +147,8 @@ extension Supervisor {
             violation(by: worker, "piece \(message.tag) of a value nothing began")
         case .hello:
             violation(by: worker, "a second hello")
+        case .sandboxViolation(let call):
+            worker.forbiddenCall = call
         }
     }
 
@@ -186,12 +188,19 @@ extension Supervisor {
         relay(.document(length: UInt32(length), text: text), from: worker)
     }
 
-    func saidHello(_ worker: Worker) {
+    func saidHello(_ worker: Worker, sandbox: Sandbox) {
         let now = clock.now
         worker.saidHello(at: now)
+        worker.sandbox = sandbox
+        if sandbox == .unavailable && !warnedNoSandbox {
+            warnedNoSandbox = true
+            printError("supervisor: warning: this kernel has no seccomp filters; workers run without their sandbox")
+        }
         launchFailuresInARow = 0
         everSaidHello = true
-        log.emit(.hello(spawnToHelloMs: milliseconds(now - worker.handle.spawnedAt)), view: worker.view?.id, pid: worker.pid)
+        log.emit(
+            .hello(spawnToHelloMs: milliseconds(now - worker.handle.spawnedAt), sandbox: "\(sandbox)"),
+            view: worker.view?.id, pid: worker.pid)
         if let view = worker.view { sendLoad(to: worker, of: view) }
     }
 

@@ -16,23 +16,19 @@ extension Supervisor {
     }
 
     func died(_ worker: Worker, code: Int32, status: Int32) {
+        if code != sv_cld_exited() && status == SIGSYS { readSandboxReport(of: worker) }
         worker.handle.closeChannel()
         clock.cancel(worker.timer)
         forget(worker)
         let termination = TerminationStatus.classify(
             code: code, status: status, saidHello: worker.helloAt != nil || worker.toldToExit,
-            verdict: worker.verdict)
+            verdict: worker.verdict, sandboxed: worker.sandbox == .installed, forbidden: worker.forbiddenCall)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
-        let reason: String? =
-            switch termination {
-            case .launchFailed(let reason), .protocolViolation(let reason): reason
-            default: nil
-            }
         let death = SupervisorEvent.Death(
             status: termination.name, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
-            reason: reason, rendered: worker.rendered, attached: view?.attached ?? false,
+            reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
             cause: DeathCause.of(code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit).rawValue,
@@ -53,6 +49,16 @@ extension Supervisor {
         }
         view.worker = nil
         terminated(view, termination, pid: worker.pid)
+    }
+
+    /// Reads the report a sandboxed worker's trap handler wrote just before it died, if the channel's own event
+    /// has not delivered it yet; nothing else a dead worker sent is acted on.
+    private func readSandboxReport(of worker: Worker) {
+        guard worker.channelOpen, worker.sandbox == .installed else { return }
+        _ = worker.handle.receive()
+        while let message = try? worker.handle.next() {
+            if case .sandboxViolation(let call) = message { worker.forbiddenCall = call }
+        }
     }
 
     /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making

@@ -34,6 +34,7 @@ package final class Supervisor {
     var launchFailuresInARow = 0
     var everSaidHello = false
     var warnedPriorityDenied = false
+    var warnedNoSandbox = false
 
     /// How long after its creation a view enters the window (its opener's choice; at once by default).
     package var attachDelay: (View) -> Int = { _ in 0 }

@@ -1,5 +1,6 @@
 import Process
 import System
+import WireProtocol
 
 /// A worker as the supervisor keeps account of it: the process (`handle`), and what it owes, what it was told
 /// and what it did.
@@ -19,6 +20,10 @@ package final class Worker {
     }
     package private(set) var stage = Stage.launching
     package internal(set) var rendered = false
+    /// Its sandbox, as its hello said; nil before.
+    package internal(set) var sandbox: Sandbox?
+    /// The system call its sandbox caught, as its trap handler reported it.
+    var forbiddenCall: Int32?
     /// Views it has served; more than one when the policy reuses workers.
     var views = 0
     /// Resident memory when it last rendered.

@@ -54,7 +54,7 @@ extension SupervisorEvent {
         case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken
-        case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"))
+        case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.string("sandbox"))
         case "priority":
             self = .priority(
                 band: try r.string("band"), nice: try r.int("nice"), oomScoreAdj: try r.int("oomScoreAdj"),

@@ -80,7 +80,9 @@ extension SupervisorEvent {
         case .viewClose, .attach, .spareTaken, .shutdown, .unobserved: break
         case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
         case .spare(let reused): f.flag("reused", reused)
-        case .hello(let ms): f.double("spawnToHelloMs", ms)
+        case .hello(let ms, let sandbox):
+            f.double("spawnToHelloMs", ms)
+            f.string("sandbox", sandbox)
         case .priority(let band, let nice, let adjust, let result, let rbs):
             f.string("band", band).int("nice", nice).int("oomScoreAdj", adjust).string("result", result).string("rbs", rbs)
         case .load(let url, let attempt): f.string("url", url).int("attempt", attempt)

@@ -44,7 +44,7 @@ public enum SupervisorEvent: Equatable, Sendable {
     case spare(reused: Bool)
     case spareTaken
     /// The first message of a new worker.
-    case hello(spawnToHelloMs: Double)
+    case hello(spawnToHelloMs: Double, sandbox: String)
     /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's line
     /// in `rbs` for a foreground raise; "EPERM").
     case priority(band: String, nice: Int, oomScoreAdj: Int, result: String, rbs: String?)

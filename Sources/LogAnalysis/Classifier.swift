@@ -178,7 +178,7 @@ package struct Classifier {
             return nil
         } else if outside {
             kind = !death.rendered && t.unobserved ? .killedBeforeRender : .killedAfterRender
-        } else if death.status == "crashed" || death.status == "abnormal" {
+        } else if ["crashed", "abnormal", "sandbox-violation"].contains(death.status) {
             kind = .crash
         } else {
             return nil

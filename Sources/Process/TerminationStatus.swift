@@ -13,6 +13,10 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
     case protocolViolation(reason: String)
     /// The supervisor killed it for not answering a ping in time.
     case unresponsive
+    /// Its sandbox killed it (SIGSYS) for a system call the filter forbids: `syscall`, if the worker's trap
+    /// handler reported it before it died. Chromium reports a renderer its sandbox killed the same way, apart from
+    /// a crash.
+    case sandboxViolation(syscall: Int32?)
 
     /// The name used in the event log and summaries.
     public var name: String {
@@ -24,6 +28,7 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         case .launchFailed: "launch-failed"
         case .protocolViolation: "protocol-violation"
         case .unresponsive: "unresponsive"
+        case .sandboxViolation: "sandbox-violation"
         }
     }
 
@@ -31,7 +36,7 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .abnormal(let code): "abnormal(\(code))"
         case .killed(let signal), .crashed(let signal): "\(name)(\(signalName(signal)))"
-        case .launchFailed(let reason), .protocolViolation(let reason): "\(name): \(reason)"
+        case .launchFailed, .protocolViolation, .sandboxViolation: "\(name): \(reason!)"
         default: name
         }
     }
@@ -42,14 +47,30 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         if case .killed = self { false } else { true }
     }
 
+    /// What the log's `reason` says beside the name, if anything.
+    public var reason: String? {
+        switch self {
+        case .launchFailed(let reason), .protocolViolation(let reason): reason
+        case .sandboxViolation(let syscall?): "the sandbox caught \(systemCallName(syscall))"
+        case .sandboxViolation(nil): "the sandbox caught a system call the worker did not report"
+        default: nil
+        }
+    }
+
     /// Classifies what `waitid` reported. A death the supervisor caused on purpose (`verdict`) wins over the
     /// SIGKILL it took to cause it; a death before hello is a failed launch, unless a SIGKILL from outside caused
-    /// it: then the launch worked and the process was killed, as any other.
-    package static func classify(code: Int32, status: Int32, saidHello: Bool, verdict: TerminationStatus?) -> TerminationStatus {
+    /// it: then the launch worked and the process was killed, as any other. SIGSYS in a sandboxed worker is its
+    /// sandbox's doing; `forbidden` is the call the worker reported, if it did.
+    package static func classify(
+        code: Int32, status: Int32, saidHello: Bool, verdict: TerminationStatus?, sandboxed: Bool,
+        forbidden: Int32?
+    ) -> TerminationStatus {
         if let verdict { return verdict }
         let observed: TerminationStatus
         if code == sv_cld_exited() {
             observed = status == 0 ? .normal : .abnormal(code: status)
+        } else if status == SIGSYS && sandboxed {
+            observed = .sandboxViolation(syscall: forbidden)
         } else if crashSignals.contains(status) {
             observed = .crashed(signal: status)
         } else {

@@ -32,12 +32,13 @@ package final class WorkerLauncher: Launcher {
     private var argv: [UnsafeMutablePointer<CChar>?]
     private var envp: [UnsafeMutablePointer<CChar>?]
 
-    /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned.
-    package init(executable: String, loop: EventLoop, parent: pid_t = getpid()) throws(SystemError) {
+    /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned. Unless
+    /// `sandboxed`, they are also told `--no-sandbox`.
+    package init(executable: String, loop: EventLoop, parent: pid_t = getpid(), sandboxed: Bool) throws(SystemError) {
         self.executable = executable
         self.loop = loop
         null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
-        argv = [strdup(executable), strdup("\(parent)"), nil]
+        argv = [strdup(executable), strdup("\(parent)")] + (sandboxed ? [] : [strdup("--no-sandbox")]) + [nil]
         envp = [strdup(SpawnRecipe.environment), nil]
     }
 

@@ -22,6 +22,8 @@ public struct RunConfiguration: Sendable {
     public var hidden = 0
     public var seed: UInt64 = 1
     public var workerPath: String
+    /// Workers enter their sandbox before they say hello (`Workers/WorkerRuntime/sandbox.c`).
+    public var sandbox = true
     /// From view creation to attach (in the window: foreground assertion, then the termination observer), drawn
     /// uniformly from this range.
     public var attachDelayNanoseconds = 2_000_000...6_000_000

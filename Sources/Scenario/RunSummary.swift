@@ -109,7 +109,7 @@ public final class RunSummary {
             } else if event.pid.flatMap({ idleSpares.remove($0) }) == nil {
                 spawns += 1
             }
-        case .hello(let ms):
+        case .hello(let ms, _):
             spawnToHelloMs.append(ms)
         case .inject:
             faultsDelivered += 1

@@ -36,7 +36,8 @@ public final class Simulation {
         // A write to a worker that just died must fail with EPIPE, not kill the supervisor.
         Sys.ignoreSignal(SIGPIPE)
         loop = try EventLoop()
-        let launcher = try WorkerLauncher(executable: configuration.workerPath, loop: loop)
+        let launcher = try WorkerLauncher(
+            executable: configuration.workerPath, loop: loop, sandboxed: configuration.sandbox)
         supervisor = Supervisor(settings: configuration.supervisor, clock: loop, launcher: launcher, log: log)
         browser = try Browser(
             supervisor: supervisor, settings: configuration.browser, content: content, loop: loop,

@@ -1,6 +1,6 @@
 /// Everything a WebContent worker says to the supervisor. The first message on a channel is always `hello`.
 public enum FromWorker: WireMessage {
-    case hello(pid: Int32, version: UInt16)
+    case hello(pid: Int32, version: UInt16, sandbox: Sandbox)
     /// The page needs a resource: its document (the worker is navigating), or an image or sub-frame it refers to.
     case fetch(url: String, kind: ResourceKind)
     case didCommit(url: String)
@@ -19,6 +19,9 @@ public enum FromWorker: WireMessage {
     /// More URLs of the `history` just sent.
     case historyData(urls: [String])
     case documentData(text: [UInt8])
+    /// The sandbox caught system call `syscall` (its number on the worker's architecture); the worker dies of SIGSYS
+    /// right after sending this. Its signal handler sends it, so it may be missing: the death is what counts.
+    case sandboxViolation(syscall: Int32)
 
     public var tag: UInt8 {
         switch self {
@@ -36,15 +39,19 @@ public enum FromWorker: WireMessage {
         case .navigationAction: 25
         case .historyData: 26
         case .documentData: 27
+        case .sandboxViolation: 28
         }
     }
 
     public func encode(into out: inout [UInt8]) {
         let start = out.beginFrame(tag)
         switch self {
-        case .hello(let pid, let version):
+        case .hello(let pid, let version, let sandbox):
             out.appendInteger(UInt32(bitPattern: pid))
             out.appendInteger(version)
+            out.append(sandbox.rawValue)
+        case .sandboxViolation(let syscall):
+            out.appendInteger(UInt32(bitPattern: syscall))
         case .fetch(let url, let kind):
             out.appendString(url)
             out.append(kind.rawValue)
@@ -80,7 +87,10 @@ public enum FromWorker: WireMessage {
     public static func decode(_ body: UnsafeRawBufferPointer) throws(WireError) -> FromWorker {
         try decodeFrame(body) { tag, reader throws(WireError) in
             switch tag {
-            case 1: .hello(pid: Int32(bitPattern: try reader.integer()), version: try reader.integer())
+            case 1:
+                .hello(
+                    pid: Int32(bitPattern: try reader.integer()), version: try reader.integer(),
+                    sandbox: try reader.raw(Sandbox.self))
             case 5:
                 .fetch(url: try reader.string(), kind: try reader.raw(ResourceKind.self))
             case 7: .didCommit(url: try reader.string())
@@ -97,6 +107,7 @@ public enum FromWorker: WireMessage {
                     type: try reader.raw(NavigationType.self), mainFrame: try reader.flag(), url: try reader.string())
             case 26: .historyData(urls: try reader.strings())
             case 27: .documentData(text: try reader.bytes())
+            case 28: .sandboxViolation(syscall: Int32(bitPattern: try reader.integer()))
             default: throw .notOfThisDirection(tag)
             }
         }
@@ -105,7 +116,8 @@ public enum FromWorker: WireMessage {
     public var frameLength: Int {
         let payload =
             switch self {
-            case .hello: 4 + 2
+            case .hello: 4 + 2 + 1
+            case .sandboxViolation: 4
             case .fetch(let url, _): stringLength(url) + 1
             case .didCommit(let text), .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
                 stringLength(text)
@@ -138,3 +150,13 @@ public enum FromWorker: WireMessage {
 #if !$Embedded
 extension FromWorker: Equatable {}
 #endif
+
+/// What became of the worker's sandbox before it said hello.
+public enum Sandbox: UInt8, Sendable {
+    /// Its launcher asked it to run without one (`--no-sandbox`).
+    case off = 0
+    /// No new privileges, and a seccomp filter that allows only the calls it needs.
+    case installed = 1
+    /// The kernel refused the filter (built without seccomp): it runs unsandboxed.
+    case unavailable = 2
+}

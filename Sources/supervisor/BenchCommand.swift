@@ -89,7 +89,8 @@ enum BenchCommand {
             { try external(floor, "spawn \($0)") },
             { try samples(from: probe, "spawn \($0) '\(workerPath)'") },
             { try external(floor, "spawn \($0) '\(workerPath)'") },
-            { try SpawnBench.spawnToHello(iterations: $0, workerPath: portable) })
+            { try SpawnBench.spawnToHello(iterations: $0, workerPath: portable) },
+            { try SpawnBench.spawnToHello(iterations: $0, workerPath: workerPath, sandboxed: false) })
         let (spawn, spawnFloor, spawnFoundation, spawnByFloor) = (spawnSides[0], spawnSides[1], spawnSides[2], spawnSides[3])
         // The launchers alone, each starting a child that does nothing before its hello.
         let bareSides = try bare.map { bare in
@@ -121,7 +122,7 @@ enum BenchCommand {
             { _ in [Double(frames) / (try channel.stream(frames))] },
             { _ in try floor.map { [Double(frames) / ((try samples(from: $0, "stream \(frames)", count: 1))[0] / 1e3)] } ?? [] })
         step("scale")
-        let scale = try Scale.measure(workers: 256, workerPath: workerPath)
+        let scales = try Scale.compare(workers: [256, 1024], rounds: 3, workerPath: workerPath)
         step("session restore")
         let sessionFile = try SessionBench.writeFile(in: scratch)
         defer { unlink(sessionFile) }
@@ -148,6 +149,11 @@ enum BenchCommand {
         metrics.append(foundation("spawn→hello Foundation.Process", spawnFoundation, ours: spawn, floor: spawnFloor))
         // The same worker's sources as ordinary static Swift (`--worker portable`): what the Embedded bet saves.
         metrics.append(Metric(name: "spawn→hello portable worker", samples: spawnSides[4], floor: spawnFloor))
+        // What the sandbox costs a start: no new privileges, a signal handler and the seccomp filter.
+        let sandboxCost = Percentiles(spawn).p50 / Percentiles(spawnSides[5]).p50
+        metrics.append(Metric(
+            name: "spawn→hello without the sandbox", samples: spawnSides[5], floor: spawnFloor,
+            target: ("sandboxed p50 ≤ 1.1× this (is \(fixed(sandboxCost, 2))×)", { _, _ in sandboxCost <= 1.1 })))
         if let bareSides {
             metrics += [
                 Metric(name: "spawn→hello bare child", samples: bareSides[0], floor: bareSides[1]),
@@ -165,10 +171,7 @@ enum BenchCommand {
                    target: ("p50 ≤ 1.5× floor", { o, f in f.map { o.p50 <= 1.5 * $0.p50 } })),
             Metric(name: "one-way throughput", unit: "frames/s", samples: throughputs[0], floor: throughputs[1],
                    target: ("≥ 50% of floor", { o, f in f.map { o.p50 >= 0.5 * $0.p50 } })),
-            Metric(name: "scale 256: supervisor RSS", unit: "MiB", samples: [scale.rssMiB]),
-            Metric(name: "scale 256: CPU per event", unit: "µs", samples: [scale.cpuPerEventMicroseconds]),
-            Metric(name: "scale 256: idle wake-ups", unit: "/s", samples: [scale.idleWakeupsPerSecond],
-                   target: ("0", { o, _ in o.p99 == 0 })),
+        ] + Scale.metrics(scales) + [
             Metric(name: "session restore 10,000 tabs", samples: restores[0], floor: restores[1],
                    target: ("p99 ≤ 100 ms", { o, _ in o.p99 <= 100 })),
         ] + analysis

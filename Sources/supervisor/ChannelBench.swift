@@ -20,7 +20,7 @@ public final class ChannelBench {
     public init(workerPath: String) throws {
         loop = try EventLoop()
         _ = sv_pin_to_one_cpu(&affinity)
-        worker = try WorkerLauncher(executable: workerPath, loop: loop).launchProcess()
+        worker = try WorkerLauncher(executable: workerPath, loop: loop, sandboxed: true).launchProcess()
         _ = try loop.watch(worker.channel.readFD) { [unowned self] _ in receive() }
         var greeted = false
         handle = { if case .hello = $0 { greeted = true } }

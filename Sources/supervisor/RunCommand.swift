@@ -110,6 +110,7 @@ enum RunCommand {
     /// another.
     static func workload(_ options: WorkloadOptions, _ arguments: ParsedOptions) throws -> Workload {
         var configuration = RunConfiguration(workerPath: workerExecutable(arguments[options.worker]))
+        configuration.sandbox = !arguments[options.noSandbox]
         configuration.loads = arguments[options.loads]
         configuration.views = arguments[options.views]
         configuration.hidden = arguments[options.hidden]

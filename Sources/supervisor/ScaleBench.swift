@@ -3,6 +3,8 @@ import Glibc
 import ProcFS
 import Browser
 import Scenario
+import System
+import Text
 
 /// Many live workers at once, through a real simulation: what the supervisor costs per worker and per event, and
 /// whether it stays asleep when nothing is due.
@@ -13,7 +15,47 @@ enum Scale {
         let idleWakeupsPerSecond: Double
     }
 
-    /// Opens `workers` views at once and keeps each on screen for a second once rendered. The busy phase runs
+    /// Each count of workers measured `rounds` times, the counts taking turns so that each samples the same
+    /// stretches of a shared machine.
+    static func compare(workers counts: [Int], rounds: Int, workerPath: String) throws -> [(workers: Int, results: [Result])] {
+        let needed = 64 + 3 * counts.max()!
+        let limit = Sys.raiseDescriptorLimit()
+        guard needed <= limit else {
+            throw RuntimeError("scale: \(grouped(counts.max()!)) workers need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
+        }
+        var results = counts.map { ($0, [Result]()) }
+        for round in 0..<rounds {
+            for step in counts.indices {
+                let index = (round + step) % counts.count
+                results[index].1.append(try measure(workers: counts[index], workerPath: workerPath))
+            }
+        }
+        return results
+    }
+
+    /// RSS, CPU per event and idle wake-ups for each count; CPU per event at the largest count judged against the
+    /// smallest: the supervisor's cost per event must not grow with the workers it holds.
+    static func metrics(_ scales: [(workers: Int, results: [Result])]) -> [BenchCommand.Metric] {
+        var metrics: [BenchCommand.Metric] = []
+        for (workers, results) in scales {
+            let label = "scale \(grouped(workers))"
+            metrics += [
+                .init(name: "\(label): supervisor RSS", unit: "MiB", samples: results.map(\.rssMiB)),
+                .init(name: "\(label): CPU per event", unit: "µs", samples: results.map(\.cpuPerEventMicroseconds)),
+                .init(name: "\(label): idle wake-ups", unit: "/s", samples: results.map(\.idleWakeupsPerSecond),
+                      target: ("0", { o, _ in o.p99 == 0 })),
+            ]
+        }
+        guard let small = scales.first, let large = scales.last, scales.count > 1 else { return metrics }
+        let growth = Percentiles(large.results.map(\.cpuPerEventMicroseconds)).p50
+            / Percentiles(small.results.map(\.cpuPerEventMicroseconds)).p50
+        metrics[metrics.count - 2].target = (
+            "p50 ≤ 1.25× at \(grouped(small.workers)) (is \(fixed(growth, 2))×)", { _, _ in growth <= 1.25 }
+        )
+        return metrics
+    }
+
+    /// Opens `workers` views at once and keeps each on screen for a second (and 4 ms a worker) once rendered. The busy phase runs
     /// from the start until the last view is visible; the idle phase from then until the first dwell timer fires,
     /// the only thing due. Wake-ups are the loop thread's voluntary context switches, as the kernel counts them.
     static func measure(workers: Int, workerPath: String) throws -> Result {
@@ -21,7 +63,8 @@ enum Scale {
         configuration.loads = workers
         configuration.views = workers
         configuration.attachDelayNanoseconds = 0...0
-        configuration.dwellNanoseconds = 1_000_000_000
+        // Every view stays until well after the last one is visible: starting them all takes a few ms each.
+        configuration.dwellNanoseconds = 1_000_000_000 + workers * 4_000_000
         let log = EventLog()
         var events = 0
         var visible = 0
@@ -34,13 +77,13 @@ enum Scale {
             case .visible:
                 visible += 1
                 if visible == workers {
-                    busy = (cpuSeconds(), events, Double(residentBytes()) / 1_048_576)
-                    idleStart = (monotonicNow(), voluntarySwitches())
+                    busy = (cpuSeconds(), events, Double(residentBytes() ?? -1) / 1_048_576)
+                    idleStart = (monotonicNow(), voluntarySwitches() ?? -1)
                 }
             case .loadEnd where idle == nil:
                 // This wake-up is the dwell timer itself: the one thing that was due.
-                if let start = idleStart {
-                    idle = (Double(monotonicNow() - start.time) / 1e9, voluntarySwitches() - start.switches - 1)
+                if let start = idleStart, let now = voluntarySwitches(), start.switches >= 0 {
+                    idle = (Double(monotonicNow() - start.time) / 1e9, now - start.switches - 1)
                 }
             default:
                 break
@@ -48,7 +91,9 @@ enum Scale {
         }
         let cpuBefore = cpuSeconds()
         _ = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log).run()
-        guard let busy, let idle else { throw RuntimeError("scale: not every view became visible") }
+        guard let busy else { throw RuntimeError("scale: not every view became visible") }
+        guard let idle else { throw RuntimeError("scale: cannot read the loop thread's context switches from /proc") }
+        guard busy.rss >= 0 else { throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc") }
         return Result(
             rssMiB: busy.rss, cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,
             idleWakeupsPerSecond: Double(idle.wakeups) / idle.seconds)
@@ -60,13 +105,13 @@ enum Scale {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    private static func residentBytes() -> Int {
-        (ProcFS.residentPages(.current) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    private static func residentBytes() -> Int? {
+        ProcFS.residentPages(.current).map { $0 * Int(sysconf(Int32(_SC_PAGESIZE))) }
     }
 
     /// The calling thread's voluntary context switches: each is a sleep in epoll_wait that something ended.
-    private static func voluntarySwitches() -> Int {
-        ProcFS.status(.currentThread)?.number("voluntary_ctxt_switches") ?? 0
+    private static func voluntarySwitches() -> Int? {
+        ProcFS.status(.currentThread)?.number("voluntary_ctxt_switches")
     }
 }
 

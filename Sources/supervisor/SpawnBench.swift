@@ -7,10 +7,11 @@ import WireProtocol
 /// at a time: each is shut down and reaped before the next starts, as the C floor and the Foundation probe do, so
 /// no worker's exit competes with the next one's start.
 public enum SpawnBench {
-    /// Milliseconds from posix_spawn to the decoded hello, one sample per worker.
-    public static func spawnToHello(iterations: Int, workerPath: String) throws -> [Double] {
+    /// Milliseconds from posix_spawn to the decoded hello, one sample per worker; unless `sandboxed`, the workers
+    /// are told `--no-sandbox`.
+    public static func spawnToHello(iterations: Int, workerPath: String, sandboxed: Bool = true) throws -> [Double] {
         let loop = try EventLoop()
-        let launcher = try WorkerLauncher(executable: workerPath, loop: loop)
+        let launcher = try WorkerLauncher(executable: workerPath, loop: loop, sandboxed: sandboxed)
         var scratch = [UInt8](repeating: 0, count: 4096)
         var samples: [Double] = []
         for _ in 0..<iterations {

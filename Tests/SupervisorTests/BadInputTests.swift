@@ -27,7 +27,7 @@ extension Processes {
                     return struct.pack("<IB", len(payload) + 1, tag) + payload
                 def text(s):
                     return struct.pack("<I", len(s)) + s
-                hello = frame(1, struct.pack("<iH", os.getpid(), \(protocolVersion)))
+                hello = frame(1, struct.pack("<iHB", os.getpid(), \(protocolVersion), 1))
                 out = lambda b: os.write(4, b)
                 \(behaviour)
                 time.sleep(30)

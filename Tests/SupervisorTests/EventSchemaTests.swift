@@ -21,7 +21,7 @@ import Testing
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),
         .viewClose, .attach, .show(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken,
-        .hello(spawnToHelloMs: 0.4), .priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ESRCH", rbs: "line"),
+        .hello(spawnToHelloMs: 0.4, sandbox: "installed"), .priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ESRCH", rbs: "line"),
         .load(url: "https://a.test/", attempt: 2), .commit(url: "https://a.test/"), .render(title: "T", workersRSSBytes: 4096),
         .fail(kind: "provisional", error: "x"), .fetch(url: "u", kind: "image", status: 404, bytes: 9),
         .workerHistory(index: 1, urls: ["a", "b\u{1}\"é😀"]), .shutdown, .kill(reason: "hang", verdict: "unresponsive"),

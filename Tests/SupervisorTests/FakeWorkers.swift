@@ -129,7 +129,7 @@ final class FakeLauncher: Launcher {
         let worker = FakeWorker(pid: nextPID, clock: clock)
         launched.append(worker)
         prepare(worker)
-        if !silent { worker.say(.hello(pid: worker.pid, version: protocolVersion)) }
+        if !silent { worker.say(.hello(pid: worker.pid, version: protocolVersion, sandbox: .installed)) }
         return worker
     }
 }

@@ -30,7 +30,7 @@ extension Processes {
                     length = struct.unpack("<I", buffer[:4])[0]
                     body, buffer = buffer[4:4 + length], buffer[4 + length:]
                     return body[0], body[1:]
-                out(frame(1, struct.pack("<iH", os.getpid(), \(protocolVersion))))
+                out(frame(1, struct.pack("<iHB", os.getpid(), \(protocolVersion), 1)))
                 while True:
                     tag, payload = receive()
                     if tag == 2:

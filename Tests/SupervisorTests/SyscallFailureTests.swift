@@ -139,7 +139,7 @@ extension Processes {
         /// EMFILE at each step of a worker's launch in turn (each pipe, each fcntl, the spawn): one error that
         /// says so, and not one descriptor left open by the launch that failed. Past the last step, it launches.
         @Test func emfileAtEachStepOfALaunchLeaksNothing() throws {
-            let launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop())
+            let launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), sandboxed: true)
             var failedSteps = 0
             for step in 0..<20 {
                 let before = try openSupervisorDescriptors()

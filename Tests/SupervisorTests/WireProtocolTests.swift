@@ -26,7 +26,8 @@ import WireProtocol
 
     /// A message of each kind a worker sends, with its frame.
     static let fromWorker: [(FromWorker, String)] = [
-        (.hello(pid: 4107, version: protocolVersion), "07000000010b1000000500"),
+        (.hello(pid: 4107, version: protocolVersion, sandbox: .installed), "08000000010b100000060001"),
+        (.sandboxViolation(syscall: 2), "050000001c02000000"),
         (.fetch(url: "app://local/a", kind: .document), "13000000050d0000006170703a2f2f6c6f63616c2f6100"),
         (.fetch(url: "app-image://logo", kind: .image), "1600000005100000006170702d696d6167653a2f2f6c6f676f01"),
         (.didCommit(url: "app://local/a"), "12000000070d0000006170703a2f2f6c6f63616c2f61"),
@@ -51,9 +52,9 @@ import WireProtocol
         for (message, hex) in Self.fromWorker { #expect(message.frame.hex == hex, "\(message)") }
     }
 
-    @Test func everyTagFrom1To27IsOneMessageInOneDirectionButHistoryData() {
+    @Test func everyTagFrom1To28IsOneMessageInOneDirectionButHistoryData() {
         let tags = Self.toWorkerSamples.map(\.tag) + Self.fromWorkerSamples.map(\.tag)
-        #expect(Set(tags) == Set(1...27))
+        #expect(Set(tags) == Set(1...28))
         #expect(Set(Self.toWorkerSamples.map(\.tag)).intersection(Self.fromWorkerSamples.map(\.tag)) == [26])
     }
 
@@ -131,7 +132,7 @@ import WireProtocol
             ([2, 0, 0, 0, 4, 9], .trailingBytes(tag: 4, count: 1)),
             ([7, 0, 0, 0, 2, 2, 0, 0, 0, 0xC3, 0x28], .invalidUTF8(tag: 2)),
             ([6, 0, 0, 0, 2, 0, 0, 0, 0, 2], .badValue(tag: 2)),
-            ([1, 0, 0, 0, 28], .unknownTag(28)),
+            ([1, 0, 0, 0, 29], .unknownTag(29)),
         ]
         for (bytes, expected) in cases {
             var decoder = FrameDecoder<ToWorker>()

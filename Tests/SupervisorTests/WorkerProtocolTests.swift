@@ -15,7 +15,7 @@ final class WorkerDriver {
 
     init(parent: pid_t = getpid()) throws {
         Sys.ignoreSignal(SIGPIPE)
-        launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent)
+        launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent, sandboxed: true)
         worker = try launcher.launchProcess()
     }
 
@@ -61,7 +61,7 @@ extension Processes {
 
         @Test func loadsFetchesRendersAndAnswersProbesWhileBusyAndIdle() throws {
             let driver = try WorkerDriver()
-            #expect(try driver.receive() == .hello(pid: driver.worker.pid, version: protocolVersion))
+            #expect(try driver.receive() == .hello(pid: driver.worker.pid, version: protocolVersion, sandbox: .installed))
             try driver.send(.load(url: "app://local/probe.html", replace: false))
             #expect(try driver.receive() == .fetch(url: "app://local/probe.html", kind: .document))
             try driver.send(.wholeReply(status: 200, mime: "text/html", body: html))

@@ -14,8 +14,8 @@ struct Channel {
     private var restoring: (index: UInt32, count: UInt32, urls: [String])?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
     private var outgoing: [UInt8] = []
-    private let input: Int32
-    private let output: Int32
+    let input: Int32
+    let output: Int32
 
     init() {
         let mapped = wr_is_open(WR_CHANNEL_IN_FD) != 0 && wr_is_open(WR_CHANNEL_OUT_FD) != 0

@@ -1,7 +1,9 @@
+import WorkerRuntime
+
 /// What a document asks of the worker that renders it, read from its markup.
 ///
 /// Faults are declared by documents because web content is what crashes real content processes:
-/// `<meta name="x-fault" content="segv; when=rendered">`. Work is declared the same way:
+/// `<meta name="x-fault" content="segv; when=rendered">`, or `syscall=open` for a call the sandbox forbids. Work is declared the same way:
 /// `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>` and `<iframe src>`;
 /// what the page does once rendered (a link the user follows, a form, a redirect) is declared too:
 /// `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
@@ -31,6 +33,10 @@ struct Document {
     var memoryBytes = 0
     var cpuNanoseconds = 0
     var fault: (kind: Fault, when: Moment)?
+    /// A system call the page tries at a moment (`syscall=open`, `socket` or `exec`), as content that took over its
+    /// renderer would: the sandbox kills the worker for it; without one, the call works and the page goes on.
+    /// `path=` names the file `open` tries (NUL-terminated), /etc/passwd if none.
+    var forbiddenCall: (call: Int32, when: Moment, path: [UInt8]?)?
     var resources: [(url: String, kind: ResourceKind)] = []
     var navigations: [Navigation] = []
 
@@ -46,13 +52,12 @@ struct Document {
             let end = lower.find(">", from: meta) ?? lower.count
             cursor = end
             let name = Document.attributeRange("name", in: lower, meta..<end).map { Array(lower[$0]) }
-            let content = Document.attributeRange("content", in: lower, meta..<end).map { Array(lower[$0]) }
-            guard let name, let content else { continue }
-            if name.matches("x-render") { applyRender(content) }
-            if name.matches("x-fault") { applyFault(content) }
-            if name.matches("x-navigate"), let range = Document.attributeRange("content", in: lower, meta..<end) {
-                applyNavigation(Array(html[range]))
-            }
+            let range = Document.attributeRange("content", in: lower, meta..<end)
+            guard let name, let range else { continue }
+            // Settings are read in small letters; a URL or a path keeps its own.
+            if name.matches("x-render") { applyRender(Array(lower[range])) }
+            if name.matches("x-fault") { applyFault(Array(lower[range]), path: Array(html[range])) }
+            if name.matches("x-navigate") { applyNavigation(Array(html[range])) }
         }
         for (tag, kind) in [("<img", ResourceKind.image), ("<iframe", ResourceKind.subframe)] {
             cursor = 0
@@ -116,10 +121,20 @@ struct Document {
         }
     }
 
-    private mutating func applyFault(_ content: [UInt8]) {
+    /// `content` in small letters, and as written for the `path` it may name.
+    private mutating func applyFault(_ content: [UInt8], path written: [UInt8]) {
         var kind: Fault?
+        var call: Int32?
+        var path: [UInt8]?
         var when = Moment.load
+        for (key, value) in Document.settings(written) where key.asciiLowercased().matches("path") {
+            if value.count <= maxURLBytes && !value.contains(0) { path = value + [0] }
+        }
         for (key, value) in Document.settings(content) {
+            if key.matches("syscall") {
+                call = value.matches("open") ? WR_ATTEMPT_OPEN : value.matches("socket") ? WR_ATTEMPT_SOCKET
+                    : value.matches("exec") ? WR_ATTEMPT_EXEC : nil
+            }
             if key.matches("segv") { kind = .segv }
             if key.matches("abort") { kind = .abort }
             if key.matches("exit") { kind = .exit(Document.exitCode(value)) }
@@ -130,6 +145,7 @@ struct Document {
             if key.matches("when") { when = value.matches("rendered") ? .rendered : value.matches("committed") ? .committed : .load }
         }
         if let kind { fault = (kind, when) }
+        if let call { forbiddenCall = (call, when, path) }
     }
 
     /// `a=1; b; c=2` as pairs; a bare word has an empty value.

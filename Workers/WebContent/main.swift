@@ -23,7 +23,8 @@ struct Worker {
     }
 
     mutating func run() -> Never {
-        channel.send(.hello(pid: wr_getpid(), version: protocolVersion))
+        let sandbox = Sandbox.enter(input: channel.input, output: channel.output)
+        channel.send(.hello(pid: wr_getpid(), version: protocolVersion, sandbox: sandbox))
         while true {
             let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
             switch message {
@@ -74,6 +75,7 @@ struct Worker {
             return
         }
         let document = Document(reply.body)
+        document.attemptForbiddenCall(at: .load)
         if let fault = document.fault, fault.when == .load {
             guard fault.kind == .fail else { commit(fault.kind) }
             channel.send(.didFailProvisional(error: "the page failed before it committed"))
@@ -86,6 +88,7 @@ struct Worker {
             break
         }
         channel.send(.didCommit(url: target))
+        document.attemptForbiddenCall(at: .committed)
         if let fault = document.fault, fault.when == .committed {
             guard fault.kind == .fail else { commit(fault.kind) }
             channel.send(.didFail(error: "the page failed after it committed"))
@@ -96,6 +99,7 @@ struct Worker {
         render(document)
         title = document.title
         channel.send(.didFinish(title: title))
+        document.attemptForbiddenCall(at: .rendered)
         if let fault = document.fault, fault.when == .rendered { commit(fault.kind) }
         for action in document.navigations {
             channel.send(.navigationAction(type: action.type, mainFrame: action.mainFrame, url: action.url))

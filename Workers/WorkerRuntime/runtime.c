@@ -12,25 +12,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 
-static long sys6(long n, long a, long b, long c, long d, long e, long f) {
-    long result;
-#if defined(__x86_64__)
-    register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
-    __asm__ volatile("syscall"
-                     : "=a"(result)
-                     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-                     : "rcx", "r11", "memory");
-#elif defined(__aarch64__)
-    register long x8 __asm__("x8") = n, x0 __asm__("x0") = a, x1 __asm__("x1") = b, x2 __asm__("x2") = c,
-                  x3 __asm__("x3") = d, x4 __asm__("x4") = e, x5 __asm__("x5") = f;
-    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5) : "memory");
-    result = x0;
-#else
-#error "the worker runtime knows the system calls of x86_64 and aarch64 Linux only"
-#endif
-    return result;
-}
-#define sys(n, a, b, c) sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#include "raw_syscall.h"
 
 long wr_read(int fd, void *buffer, long count) { return sys(SYS_read, fd, buffer, count); }
 long wr_write(int fd, const void *buffer, long count) { return sys(SYS_write, fd, buffer, count); }
@@ -91,9 +73,16 @@ _Noreturn void wr_hang(void) {
 
 /* Entry: the kernel leaves argc, argv and the environment on the stack. */
 
-static int expected_parent;
+static int expected_parent, sandbox_refused;
 
 int wr_expected_parent(void) { return expected_parent; }
+int wr_sandbox_refused(void) { return sandbox_refused; }
+
+int wr_is_no_sandbox(const char *argument) {
+    const char *flag = "--no-sandbox";
+    while (*flag && *argument == *flag) argument++, flag++;
+    return *flag == 0 && *argument == 0;
+}
 
 int wr_parse_pid(const char *text) {
     int pid = 0;
@@ -107,6 +96,7 @@ __attribute__((used)) _Noreturn void wr_begin(long *stack) {
     int argc = (int)stack[0];
     char **argv = (char **)(stack + 1);
     if (argc > 1) expected_parent = wr_parse_pid(argv[1]);
+    if (argc > 2) sandbox_refused = wr_is_no_sandbox(argv[2]);
     wr_exit(main(argc, argv));
 }
 

@@ -58,6 +58,10 @@ int sv_pidfd_exited(int pidfd, int wait);
 /// EINVAL for a `pgid` of 1 or less, which would name the caller's group or every process).
 int sv_kill_group(pid_t pgid, int sig);
 
+/* The name of system call `number` on this architecture, for the calls a sandboxed worker is likely to be caught
+ * making (files, the network, other programs and processes); NULL for any other. */
+const char *sv_syscall_name(long number);
+
 int sv_cld_exited(void);
 int sv_cld_killed(void);
 int sv_cld_dumped(void);

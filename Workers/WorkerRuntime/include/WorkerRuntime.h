@@ -38,12 +38,32 @@ int wr_getppid(void);
 /// runtime's own entry point, so only a worker built on it (Embedded Swift) has it; a worker started by glibc
 /// parses argv[1] with `wr_parse_pid`.
 int wr_expected_parent(void);
+/// Whether argv[2] is `--no-sandbox`: the launcher asks the worker to run without its sandbox. Read by the
+/// runtime's entry point, as `wr_expected_parent` is.
+int wr_sandbox_refused(void);
+/// Whether `argument` is `--no-sandbox`.
+int wr_is_no_sandbox(const char *argument);
 /// The leading decimal digits of `text` as a number, 0 if there are none.
 int wr_parse_pid(const char *text);
 
 /// Asks the kernel to SIGKILL this process when the thread that spawned it dies.
 void wr_die_with_parent(void);
 void wr_disable_core_dumps(void);
+
+/// Forbids new privileges and installs the seccomp filter (sandbox.c) that lets the worker read `input`, write
+/// `output` (and standard error), map memory that is never executable, read the clock, get random bytes and end;
+/// with `glibc`, also what glibc's allocator, locks and abort() make. Any other call traps: the handler writes
+/// `frame` (at most 16 bytes, an encoded report whose last four bytes it replaces with the call's number) to
+/// `output`, and the worker dies of SIGSYS. 0, or -errno: -EINVAL where the kernel has no seccomp filters.
+long wr_sandbox(const unsigned char *frame, long frame_length, int input, int output, int glibc);
+
+/// What a hostile page may try (`x-fault` `syscall=`): open `path` (NULL: /etc/passwd) for reading, make a socket,
+/// exec /bin/true. The call's result, -errno, or (unsandboxed) the descriptor it got, already closed; sandboxed,
+/// it does not return.
+#define WR_ATTEMPT_OPEN 1
+#define WR_ATTEMPT_SOCKET 2
+#define WR_ATTEMPT_EXEC 3
+long wr_attempt(int call, const char *path);
 
 _Noreturn void wr_exit(int code);
 _Noreturn void wr_abort(void);

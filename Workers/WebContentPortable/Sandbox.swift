@@ -1,0 +1,1 @@
+../WebContent/Sandbox.swift

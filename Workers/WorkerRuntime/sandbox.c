@@ -1,0 +1,195 @@
+/*
+ * The worker's sandbox: no new privileges, and a seccomp filter that allows only the system calls a worker makes
+ * once it has said hello. Anything else traps; the trap's handler reports the call on the channel and the worker
+ * dies of SIGSYS. Hostile content that takes over a worker can still read and write its channel, map memory
+ * (never executable), read the clock and die; it cannot open a file, make a socket or run a program.
+ */
+#include "WorkerRuntime.h"
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "raw_syscall.h"
+
+#if defined(__x86_64__)
+#define WR_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define WR_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* A call the filter never allows. The trap handler makes it with SIGSYS blocked, so the kernel's second trap
+ * cannot be handled: it kills the worker with SIGSYS. */
+#define WR_NEVER_ALLOWED SYS_getuid
+
+/* The report the handler sends: a frame the Swift side encoded, whose last four bytes are the call's number. */
+static unsigned char report[16];
+static long report_length;
+static int report_fd = -1;
+
+static void on_trap(int signal, void *info, void *context) {
+    (void)signal;
+    (void)context;
+    /* siginfo_t for SIGSYS: signo, errno, code (3 ints and padding), then the call's address and its number. */
+    int number = *(const int *)((const char *)info + 16 + sizeof(void *));
+    if (report_length >= 4 && report_fd >= 0) {
+        unsigned char frame[sizeof report];
+        for (long i = 0; i < report_length; i++) frame[i] = report[i];
+        for (int i = 0; i < 4; i++) frame[report_length - 4 + i] = (unsigned char)((unsigned)number >> (8 * i));
+        sys(SYS_write, report_fd, frame, report_length);
+    }
+    for (;;) sys(WR_NEVER_ALLOWED, 0, 0, 0);
+}
+
+#if defined(__x86_64__)
+/* The kernel returns from a handler through the restorer its sigaction names; this one never returns, but
+ * x86_64 refuses a handler without one. */
+extern void wr_restore(void);
+__asm__(".text\n.globl wr_restore\nwr_restore:\n mov $15, %eax\n syscall\n");
+#define WR_SA_RESTORER 0x04000000
+#endif
+
+static long install_trap_handler(void) {
+    struct {
+        void *handler;
+        unsigned long flags;
+        void *restorer;
+        unsigned long mask;
+    } action = {(void *)on_trap, 4 /* SA_SIGINFO */, 0, 0};
+#if defined(__x86_64__)
+    action.flags |= WR_SA_RESTORER;
+    action.restorer = (void *)wr_restore;
+#endif
+    return sys6(SYS_rt_sigaction, 31 /* SIGSYS */, (long)&action, 0, sizeof action.mask, 0, 0);
+}
+
+/* The filter, built once at start-up: for each allowed call, a jump past it unless the number matches, then
+ * either ALLOW or a check of one argument. Every check ends in a return, so the next rule reloads the number. */
+
+enum { capacity = 128 };
+static struct sock_filter program[capacity];
+static unsigned short length;
+
+static void emit(unsigned short code, unsigned int k, unsigned char jt, unsigned char jf) {
+    if (length < capacity) program[length] = (struct sock_filter){code, jt, jf, k};
+    length++;
+}
+
+#define LOAD(offset) emit(BPF_LD | BPF_W | BPF_ABS, (offset), 0, 0)
+#define RETURN(value) emit(BPF_RET | BPF_K, (value), 0, 0)
+#define ARGUMENT(n) (offsetof(struct seccomp_data, args) + 8 * (n)) /* its low half, on these little-endian CPUs */
+
+static void allow(long number) {
+    LOAD(offsetof(struct seccomp_data, nr));
+    emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)number, 0, 1);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
+/* `number`, when argument `n` is one of `values` (two at most; repeat one for one). */
+static void allow_if(long number, int n, unsigned first, unsigned second) {
+    LOAD(offsetof(struct seccomp_data, nr));
+    emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)number, 0, 5);
+    LOAD(ARGUMENT(n));
+    emit(BPF_JMP | BPF_JEQ | BPF_K, first, 2, 0);
+    emit(BPF_JMP | BPF_JEQ | BPF_K, second, 1, 0);
+    RETURN(SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
+/* `number`, when argument `n` has none of the bits of `mask`. */
+static void allow_without(long number, int n, unsigned mask) {
+    LOAD(offsetof(struct seccomp_data, nr));
+    emit(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)number, 0, 4);
+    LOAD(ARGUMENT(n));
+    emit(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1);
+    RETURN(SECCOMP_RET_TRAP);
+    RETURN(SECCOMP_RET_ALLOW);
+}
+
+static void build(int input, int output, int self, int glibc) {
+    length = 0;
+    LOAD(offsetof(struct seccomp_data, arch));
+    emit(BPF_JMP | BPF_JEQ | BPF_K, WR_AUDIT_ARCH, 1, 0);
+    RETURN(SECCOMP_RET_KILL_PROCESS);
+#if defined(__x86_64__)
+    /* The x32 calls share the architecture's audit number, with this bit set. */
+    LOAD(offsetof(struct seccomp_data, nr));
+    emit(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1);
+    RETURN(SECCOMP_RET_KILL_PROCESS);
+#endif
+    /* The channel, and standard error for a trap's last words. */
+    allow_if(SYS_read, 0, (unsigned)input, (unsigned)input);
+    allow_if(SYS_write, 0, (unsigned)output, 2);
+#ifdef SYS_poll
+    allow(SYS_poll);
+#endif
+    allow(SYS_ppoll);
+    /* Memory, never executable. */
+    allow_without(SYS_mmap, 2, 4 /* PROT_EXEC */);
+    allow(SYS_munmap);
+    /* Time, randomness, identity, the end. */
+    allow(SYS_clock_gettime);
+    allow(SYS_getrandom);
+    allow(SYS_getpid);
+    allow_if(SYS_kill, 0, (unsigned)self, (unsigned)self); /* abort: SIGABRT to itself, no one else */
+#ifdef SYS_pause
+    allow(SYS_pause);
+#endif
+    allow(SYS_rt_sigreturn);
+    allow(SYS_exit);
+    allow(SYS_exit_group);
+    if (glibc) {
+        /* What glibc's allocator, its locks and its abort() make besides. */
+        allow(SYS_brk);
+        allow(SYS_madvise);
+        allow(SYS_mremap);
+        allow_without(SYS_mprotect, 2, 4 /* PROT_EXEC */);
+        allow(SYS_futex);
+        allow(SYS_rt_sigprocmask);
+        allow(SYS_gettid);
+        allow_if(SYS_tgkill, 0, (unsigned)self, (unsigned)self);
+        allow(SYS_sched_yield);
+    }
+    RETURN(SECCOMP_RET_TRAP);
+}
+
+long wr_sandbox(const unsigned char *frame, long frame_length, int input, int output, int glibc) {
+    if (frame_length > (long)sizeof report) return -22; /* EINVAL */
+    for (long i = 0; i < frame_length; i++) report[i] = frame[i];
+    report_length = frame_length;
+    report_fd = output;
+    int self = (int)sys(SYS_getpid, 0, 0, 0);
+    build(input, output, self, glibc);
+    if (length > capacity) return -7; /* E2BIG: the program outgrew its array */
+    long result = install_trap_handler();
+    if (result < 0) return result;
+    result = sys(SYS_prctl, 38 /* PR_SET_NO_NEW_PRIVS */, 1, 0);
+    if (result < 0) return result;
+    struct sock_fprog filter = {length, program};
+    return sys(SYS_prctl, 22 /* PR_SET_SECCOMP */, SECCOMP_MODE_FILTER, &filter);
+}
+
+long wr_attempt(int call, const char *path) {
+    long result;
+    switch (call) {
+    case WR_ATTEMPT_OPEN:
+        result = sys6(SYS_openat, -100 /* AT_FDCWD */, (long)(path ? path : "/etc/passwd"), 0 /* O_RDONLY */, 0, 0, 0);
+        break;
+    case WR_ATTEMPT_SOCKET:
+        result = sys(SYS_socket, 2 /* AF_INET */, 1 /* SOCK_STREAM */, 0);
+        break;
+    case WR_ATTEMPT_EXEC: {
+        const char *argv[] = {"/bin/true", 0};
+        const char *envp[] = {0};
+        result = sys(SYS_execve, "/bin/true", argv, envp);
+        break;
+    }
+    default:
+        return -22; /* EINVAL */
+    }
+    /* Unsandboxed, the call worked: a hostile page would now hold a file or a socket. */
+    if (result >= 0) sys(SYS_close, result, 0, 0);
+    return result;
+}
