@@ -42,6 +42,7 @@ class Incarnation:
         self.process = subprocess.Popen(command + ["--log", self.log, "--seed", str(index + 1)],
                                         stdout=self.stdout, stderr=self.stderr)
         self.pid = self.process.pid
+        self.started = time.monotonic()
         self.kills = []  # (worker pid, monotonic seconds) sent from outside
         self.killed_at = None
 
@@ -74,7 +75,10 @@ def kill_supervisor(incarnation, me):
     """SIGKILLs the supervisor and measures how long its workers outlive it: (ms until none is alive, how many
     there were, those still alive after 2 s)."""
     at_kill = live_workers(me, incarnation.pid)
-    fd = os.pidfd_open(incarnation.pid)
+    try:
+        fd = os.pidfd_open(incarnation.pid)
+    except ProcessLookupError:
+        return None  # it exited by itself (a zombie still has a pid: this is rare)
     start = time.monotonic()
     signal.pidfd_send_signal(fd, signal.SIGKILL)
     os.close(fd)
@@ -148,15 +152,18 @@ def run(args, binary, work):
                     except OSError:
                         pass
             time.sleep(max(0.0, min(next_kill, next_sample, kill_at, end) - time.monotonic()))
-        if incarnation.process.poll() is not None:
+        killed = None
+        if incarnation.process.poll() is None and time.monotonic() < end:
+            killed = kill_supervisor(incarnation, me)
+        if killed is None and incarnation.process.poll() is not None:
             failures.append(f"incarnation {incarnation.index} exited {incarnation.process.returncode} by itself: "
                             f"{incarnation.error()[:300]}")
             checks.restart(incarnation, events(incarnation.log)[0])
             break
-        if time.monotonic() >= end:
+        if killed is None:
             final = incarnation
             break
-        gone_ms, count, alive = kill_supervisor(incarnation, me)
+        gone_ms, count, alive = killed
         deaths_ms.append(gone_ms)
         workers_at_kills += count
         if alive:
@@ -232,7 +239,8 @@ def figures(report):
         f"{i['unacknowledgedAtKills']} unacknowledged at kills (allowed to go); final document "
         f"{i['finalDocument']} inputs, lost {i['lost']}, duplicated {i['duplicated']}",
         f"  sessions: {s['compared']} restores compared, {s['equal']} equal to the file; last logged save on disk "
-        f"{s['lastSaveLogged']}, one save's line lost {s['saveLineLost']}, rewritten whole unlogged {s['wholeUnlogged']}",
+        f"{s['lastSaveLogged']}, one save's line lost {s['saveLineLost']}, rewritten whole unlogged {s['wholeUnlogged']}; "
+        f"killed before any log line {s['unlogged']}",
         f"  torn tails reported: session {t['session']['count']} ({t['session']['bytes']} bytes), journal "
         f"{t['journal']['count']} ({t['journal']['bytes']} bytes); torn log lines {r['tornLogLines']}",
         f"  workers gone after the supervisor's kill: worst {w['max']} ms, p50 {w['p50']} ms over {w['count']} kills "
