@@ -34,12 +34,12 @@ def events(path):
 
 
 class Incarnation:
-    def __init__(self, index, command, work):
+    def __init__(self, index, command, work, seed):
         self.index = index
         self.log = os.path.join(work, f"run-{index}.jsonl")
         self.stderr = open(os.path.join(work, f"stderr-{index}"), "w+")
         self.stdout = open(os.path.join(work, f"summary-{index}.json"), "w+")
-        self.process = subprocess.Popen(command + ["--log", self.log, "--seed", str(index + 1)],
+        self.process = subprocess.Popen(command + ["--log", self.log, "--seed", str(seed % 1_000_000 * 1000 + index)],
                                         stdout=self.stdout, stderr=self.stderr)
         self.pid = self.process.pid
         self.started = time.monotonic()
@@ -118,7 +118,7 @@ def run(args, binary, work):
     end = start + args.duration
     final = None
     while True:
-        incarnation = Incarnation(len(incarnations), command, work)
+        incarnation = Incarnation(len(incarnations), command, work, args.seed)
         incarnations.append(incarnation)
         pid = incarnation.pid
         kill_at = time.monotonic() + args.kill_supervisor_every * rng.uniform(0.5, 1.5)
