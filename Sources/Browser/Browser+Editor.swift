@@ -49,12 +49,15 @@ extension Browser {
         if editor.finishing && stopping { concludeEditor() }
     }
 
-    /// Called once per event-loop wake-up: the acknowledged inputs of this wake-up reach the disk together.
+    /// Called once per event-loop wake-up: the acknowledged inputs of this wake-up reach the disk together, and
+    /// then the log says so (`journal-synced`, flushed in the same wake-up, after the sync returned).
     package func syncJournal() {
         guard let editor, let journal = editor.journal, journal.hasPending else { return }
         do {
             try journal.sync()
             editor.synced()
+            log.emit(.journalSynced(
+                records: Int(editor.saved), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))
         } catch {
             supervisor.abort(because: error.description)
         }

@@ -120,6 +120,8 @@ extension SupervisorEvent {
             self = .journalOpened(
                 records: try r.int("records"), tornBytesDropped: try r.int("tornBytesDropped"),
                 salvaged: try r.optionalString("salvaged"))
+        case "journal-synced":
+            self = .journalSynced(records: try r.int("records"), typed: try r.int("typed"), digest: try r.string("digest"))
         case "journal-behind": self = .journalBehind(saved: try r.int("saved"), found: try r.int("found"))
         case "editor-open": self = .editorOpen(restored: try r.int("restored"))
         case "editor":

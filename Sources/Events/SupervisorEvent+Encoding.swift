@@ -50,6 +50,7 @@ extension SupervisorEvent {
         case .sessionRestored: "session-restored"
         case .sessionSaved: "session-saved"
         case .journalOpened: "journal-opened"
+        case .journalSynced: "journal-synced"
         case .journalBehind: "journal-behind"
         case .editorOpen: "editor-open"
         case .editor: "editor"
@@ -129,6 +130,8 @@ extension SupervisorEvent {
             f.nullable("journalRecords", s.journalRecords).double("loopMs", s.loopMs).double("writeMs", s.writeMs)
         case .journalOpened(let records, let torn, let salvaged):
             f.int("records", records).int("tornBytesDropped", torn).string("salvaged", salvaged)
+        case .journalSynced(let records, let typed, let digest):
+            f.int("records", records).int("typed", typed).string("digest", digest)
         case .journalBehind(let saved, let found): f.int("saved", saved).int("found", found)
         case .editorOpen(let restored): f.int("restored", restored)
         case .editor(let a):

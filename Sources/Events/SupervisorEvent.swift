@@ -97,6 +97,9 @@ public enum SupervisorEvent: Equatable, Sendable {
     case sessionRestored(tabs: Int, journalRecords: Int?, digest: String?, damage: String?)
     case sessionSaved(SessionSaved)
     case journalOpened(records: Int, tornBytesDropped: Int, salvaged: String?)
+    /// The journal's fdatasync returned: inputs 1…`records` are on the disk, `digest` (hex) is the FNV-1a 64 of the
+    /// document they make, and `typed` inputs were known then (restored ones included).
+    case journalSynced(records: Int, typed: Int, digest: String)
     /// The session counts more journal records than the journal holds.
     case journalBehind(saved: Int, found: Int)
     case editorOpen(restored: Int)

@@ -7,6 +7,7 @@ import Testing
 @testable import Browser
 @testable import Scenario
 @testable import System
+import WireProtocol
 
 /// Seed 001: typed input is never lost, and never applied twice, whatever dies.
 @Suite struct InputJournalFile {
@@ -205,12 +206,16 @@ extension Processes {
         }
 
         /// The supervisor itself is SIGKILLed mid-typing, and a torn record is left at the journal's end: the next
-        /// run restores every saved input, drops the torn bytes, and loses nothing it restored.
+        /// run restores every saved input, drops the torn bytes, and loses nothing it restored. Every
+        /// `journal-synced` line the killed run logged is on the disk: the journal holds that many inputs, and
+        /// they hash to the line's digest.
         @Test func aSupervisorKilledMidTypingRestartsFromItsJournal() throws {
             let folder = try TemporaryFolder([:])
             let journal = folder.path + "/journal"
+            let firstLog = folder.path + "/first.jsonl"
             let first = try BackgroundSupervisor(
-                ["run", "--policy", "guarded", "--loads", "1000000", "--dwell", "20", "--typing", "500", "--journal", journal],
+                ["run", "--policy", "guarded", "--loads", "1000000", "--dwell", "20", "--typing", "500", "--journal", journal,
+                 "--log", firstLog],
                 folder: folder)
             let size = { (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0 }
             // Each input is a 16-byte header and its word, and each group commit a 16-byte mark.
@@ -221,6 +226,14 @@ extension Processes {
             #expect(reapOrphans(orphans))
             let saved = try InputJournal(path: journal).recovered
             #expect(saved.count > 100)
+            let synced = logEvents(firstLog).filter { $0["event"] as? String == "journal-synced" }
+            #expect(synced.count > 10)
+            for line in synced {
+                let records = try #require(line["records"] as? Int)
+                #expect(records <= saved.count && line["typed"] as? Int ?? -1 >= records)
+                let digest = saved.prefix(records).reduce(documentDigestBasis) { documentDigest($1.text, from: $0) }
+                #expect(String(digest, radix: 16) == line["digest"] as? String, "journal-synced at \(records)")
+            }
             let torn: [UInt8] = [9, 0, 0, 0, 0xFF, 0xFF]
             let handle = try #require(FileHandle(forWritingAtPath: journal))
             handle.seekToEndOfFile()
