@@ -12,8 +12,8 @@
 int main(int argc, char **argv) {
     (void)argc, (void)argv;
     int mapped = wr_is_open(WR_CHANNEL_OUT_FD);
-    /* The supervisor's hello frame: length 7, tag 1, pid 0, protocol version 2. */
-    static const unsigned char hello[11] = {7, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0};
+    /* The supervisor's hello frame: length 8, tag 1, pid 0, protocol version 6, sandbox off. */
+    static const unsigned char hello[12] = {8, 0, 0, 0, 1, 0, 0, 0, 0, 6, 0, 0};
     wr_write(mapped ? WR_CHANNEL_OUT_FD : 1, hello, sizeof hello);
     char buffer[256];
     while (wr_read(mapped ? WR_CHANNEL_IN_FD : 0, buffer, sizeof buffer) > 0) {}

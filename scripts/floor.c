@@ -43,9 +43,9 @@ static long now_ns(void) {
 }
 
 static int worker(void) {
-    /* The supervisor's hello frame: length 7, tag 1, pid (u32 LE), version (u16 LE). */
+    /* The supervisor's hello frame: length 8, tag 1, pid (u32 LE), version (u16 LE), sandbox (off). */
     uint32_t pid = (uint32_t)getpid();
-    unsigned char frame[11] = {7, 0, 0, 0, 1, pid, pid >> 8, pid >> 16, pid >> 24, 1, 0};
+    unsigned char frame[12] = {8, 0, 0, 0, 1, pid, pid >> 8, pid >> 16, pid >> 24, 6, 0, 0};
     if (write(4, frame, sizeof frame) != sizeof frame) return 1;
     /* Frames are [u32 LE length][tag][payload]; parse them as the worker does, answer probes and pings. */
     static unsigned char buffer[1 << 16];
@@ -98,7 +98,7 @@ static struct child spawn_worker(const char *path, long *spawn_to_hello) {
     c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
     close(to[0]);
     close(from[1]);
-    char hello[11];
+    char hello[12];
     if (read(from[0], hello, sizeof hello) <= 0) { fprintf(stderr, "floor: no hello\n"); exit(1); }
     *spawn_to_hello = now_ns() - start;
     posix_spawn_file_actions_destroy(&actions);

@@ -8,6 +8,9 @@ public struct BenchOptions: Sendable {
     public let analyzeMegabytes = DefaultedOption(
         "--analyze-mb", .integer(1...65536), default: 1024,
         help: "Size of the generated device log, in MB, written to $TMPDIR or /tmp and removed after.")
+    public let scaleWorkers = DefaultedOption(
+        "--scale-workers", .integer(4...4096), default: 1024,
+        help: "Live workers in the largest scale rows; the smaller rows hold a quarter as many.")
     public let analyzeOnly = Flag("--analyze-only", help: "Measure only the two analyze rows; no worker is started.")
     public let floor = Option("--floor", .path("<path>"), help: "The C floor program built from scripts/floor.c.")
     public let bare = Option("--bare", .path("<path>"), help: "The libc-free child built from scripts/bare.c.")
@@ -17,7 +20,7 @@ public struct BenchOptions: Sendable {
         help: #"Print {"metrics": [{"name", "unit", "p50", "p99", "floor", "floorP99", "ratio", "target", "met"}]}; "#
             + #""met" is null for a target not checked."#)
 
-    public var table: OptionTable { OptionTable([iterations, analyzeMegabytes, analyzeOnly, floor, bare, worker, json]) }
+    public var table: OptionTable { OptionTable([iterations, analyzeMegabytes, scaleWorkers, analyzeOnly, floor, bare, worker, json]) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -27,8 +30,9 @@ public struct BenchOptions: Sendable {
 
                 Every metric drives real workers: spawn→hello, kill→detected, kill→re-rendered (guarded and rebuild,
                 with no attach delay), the channel's title-probe round trip and one-way throughput of small frames
-                (supervisor and worker pinned to one CPU, as the floor is), 256 live workers at once (supervisor
-                RSS, CPU per event, idle wake-ups per second), a 10,000-tab session restored (floor: reading and
+                (supervisor and worker pinned to one CPU, as the floor is), 256 and then 1,024 live workers at once,
+                three times each (supervisor RSS, CPU per event, flat from one to the other, idle wake-ups per
+                second), a 10,000-tab session restored (floor: reading and
                 CRC-checking its file), and analyze on two generated device logs (one with a WebKit line in ten),
                 each beside grep -c on the same file (its time, and its peak RSS). With --floor, the same work done
                 by a plain C program (scripts/floor.c, built by scripts/bench) is measured in the same run; the
@@ -39,7 +43,7 @@ public struct BenchOptions: Sendable {
                 """,
             usage: """
                 supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
-                                        [--analyze-mb <n>] [--analyze-only] [--json]
+                                        [--analyze-mb <n>] [--scale-workers <n>] [--analyze-only] [--json]
                 """,
             tables: [("OPTIONS", table)])
     }

@@ -12,7 +12,7 @@ func nanoseconds() -> Int {
     return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
 }
 
-/// Starts the worker and waits for its hello (an 11-byte frame); returns the process and the time it took.
+/// Starts the worker and waits for its hello (a 12-byte frame); returns the process and the time it took.
 func launch(_ worker: String, onExit: (@Sendable (Process) -> Void)? = nil) throws -> (Process, Pipe, Int) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: worker)
@@ -25,8 +25,8 @@ func launch(_ worker: String, onExit: (@Sendable (Process) -> Void)? = nil) thro
     let start = nanoseconds()
     try process.run()
     var received = 0
-    while received < 11 {
-        let chunk = output.fileHandleForReading.readData(ofLength: 11 - received)
+    while received < 12 {
+        let chunk = output.fileHandleForReading.readData(ofLength: 12 - received)
         guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
         received += chunk.count
     }

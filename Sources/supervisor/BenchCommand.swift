@@ -122,7 +122,8 @@ enum BenchCommand {
             { _ in [Double(frames) / (try channel.stream(frames))] },
             { _ in try floor.map { [Double(frames) / ((try samples(from: $0, "stream \(frames)", count: 1))[0] / 1e3)] } ?? [] })
         step("scale")
-        let scales = try Scale.compare(workers: [256, 1024], rounds: 3, workerPath: workerPath)
+        let largest = arguments[options.scaleWorkers]
+        let scales = try Scale.compare(workers: [largest / 4, largest], rounds: 3, workerPath: workerPath)
         step("session restore")
         let sessionFile = try SessionBench.writeFile(in: scratch)
         defer { unlink(sessionFile) }

@@ -24,8 +24,12 @@ public enum SpawnBench {
             var ended = false
             let token = try loop.watch(worker.channel.readFD) { _ in
                 ended = (try? worker.channel.fill(using: &scratch)) != true
-                while let message = try? worker.channel.next() {
-                    if case .hello = message { greeted = true }
+                do {
+                    while let message = try worker.channel.next() {
+                        if case .hello = message { greeted = true }
+                    }
+                } catch {
+                    ended = true  // not a worker that speaks the protocol: no hello will come
                 }
             }
             try loop.run { greeted || ended }

@@ -36,28 +36,30 @@ extension Processes {
                 let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(root)/scripts/\(name).c"])
                 try #require(built.status == 0, "\(built.stderr)")
             }
-            let result = try runSupervisor([
+            let result = try runSupervisorBounded([
                 "bench", "--iterations", "5", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
-                "--json",
-            ])
+                "--scale-workers", "32", "--json",
+            ], seconds: 100)
             #expect(result.status == 0, "\(result.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let metrics = try #require(output["metrics"] as? [[String: Any]])
             #expect(metrics.compactMap { $0["name"] as? String } == [
                 "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
-                "spawn→hello bare child", "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
+                "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
-                "scale 256: supervisor RSS", "scale 256: CPU per event", "scale 256: idle wake-ups",
+                "scale 8: supervisor RSS", "scale 8: CPU per event", "scale 8: idle wake-ups",
+                "scale 32: supervisor RSS", "scale 32: CPU per event", "scale 32: idle wake-ups",
                 "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
                 "analyze 8 MB dense log", "analyze dense log peak RSS",
             ])
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(8).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.dropLast(11).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
             #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.last?["p50"] as? Double ?? 0 > 1)
-            #expect(metrics.first { $0["name"] as? String == "scale 256: idle wake-ups" }?["p50"] as? Double == 0)
+            #expect(metrics.first { $0["name"] as? String == "scale 32: idle wake-ups" }?["p50"] as? Double == 0)
+            #expect(metrics.first { $0["name"] as? String == "scale 32: CPU per event" }?["target"] is String)
             #expect(childProcesses().isEmpty)
         }
 
