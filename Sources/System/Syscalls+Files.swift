@@ -59,7 +59,8 @@ extension Sys {
     package static func openBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
         guard !path.contains(0) else { throw SystemError("openat2", errno: EINVAL) }
         do throws(SystemError) {
-            return try retrying("openat2", .open) { sv_openat2_beneath(root, cString(path)) }
+            // The root as the call's descriptor: a fault rule can pick the opens beneath one root by its path.
+            return try retrying("openat2", .open, fd: root) { sv_openat2_beneath(root, cString(path)) }
         } catch let error where error.errno == ENOSYS {
             return try walkBeneath(root, path)
         }

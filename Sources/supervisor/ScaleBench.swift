@@ -55,7 +55,7 @@ enum Scale {
         return metrics
     }
 
-    /// Opens `workers` views at once and keeps each on screen for a second (and 4 ms a worker) once rendered. The busy phase runs
+    /// Opens `workers` views at once and keeps each on screen for two seconds (and 8 ms a worker) once rendered. The busy phase runs
     /// from the start until the last view is visible; the idle phase from then until the first dwell timer fires,
     /// the only thing due. Wake-ups are the loop thread's voluntary context switches, as the kernel counts them.
     static func measure(workers: Int, workerPath: String) throws -> Result {
@@ -63,14 +63,17 @@ enum Scale {
         configuration.loads = workers
         configuration.views = workers
         configuration.attachDelayNanoseconds = 0...0
-        // Every view stays until well after the last one is visible: starting them all takes a few ms each.
-        configuration.dwellNanoseconds = 1_000_000_000 + workers * 4_000_000
+        // Every view stays until well after the last one is visible (starting them all takes a few ms each on a
+        // quiet machine, several on a busy one), and none is judged blank meanwhile.
+        configuration.dwellNanoseconds = 2_000_000_000 + workers * 8_000_000
+        configuration.blankTimeoutNanoseconds = 600_000_000_000
         let log = EventLog()
         var events = 0
         var visible = 0
         var busy: (cpu: Double, events: Int, rss: Double)?
         var idleStart: (time: Int, switches: Int)?
         var idle: (seconds: Double, wakeups: Int)?
+        var early = false
         log.observers.append { event in
             events += 1
             switch event.kind {
@@ -80,6 +83,8 @@ enum Scale {
                     busy = (cpuSeconds(), events, Double(residentBytes() ?? -1) / 1_048_576)
                     idleStart = (monotonicNow(), voluntarySwitches() ?? -1)
                 }
+            case .loadEnd where idleStart == nil:
+                early = true
             case .loadEnd where idle == nil:
                 // This wake-up is the dwell timer itself: the one thing that was due.
                 if let start = idleStart, let now = voluntarySwitches(), start.switches >= 0 {
@@ -92,6 +97,9 @@ enum Scale {
         let cpuBefore = cpuSeconds()
         _ = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log).run()
         guard let busy else { throw RuntimeError("scale: not every view became visible") }
+        guard !early else {
+            throw RuntimeError("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
+        }
         guard let idle else { throw RuntimeError("scale: cannot read the loop thread's context switches from /proc") }
         guard busy.rss >= 0 else { throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc") }
         return Result(

@@ -136,6 +136,18 @@ extension Processes {
             #expect(!text.contains("\"run-end\""))
         }
 
+        /// The disk fills up under the iOS log: one error naming it, as for the event log beside it.
+        @Test func enospcOnTheIOSLogEndsTheRunWithOneError() throws {
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/run.jsonl"
+            let result = try runSupervisorFailing(
+                "write:ENOSPC:path=.ios.log:after=2:times=1",
+                ["run", "--loads", "30", "--log", log, "--log-format", "ios"], folder: folder)
+            #expect(result.status == 1)
+            #expect(unwrapped(result.stderr) == "supervisor: error: cannot write '\(log).ios.log': No space left on device\n")
+            #expect(result.made == [1])
+        }
+
         /// EMFILE at each step of a worker's launch in turn (each pipe, each fcntl, the spawn): one error that
         /// says so, and not one descriptor left open by the launch that failed. Past the last step, it launches.
         @Test func emfileAtEachStepOfALaunchLeaksNothing() throws {
@@ -176,6 +188,24 @@ extension Processes {
                 "supervisor: error: cannot start a worker: this process may open no more descriptors (ulimit -n: "))
             #expect(unwrapped(result.stderr).split(separator: "\n").count == 1)
             #expect(result.made == [1])
+        }
+
+        /// EMFILE opening one page: that load ends on an error page that says why, and the run goes on, degraded
+        /// rather than stopped, since the next open may well succeed.
+        @Test func emfileOnOpeningAPageFailsThatLoadAndTheRunGoesOn() throws {
+            let folder = try TemporaryFolder([:])
+            let content = try TemporaryFolder(["a.html": page("A"), "b.html": page("B")])
+            let log = folder.path + "/run.jsonl"
+            let result = try runSupervisorFailing(
+                "open:EMFILE:path=\(content.path):after=2:times=1",
+                ["run", "--content", content.path, "--loads", "6", "--log", log, "--json"], folder: folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.made == [1])
+            let counts = try runCounts(result.stdout)
+            #expect(counts["rendered"] == "5" && counts["failed"] == "1")
+            let failures = logEvents(log).filter { $0["event"] as? String == "fail" }
+            #expect(failures.count == 1)
+            #expect((failures.first?["error"] as? String)?.hasSuffix("openat2: Too many open files") == true)
         }
 
         /// A fault rule that cannot be read is a usage error of one line, before the run starts.
