@@ -77,7 +77,11 @@ extension Processes {
             let content = try TemporaryFolder(["socket.html": page("Socket", fault: "syscall=socket; when=rendered")])
             let folder = try TemporaryFolder([:])
             let log = folder.path + "/run.jsonl"
-            let run = try runSupervisorBounded(["run", "--content", content.path, "--loads", "1", "--log", log])
+            // On screen when it dies, and not recovered: one death, with no teardown of the view before it.
+            let run = try runSupervisorBounded([
+                "run", "--content", content.path, "--loads", "1", "--policy", "none", "--dwell", "300", "--blank-timeout", "400",
+                "--log", log,
+            ])
             #expect(run.status == 0, "\(run.stderr)")
             let analysis = try runSupervisorBounded(["analyze", log, "--json"])
             let report = try #require(try JSONSerialization.jsonObject(with: Data(analysis.stdout.utf8)) as? [String: Any])
