@@ -90,7 +90,7 @@ func fetch(_ url: String) {
         violated("walkBeneath opened \(String(describing: real("/proc/self/fd/\(walked)"))) for \(url), not beneath \(rootPath)")
     }
     guard real(rootPath + "/" + String(decoding: document, as: UTF8.self)) == opened else {
-        violated("walkBeneath opened \(opened) for \(url), which names another file: it followed a symlink")
+        violated("walkBeneath opened \(opened) for \(url), which realpath resolves otherwise (a symlink followed?)")
     }
     do throws(SystemError) {
         let kernel = try Sys.openBeneath(rootFD, document)
