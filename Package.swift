@@ -105,3 +105,31 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Fuzzing
+
+/// `scripts/fuzz` sets SUPERVISOR_FUZZ and builds in a scratch path of its own with `-sanitize=fuzzer,address`. Only
+/// then does the package hold the libFuzzer harnesses (scripts/fuzz-targets), and none of the products, workers or
+/// tests: no sanitizer meets the Embedded worker, and a plain `swift build` or `swift test` builds exactly what it
+/// did before.
+if Context.environment["SUPERVISOR_FUZZ"] != nil {
+    let kept: Set<String> = [
+        "CShim", "ProcFS", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
+        "LogAnalysis", "CommandLineOptions",
+    ]
+    let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+        ("frames", ["WireProtocol"]), ("session", ["Browser", "WireProtocol"]), ("journal", ["Browser", "System"]),
+        ("analyzer-lines", ["LogAnalysis", "System"]), ("analyzer-reports", ["LogAnalysis", "Events", "System"]),
+        ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events"]),
+    ]
+    package.products = []
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.targets.append(.target(name: "FuzzDriver", path: "scripts/fuzz-targets/FuzzDriver"))
+    for harness in harnesses {
+        package.targets.append(.executableTarget(
+            name: "fuzz-" + harness.name, dependencies: ["FuzzDriver"] + harness.dependencies,
+            path: "scripts/fuzz-targets/" + harness.name,
+            // ld.gold stops with an internal error on the sanitized objects.
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]))
+    }
+}

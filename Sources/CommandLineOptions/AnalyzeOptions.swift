@@ -36,7 +36,7 @@ public struct AnalyzeOptions: Sendable {
         "--tz",
         ValueKind<LogZone>(placeholder: "<zone>", read: { name, text throws(UsageError) in
             do throws(ZoneError) { return try LogZone(parsing: text) } catch { throw UsageError("'\(name)': \(error)") }
-        }, show: { "\($0)" }),
+        }, show: { zone in if case .local = zone { "local" } else { zone.name } }),
         default: "the zone the other files write, else this machine's",
         help: "Read times written without a zone (idevicesyslog, log show --style compact, Console copies) in this "
             + "zone: +HHMM, +HH:MM, UTC, local, or a name such as America/Los_Angeles.")

@@ -46,6 +46,8 @@ package enum LogTime {
         guard let month = line.number(at: j, width: 2), line.byte(j + 2) == 45, (1...12).contains(month),
             let day = line.number(at: j + 3, width: 2), (1...31).contains(day)
         else { return nil }
+        // Times are shown through nanoseconds since 1970, which end in April 2262.
+        guard year <= 2261 else { return nil }
         if year < 1970 { year = 1970 }
         return (days(year: year, month: month, day: day), j + 5)
     }

@@ -72,11 +72,12 @@ extension Sys {
     package static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
         guard path.first != UInt8(ascii: "/") else { throw SystemError("openat", errno: EXDEV) }
         var current = try retrying("openat", .open) { sv_openat_path_nofollow(root, ".") }
-        let device: UInt64
-        do throws(SystemError) { device = try status(current).device } catch {
+        var last: FileStatus
+        do throws(SystemError) { last = try status(current) } catch {
             close(current)
             throw error
         }
+        let device = last.device
         for component in path.split(separator: UInt8(ascii: "/")) where !component.elementsEqual(".".utf8) {
             let parent = current
             defer { close(parent) }
@@ -93,6 +94,13 @@ extension Sys {
                 close(current)
                 throw SystemError("openat", errno: found.type == S_IFLNK ? ELOOP : EXDEV)
             }
+            last = found
+        }
+        // As the kernel resolves it: a name followed by `/` or `/.` must be a directory.
+        let end = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last
+        if let end, end.isEmpty || end.elementsEqual(".".utf8), last.type != S_IFDIR {
+            close(current)
+            throw SystemError("openat", errno: ENOTDIR)
         }
         return current
     }

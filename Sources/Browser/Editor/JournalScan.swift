@@ -99,7 +99,8 @@ struct JournalScan {
                 if case .synced(_, let next)? = item(at: at) { at = next } else { at += 1 }
                 continue
             }
-            lost += Int(seq - last - 1)
+            // A seq in a damaged file can be anything up to UInt64.max: the count saturates rather than traps.
+            lost = Int(clamping: UInt64(lost) + min(seq - last - 1, UInt64(Int.max)))
             records.append(Array(bytes[text]))
             last = seq
             at = next

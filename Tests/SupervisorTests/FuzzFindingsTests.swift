@@ -1,0 +1,75 @@
+import Glibc
+import Testing
+
+@testable import Browser
+@testable import CommandLineOptions
+@testable import Events
+@testable import LogAnalysis
+@testable import System
+
+/// What `scripts/fuzz` found, kept found.
+@Suite struct FuzzFindings {
+    /// analyzer-lines: a line dated past April 2262 made every time shown of its incident overflow the nanoseconds it
+    /// is written through, and `analyze` trapped. Such a date is no date now: the line is read without a time.
+    @Test func aYearPastNanosecondsDoesNotTrap() throws {
+        for year in ["2261", "2262", "4593", "9999"] {
+            let report = try analyze(Fixture.xcode.replacingOccurrences(of: "2025-", with: year + "-"))
+            if year == "2261" { #expect(report.summaryOfIncidents == ["4107 killed-before-render confirmed"]) }
+            #expect(!report.json.text.isEmpty)
+            #expect(!report.text.isEmpty)
+        }
+        var day: Int?
+        let far = Array("4593-03-02 10:11:12.120000+0100 MyApp[4100:99001] hello".utf8)
+        #expect(Envelope.parse(far.span, as: .xcode, day: &day, assuming: .machine).time == nil)
+    }
+
+    /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
+    @Test func tzShowsWhatItReads() throws {
+        let table = Commands.analyze.table
+        for text in ["+0100", "-07:30", "UTC", "local", "America/Los_Angeles"] {
+            let shown = try #require(try table.parse(["--tz", text]).shown("--tz"))
+            #expect(try table.parse(["--tz", shown]).shown("--tz") == shown, "\(text) shows as \(shown)")
+        }
+        #expect(try table.parse(["--tz=+0100"]).shown("--tz") == "+0100")
+    }
+
+    /// journal: an intact record after a damaged stretch whose seq was past Int.max made counting the inputs lost
+    /// between them trap, so opening such a journal killed the supervisor. The count saturates.
+    @Test func aSeqPastIntMaxAfterDamageIsCounted() throws {
+        var bytes = InputJournal.header
+        InputJournal.appendRecord(seq: 1, text: Array("a".utf8), to: &bytes)
+        bytes += [0xDE, 0xAD]
+        InputJournal.appendRecord(seq: UInt64.max - 1, text: Array("b".utf8), to: &bytes)
+        InputJournal.appendSyncedMark(seq: UInt64.max - 1, to: &bytes)
+        let scan = JournalScan(bytes)
+        guard let damage = scan.damage else {
+            Issue.record("the damage was not found")
+            return
+        }
+        #expect(damage.lastIntactSeq == 1)
+        #expect(damage.intactAfter == 1)
+        #expect(damage.lost == Int.max)
+        #expect(scan.records(afterDamage: damage) == [Array("a".utf8), Array("b".utf8)])
+    }
+
+    /// content-path: the resolver for kernels without openat2 dropped a trailing `/`, so `app://local/a.html/` was
+    /// the file a.html there and a 404 everywhere else. It now refuses it as the kernel does, with ENOTDIR.
+    @Test func aFileNamedAsADirectoryIsNotFound() throws {
+        let folder = try TemporaryFolder(["a.html": "a"])
+        let root = try Sys.openDirectoryPath(folder.path)
+        defer { close(root) }
+        for path in ["a.html/", "a.html/.", "./a.html//"] {
+            for kernel in [false, true] {
+                do throws(SystemError) {
+                    let bytes = Array(path.utf8)
+                    close(try kernel ? Sys.openBeneath(root, bytes) : Sys.walkBeneath(root, bytes))
+                    Issue.record("\(path) resolved (kernel: \(kernel))")
+                } catch {
+                    #expect(error.errno == ENOTDIR, "\(path) (kernel: \(kernel))")
+                }
+            }
+        }
+        close(try Sys.walkBeneath(root, Array("./a.html".utf8)))
+        #expect(try folder.provider.fetch("app://local/a.html/").status == 404)
+    }
+}
