@@ -3,10 +3,10 @@ import WorkerRuntime
 /// What a document asks of the worker that renders it, read from its markup.
 ///
 /// Faults are declared by documents because web content is what crashes real content processes:
-/// `<meta name="x-fault" content="segv; when=rendered">`, or `syscall=open` for a call the sandbox forbids. Work is declared the same way:
-/// `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>` and `<iframe src>`;
-/// what the page does once rendered (a link the user follows, a form, a redirect) is declared too:
-/// `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
+/// `<meta name="x-fault" content="segv; when=rendered">`, or `syscall=open` for a call the sandbox forbids. Work is
+/// declared the same way: `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>`
+/// and `<iframe src>`; what the page does once rendered (a link the user follows, a form, a redirect) is declared
+/// too: `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
 ///
 /// Nothing a page says can break the worker or the channel: the title is cut to `maxTitleBytes` at a character
 /// boundary; a sub-resource or navigation whose URL is over `maxURLBytes` is ignored, as an address no browser
