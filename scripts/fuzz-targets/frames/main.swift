@@ -79,7 +79,8 @@ func seeds() -> [(name: String, bytes: [UInt8])] {
         .restoreHistory(index: 1, count: 2, urls: ["a:b", "c:d"]), .historyData(urls: ["a:b"]), .fetchData(body: [1, 2, 3]),
     ]
     let fromWorker: [FromWorker] = [
-        .hello(pid: 42, version: protocolVersion), .didCommit(url: "http://a/"), .title(id: 7, title: "t\u{ED}tl"),
+        .hello(pid: 42, version: protocolVersion, sandbox: .installed), .sandboxViolation(syscall: 2),
+        .didCommit(url: "http://a/"), .title(id: 7, title: "t\u{ED}tl"),
         .pong(seq: 1), .inputApplied(seq: 2, digest: 3), .document(length: 2, text: Array("hi".utf8)),
         .history(index: 0, count: 1, urls: ["a:b"]), .documentData(text: Array("hi".utf8)),
     ]
