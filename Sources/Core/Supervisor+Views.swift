@@ -76,7 +76,10 @@ extension Supervisor {
         guard let shownAt = load.shownAt, !stopping, !view.title.isEmpty else { return }
         let now = clock.now
         let first = load.visibleAt == nil
-        if first { load.sight = .visible(shownAt: shownAt, at: now) }
+        if first {
+            load.sight = .visible(shownAt: shownAt, at: now)
+            clock.cancel(view.titleCheck)
+        }
         load.client.visible(view, first: first, at: now)
     }
 

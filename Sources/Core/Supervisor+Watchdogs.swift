@@ -6,7 +6,7 @@ extension Supervisor {
     /// The field app's 3 s timer: an empty title means a blank view, whatever the process is doing.
     func watchTitle(of view: View) {
         let period = settings.watchdogNanoseconds ?? policy.watchdogNanoseconds
-        view.timers.append(clock.schedule(afterNanoseconds: period) { [weak self, weak view] in
+        view.titleCheck = clock.schedule(afterNanoseconds: period) { [weak self, weak view] in
             guard let self, let view, !view.closed, view.load.visibleAt == nil else { return }
             watchTitle(of: view)
             guard view.title.isEmpty else { return }
@@ -16,7 +16,8 @@ extension Supervisor {
                 deadChannel(view, "titleQuery")
                 blankDetected(view)
             }
-        })
+        }
+        view.timers.append(view.titleCheck!)
     }
 
     func blankDetected(_ view: View) {

@@ -34,6 +34,8 @@ package final class View {
     package internal(set) var attachAt = 0
     /// Timers set for it; closing it cancels them.
     package var timers: [TimerID] = []
+    /// The blank watchdog's next title check, cancelled once the load is visible: a visible view sets no timer.
+    var titleCheck: TimerID?
 
     init(id: Int, load: Load, visible: Bool, at time: Int) {
         self.id = id

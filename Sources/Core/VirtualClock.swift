@@ -24,6 +24,9 @@ package final class VirtualClock: Clock {
 
     package func soon(_ work: @escaping () -> Void) { soon.append(work) }
 
+    /// Timers set and not yet fired or cancelled.
+    package var pending: Int { timers.count }
+
     /// Moves to `now + nanoseconds`, firing every timer due on the way (and work asked for `soon` before each),
     /// timers they schedule included.
     package func advance(by nanoseconds: Int) {

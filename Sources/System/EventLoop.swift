@@ -103,6 +103,9 @@ package final class EventLoop: Clock {
 
     // MARK: - Running
 
+    /// How many times `epoll_wait` has returned: the loop's wake-ups, which only a descriptor or a due timer cause.
+    package private(set) var wakeUps = 0
+
     /// Dispatches events until `done()` holds. `afterBatch` runs once per wake-up, after its handlers.
     package func run(until done: () -> Bool, afterBatch: () -> Void = {}) throws(SystemError) {
         var data = [UInt64](repeating: 0, count: 64)
@@ -116,6 +119,7 @@ package final class EventLoop: Clock {
             afterBatch()
             if done() { return }
             let count = try retrying("epoll_wait", .poll) { sv_epoll_wait(epoll.rawValue, &data, &events, 64, -1) }
+            wakeUps += 1
             for i in 0..<Int(count) {
                 if data[i] == Self.timerToken {
                     fireDueTimers()

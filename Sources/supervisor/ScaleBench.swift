@@ -57,7 +57,7 @@ enum Scale {
 
     /// Opens `workers` views at once and keeps each on screen for two seconds (and 8 ms a worker) once rendered. The busy phase runs
     /// from the start until the last view is visible; the idle phase from then until the first dwell timer fires,
-    /// the only thing due. Wake-ups are the loop thread's voluntary context switches, as the kernel counts them.
+    /// the only thing due. Wake-ups are the event loop's returns from epoll_wait.
     static func measure(workers: Int, workerPath: String) throws -> Result {
         var configuration = RunConfiguration(workerPath: workerPath)
         configuration.loads = workers
@@ -71,7 +71,8 @@ enum Scale {
         var events = 0
         var visible = 0
         var busy: (cpu: Double, events: Int, rss: Double)?
-        var idleStart: (time: Int, switches: Int)?
+        var idleStart: (time: Int, wakeUps: Int)?
+        var loop: EventLoop?
         var idle: (seconds: Double, wakeups: Int)?
         var early = false
         log.observers.append { event in
@@ -81,26 +82,28 @@ enum Scale {
                 visible += 1
                 if visible == workers {
                     busy = (cpuSeconds(), events, Double(residentBytes() ?? -1) / 1_048_576)
-                    idleStart = (monotonicNow(), voluntarySwitches() ?? -1)
+                    idleStart = (monotonicNow(), loop!.wakeUps)
                 }
             case .loadEnd where idleStart == nil:
                 early = true
             case .loadEnd where idle == nil:
                 // This wake-up is the dwell timer itself: the one thing that was due.
-                if let start = idleStart, let now = voluntarySwitches(), start.switches >= 0 {
-                    idle = (Double(monotonicNow() - start.time) / 1e9, now - start.switches - 1)
+                if let start = idleStart {
+                    idle = (Double(monotonicNow() - start.time) / 1e9, loop!.wakeUps - start.wakeUps - 1)
                 }
             default:
                 break
             }
         }
         let cpuBefore = cpuSeconds()
-        _ = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log).run()
+        let simulation = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log)
+        loop = simulation.loop
+        _ = try simulation.run()
         guard let busy else { throw RuntimeError("scale: not every view became visible") }
         guard !early else {
             throw RuntimeError("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
         }
-        guard let idle else { throw RuntimeError("scale: cannot read the loop thread's context switches from /proc") }
+        guard let idle else { throw RuntimeError("scale: no view closed after the last one became visible") }
         guard busy.rss >= 0 else { throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc") }
         return Result(
             rssMiB: busy.rss, cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,
@@ -115,11 +118,6 @@ enum Scale {
 
     private static func residentBytes() -> Int? {
         ProcFS.residentPages(.current).map { $0 * Int(sysconf(Int32(_SC_PAGESIZE))) }
-    }
-
-    /// The calling thread's voluntary context switches: each is a sleep in epoll_wait that something ended.
-    private static func voluntarySwitches() -> Int? {
-        ProcFS.status(.currentThread)?.number("voluntary_ctxt_switches")
     }
 }
 

@@ -125,6 +125,17 @@ extension FakeWorker {
         #expect(client.failures.isEmpty && client.endings.isEmpty)
     }
 
+    /// Once its load is visible, nothing is due: the blank watchdog's title check is cancelled, the worker is not
+    /// pinged, and an idle supervisor sleeps (the scale bench found 1,024 title checks firing for nothing).
+    @Test func aVisibleViewLeavesNoTimerPending() throws {
+        let rig = CoreRig(.rebuild, attachAfterMs: 20)
+        #expect(rig.supervisor.settings.policy.detect.byWatchdog)
+        let (load, _, _) = rig.open()
+        rig.run(untilMs: 100)
+        #expect(load.visibleAt != nil)
+        #expect(rig.clock.pending == 0)
+    }
+
     /// A page that renders off screen is reported to the driver (which may inject a kill after render there); one
     /// rendered on screen is not, and the hidden one becomes visible only once shown.
     @Test func aRenderOffScreenIsReportedAndVisibleOnlyOnceShown() throws {
