@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -240,3 +241,5 @@ const char *sv_syscall_name(long number) {
     default: return 0;
     }
 }
+
+int sv_return_free_memory(void) { return malloc_trim(0); }

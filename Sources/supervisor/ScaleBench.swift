@@ -1,3 +1,4 @@
+import CShim
 import Core
 import Glibc
 import ProcFS
@@ -11,6 +12,8 @@ import Text
 enum Scale {
     struct Result {
         let rssMiB: Double
+        /// What the run added to the supervisor's resident memory, a worker.
+        let rssPerWorkerKiB: Double
         let cpuPerEventMicroseconds: Double
         let idleWakeupsPerSecond: Double
     }
@@ -41,6 +44,7 @@ enum Scale {
             let label = "scale \(grouped(workers))"
             metrics += [
                 .init(name: "\(label): supervisor RSS", unit: "MiB", samples: results.map(\.rssMiB)),
+                .init(name: "\(label): RSS per worker", unit: "KiB", samples: results.map(\.rssPerWorkerKiB)),
                 .init(name: "\(label): CPU per event", unit: "µs", samples: results.map(\.cpuPerEventMicroseconds)),
                 .init(name: "\(label): idle wake-ups", unit: "/s", samples: results.map(\.idleWakeupsPerSecond),
                       target: ("0", { o, _ in o.p99 == 0 })),
@@ -95,6 +99,9 @@ enum Scale {
                 break
             }
         }
+        // Memory freed by earlier rounds goes back to the system first, so that what this run holds is its own.
+        _ = sv_return_free_memory()
+        let rssBefore = residentBytes()
         let cpuBefore = cpuSeconds()
         let simulation = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log)
         loop = simulation.loop
@@ -104,9 +111,11 @@ enum Scale {
             throw RuntimeError("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
         }
         guard let idle else { throw RuntimeError("scale: no view closed after the last one became visible") }
-        guard busy.rss >= 0 else { throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc") }
+        guard busy.rss >= 0, let rssBefore else {
+            throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc")
+        }
         return Result(
-            rssMiB: busy.rss, cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,
+            rssMiB: busy.rss, rssPerWorkerKiB: (busy.rss * 1_048_576 - Double(rssBefore)) / 1024 / Double(workers), cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,
             idleWakeupsPerSecond: Double(idle.wakeups) / idle.seconds)
     }
 

@@ -47,13 +47,13 @@ extension Processes {
                 "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
                 "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
-                "scale 8: supervisor RSS", "scale 8: CPU per event", "scale 8: idle wake-ups",
-                "scale 32: supervisor RSS", "scale 32: CPU per event", "scale 32: idle wake-ups",
+                "scale 8: supervisor RSS", "scale 8: RSS per worker", "scale 8: CPU per event", "scale 8: idle wake-ups",
+                "scale 32: supervisor RSS", "scale 32: RSS per worker", "scale 32: CPU per event", "scale 32: idle wake-ups",
                 "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
                 "analyze 8 MB dense log", "analyze dense log peak RSS",
             ])
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(11).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.dropLast(13).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
             #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)

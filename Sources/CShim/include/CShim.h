@@ -62,6 +62,9 @@ int sv_kill_group(pid_t pgid, int sig);
  * making (files, the network, other programs and processes); NULL for any other. */
 const char *sv_syscall_name(long number);
 
+/* Gives the memory malloc holds free back to the system (glibc's malloc_trim(0)); 1 if any went back. */
+int sv_return_free_memory(void);
+
 int sv_cld_exited(void);
 int sv_cld_killed(void);
 int sv_cld_dumped(void);
