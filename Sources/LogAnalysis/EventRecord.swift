@@ -87,7 +87,11 @@ package struct EventRecord {
             if text != nil, let (days, end) = LogTime.date(value, at: 1), let clock = LogTime.timeOfDay(value, at: end + 1) {
                 time = days * LogTime.microsecondsPerDay + clock.micros
             } else if let (seconds, end) = value.number(at: 0) {
-                time = seconds * 1_000_000 + (value.byte(end) == 46 ? Self.fraction(value, from: end + 1) : 0)
+                // Seconds no clock reaches (past the year 294,000) are no time: the record is read without one.
+                let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+                let fraction = value.byte(end) == 46 ? Self.fraction(value, from: end + 1) : 0
+                let (sum, over) = micros.addingReportingOverflow(fraction)
+                if !overflow && !over { time = sum }
             }
         default: break
         }

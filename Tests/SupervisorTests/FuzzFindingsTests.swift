@@ -23,6 +23,16 @@ import Testing
         #expect(Envelope.parse(far.span, as: .xcode, day: &day, assuming: .machine).time == nil)
     }
 
+    /// analyzer-lines: an event-log line whose `time` was a number of seconds past what microseconds hold
+    /// (1772475072400000000.0, a time in nanoseconds written where seconds belong) made `analyze` trap.
+    @Test func secondsPastMicrosecondsDoNotTrap() throws {
+        for time in ["1772475072400000000.0", "9223372036854.775807", "-9223372036854775807"] {
+            let log = #"{"time":"# + time + #","event":"death","pid":4107,"status":"killed","signal":9}"# + "\n"
+            let report = try analyze(log)
+            #expect(!report.json.text.isEmpty && !report.text.isEmpty, "\(time)")
+        }
+    }
+
     /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
     @Test func tzShowsWhatItReads() throws {
         let table = Commands.analyze.table
