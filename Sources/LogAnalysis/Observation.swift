@@ -131,10 +131,16 @@ package enum Marker {
     /// apart only around a hit (RecordScanner), which keeps a 1 GB log near grep's speed. WebKit's proxies and
     /// assertions, RunningBoard's errors, its `[app<...>]` and WebKit identities, forwarded WebContent lines,
     /// terminations, and the app's lifecycle.
-    package static let relevant = Sys.Needles([
+    package static let relevant = Sys.Needles(relevantWords)
+    private static let relevantWords = [
         "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
-    ].map { Array($0.utf8) })
+    ].map { Array($0.utf8) }
+
+    /// What the scanner looks for: the relevant words, and the key each record of our own logs begins with, so that
+    /// our records are found wherever in a file they start (a device log with one of ours appended), not only when
+    /// the file's first block holds one.
+    package static let looked = Sys.Needles(relevantWords + [Array(#""event":"#.utf8)])
 
     package static let webContent = bytes("WebContent")
     package static let jsonEvent = bytes(#""event":"#)

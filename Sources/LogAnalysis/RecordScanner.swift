@@ -2,14 +2,15 @@ import Events
 import System
 import Text
 
-/// Finds the records worth reading without looking at every line. The words of `Marker.relevant` are looked for
+/// Finds the records worth reading without looking at every line. The words of `Marker.looked` are looked for
 /// across a whole window of lines in one vector pass, which counts the newlines it passes on the way; only around a
 /// hit are lines told apart: back from the hit's line to the nearest line that starts a record (at most
 /// `LineLimits.lookBehind` bytes back, and never into lines already taken), then forward over the lines that continue
 /// it. The assembler is given those lines in order, with their numbers, as it would be given every line.
 ///
 /// A file's first window is read line by line, and so is the rest of a file once a record of a format that keeps
-/// every record (our JSON Lines logs) turns up, since most of their records name no relevant word.
+/// every record (our JSON Lines logs) turns up, since most of their records name no relevant word; their `"event":`
+/// key is looked for beside the words, so that one turns up wherever it is.
 package struct RecordScanner {
     private enum Reading { case everyLine, aroundHits }
 
@@ -124,7 +125,7 @@ package struct RecordScanner {
                 from = found.end
             }
         }
-        let (hit, newlines, lineStart) = Marker.relevant.next(in: window.buffer, from..<window.end)
+        let (hit, newlines, lineStart) = Marker.looked.next(in: window.buffer, from..<window.end)
         lines += newlines
         return (hit, lineStart)
     }
@@ -285,7 +286,7 @@ private enum Helper {
         case .unavailable:
             return nil
         case .notStarted:
-            guard let thread = Sys.NeedleThread(Marker.relevant) else {
+            guard let thread = Sys.NeedleThread(Marker.looked) else {
                 self = .unavailable
                 return nil
             }

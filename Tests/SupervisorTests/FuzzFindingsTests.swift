@@ -33,6 +33,24 @@ import Testing
         }
     }
 
+    /// analyzer-lines: the records read depended on how the source handed out its bytes. Our own log's records are
+    /// read line by line only once one turns up, and one was looked for only in a file's first block (1 MiB): a
+    /// device log with our log appended lost every record of ours that named no WebKit word. Their `"event":` key
+    /// is looked for now, wherever it is.
+    @Test func ourLogAfterAMegabyteOfOtherLinesIsReadWhole() throws {
+        let ours = #"""
+            {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false}
+            {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
+
+            """#
+        let noise = String(repeating: "a line of some other program, in no format the analyzer knows\n", count: 20_000)
+        #expect(noise.utf8.count > LineReader<FileSource>.blockSize)
+        let alone = try analyze(ours).summaryOfIncidents
+        #expect(alone == ["3150 killed-before-render confirmed"])
+        #expect(try analyze(noise + ours).summaryOfIncidents == alone)
+    }
+
     /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
     @Test func tzShowsWhatItReads() throws {
         let table = Commands.analyze.table
