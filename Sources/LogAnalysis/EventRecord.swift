@@ -87,11 +87,12 @@ package struct EventRecord {
             if text != nil, let (days, end) = LogTime.date(value, at: 1), let clock = LogTime.timeOfDay(value, at: end + 1) {
                 time = days * LogTime.microsecondsPerDay + clock.micros
             } else if let (seconds, end) = value.number(at: 0) {
-                // Seconds no clock reaches (past the year 294,000) are no time: the record is read without one.
+                // Seconds outside what the analyzer shows (1970 to 2261) are no time: the record is read without one.
                 let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
                 let fraction = value.byte(end) == 46 ? Self.fraction(value, from: end + 1) : 0
-                let (sum, over) = micros.addingReportingOverflow(fraction)
-                if !overflow && !over { time = sum }
+                if !overflow, LogTime.readableMicros.contains(micros), LogTime.readableMicros.contains(micros + fraction) {
+                    time = micros + fraction
+                }
             }
         default: break
         }

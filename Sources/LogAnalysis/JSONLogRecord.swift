@@ -41,7 +41,7 @@ package enum JSONLogRecord {
             i += 1
         }
         if envelope.time == nil, let nanoseconds, let value = Double(record.string(nanoseconds)), value.isFinite,
-            abs(value) < 1e19
+            abs(value) < 1e19, LogTime.readableMicros.contains(Int((value / 1000).rounded()))
         {
             envelope.time = Int((value / 1000).rounded())
             envelope.zone = .written(0)

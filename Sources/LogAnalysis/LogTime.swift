@@ -6,6 +6,9 @@ import Text
 /// analysis (`ZoneAssumption`), so that it meets the same device's other files.
 package enum LogTime {
     package static let microsecondsPerDay = 86_400_000_000
+    /// Times are shown through nanoseconds since 1970, which end in April 2262: a time is read only before 2262 and
+    /// from 1970 on.
+    package static let readableMicros = 0..<(days(year: 2262, month: 1, day: 1) * microsecondsPerDay)
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
     package static func days(year: Int, month: Int, day: Int) -> Int {
@@ -46,8 +49,7 @@ package enum LogTime {
         guard let month = line.number(at: j, width: 2), line.byte(j + 2) == 45, (1...12).contains(month),
             let day = line.number(at: j + 3, width: 2), (1...31).contains(day)
         else { return nil }
-        // Times are shown through nanoseconds since 1970, which end in April 2262.
-        guard year <= 2261 else { return nil }
+        guard year <= 2261 else { return nil }  // `readableMicros`
         if year < 1970 { year = 1970 }
         return (days(year: year, month: month, day: day), j + 5)
     }

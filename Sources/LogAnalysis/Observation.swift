@@ -137,10 +137,10 @@ package enum Marker {
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
     ].map { Array($0.utf8) }
 
-    /// What the scanner looks for: the relevant words, and the key each record of our own logs begins with, so that
-    /// our records are found wherever in a file they start (a device log with one of ours appended), not only when
-    /// the file's first block holds one.
-    package static let looked = Sys.Needles(relevantWords + [Array(#""event":"#.utf8)])
+    /// What the scanner looks for: the relevant words, and what makes a line a record of our own logs (whose every
+    /// record counts: `Envelope`), so that our records are found wherever in a file they start (a device log with
+    /// one of ours appended), not only when the file's first block holds one.
+    package static let looked = Sys.Needles(relevantWords + [jsonEvent, jetsamKill])
 
     package static let webContent = bytes("WebContent")
     package static let jsonEvent = bytes(#""event":"#)

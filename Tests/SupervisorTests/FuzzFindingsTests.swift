@@ -26,7 +26,8 @@ import Testing
     /// analyzer-lines: an event-log line whose `time` was a number of seconds past what microseconds hold
     /// (1772475072400000000.0, a time in nanoseconds written where seconds belong) made `analyze` trap.
     @Test func secondsPastMicrosecondsDoNotTrap() throws {
-        for time in ["1772475072400000000.0", "9223372036854.775807", "-9223372036854775807"] {
+        // The last: seconds microseconds hold, but a time past 2262, which the report shows through nanoseconds.
+        for time in ["1772475072400000000.0", "9223372036854.775807", "-9223372036854775807", "9223372036.5"] {
             let log = #"{"time":"# + time + #","event":"death","pid":4107,"status":"killed","signal":9}"# + "\n"
             let report = try analyze(log)
             #expect(!report.json.text.isEmpty && !report.text.isEmpty, "\(time)")
@@ -36,7 +37,7 @@ import Testing
     /// analyzer-lines: the records read depended on how the source handed out its bytes. Our own log's records are
     /// read line by line only once one turns up, and one was looked for only in a file's first block (1 MiB): a
     /// device log with our log appended lost every record of ours that named no WebKit word. Their `"event":` key
-    /// is looked for now, wherever it is.
+    /// is looked for now, wherever it is, and so is Jetsam's `"jetsam-kill"`.
     @Test func ourLogAfterAMegabyteOfOtherLinesIsReadWhole() throws {
         let ours = #"""
             {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
@@ -49,6 +50,17 @@ import Testing
         let alone = try analyze(ours).summaryOfIncidents
         #expect(alone == ["3150 killed-before-render confirmed"])
         #expect(try analyze(noise + ours).summaryOfIncidents == alone)
+        // Jetsam's log too: its records are told by `"jetsam-kill"`.
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0}"#
+        #expect(try analyze(noise + jetsam + "\n").formatLines == [.jetsamLog: 1])
+    }
+
+    /// analyzer-lines: a `log show --style ndjson` record whose `time` (nanoseconds) fell after 2261 was read, and
+    /// showing it in the report trapped. It is read without a time now.
+    @Test func aLogShowTimePast2261IsNoTime() throws {
+        let line = #"{"time":9.7724750721201e18,"processID":4100,"eventMessage":"0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)"}"#
+        let report = try analyze(line + "\n")
+        #expect(!report.json.text.isEmpty && !report.text.isEmpty)
     }
 
     /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
