@@ -61,11 +61,10 @@ package struct RecordScanner {
         case .aroundHits:
             while at < range.upperBound {
                 at = takeAroundNextHit(from: at, window, into: &assembler, emit: emit)
+                // Every line from here on, even when the record that says so goes on into the next window.
+                if assembler.keepsEveryRecordSeen { reading = .everyLine }
                 if continuing { return }
-                if assembler.keepsEveryRecordSeen {
-                    reading = .everyLine
-                    return takeEvery(from: at, window, into: &assembler, emit: emit)
-                }
+                if reading == .everyLine { return takeEvery(from: at, window, into: &assembler, emit: emit) }
             }
         }
     }

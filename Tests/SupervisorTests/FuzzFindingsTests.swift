@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -63,6 +64,41 @@ import Testing
         #expect(!report.json.text.isEmpty && !report.text.isEmpty)
     }
 
+    /// analyzer-lines: a record that makes the scanner read every line (Jetsam's) and ended a window was followed
+    /// into the next one without the switch to reading every line: the lines after it were skimmed for hits, and a
+    /// flutter record wrapped over three lines lost its first two. Read in pieces (as from a pipe), the records
+    /// differed from the file read whole.
+    @Test func aRecordReadInPiecesIsTheRecordReadWhole() throws {
+        let parts = [
+            "RmlsdGVyaW5nIHRoZSBsb2cgZHRhYSB1c2luAQAAIGcgInN1YnN5c3RlbSA9PSAiY29t0p6Pj5Oa0WllYktpdCBcKGxhdW5j",
+            "aCkKMjAyNi0wMy0wMiAxMDoxMToxMi4xMjAxMDAtMDgwMCDYMHgyZjFhMyAgICBEZWZhdWx0ICAgICAwRmlsdGVyaW5nIHRo",
+            "ZSBsb2cgZGF0YSB1c2luZyAic3Vic3lzdGVtID09IFwiY29tLmFwcGxlLldlYktpdFwiIgp7InRpbWVzdGFtcCI6IjIwMjYt",
+            "MDMtMDIgMTA6MTE6MTIuMTIwMDBlYktpImpldHNhbS1raWxsIjoiUHJvY2Vzc1N1c3BlbnNpb3gwICAgICAgICAgICAgIHQA",
+            "AAAgNDEwMCAgIDAgICAgTXlBcHA6IChXZWJLaXQpIFtjb20uYXBwbGUuV2ViS2l0Omhvc3QgUnVubmVyWzQxMDBdOiAoV2Vi",
+            "S2l0KSBbY29tLmFwcGxlLldlYktpdDpQcm9jZXNzXSAweDEwYTJiM2M0MCAtIFtQSUQ9NDEwN10gV2ViUHJvY2Vzc1Byb3h5",
+            "OjpkaWRGaW5pc2hMYXVuY2hpbmc6ClsgICAgICAgIF0gW0QgbG9nIGRhdGEgdXNpbmcgInN1YnN5c3RlbSA9PSAiY29tLmFp",
+            "bGVkbiIsInByb3Zpc2liaWxpdHkwMCwidHJhY2VJRCI6bmc6In0KeyJldmVudE1lc3NhZ2UpCjIwKSBbY29tLmFwcGxlLldl",
+            "YktpdDpQ/////////////////////3JvY2Vzc1N1c3BlbnNpb25dIFwoZpiWbCI6IjB4MTBhMmIzYzQwIC0gUHJvY2Vzc0Fz",
+            "c2VydGlvbjo6YWNxdWlyZWVkU3lu",
+        ]
+        let bytes = try #require(Data(base64Encoded: parts.joined())).map { $0 }
+        func records(_ sizes: [Int]) throws -> [String] {
+            var reader = LineReader(Pieces(bytes: bytes, sizes: sizes))
+            var assembler = RecordAssembler()
+            assembler.beginFile()
+            var found: [String] = []
+            _ = try reader.records(into: &assembler) { text, format, line in
+                var copy: [UInt8] = []
+                Sys.append(text, to: &copy)
+                found.append("\(line) \(format) \(copy.count)")
+            }
+            return found
+        }
+        let whole = try records([])
+        #expect(whole == ["2 xcode 121", "3 jetsamLog 256", "4 flutter 213"])
+        #expect(try records([161, 178, 195, 212, 229, 246, 263]) == whole)
+    }
+
     /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
     @Test func tzShowsWhatItReads() throws {
         let table = Commands.analyze.table
@@ -111,5 +147,22 @@ import Testing
         }
         close(try Sys.walkBeneath(root, Array("./a.html".utf8)))
         #expect(try folder.provider.fetch("app://local/a.html/").status == 404)
+    }
+}
+
+/// `bytes` handed out `sizes` at a time, in turn (all that fits when there are none), as a pipe hands them out.
+private struct Pieces: ByteSource {
+    let bytes: [UInt8]
+    let sizes: [Int]
+    var offset = 0
+    var reads = 0
+
+    mutating func read(into buffer: inout [UInt8], from start: Int) throws(SystemError) -> Int {
+        var count = min(bytes.count - offset, buffer.count - start)
+        if !sizes.isEmpty { count = min(count, sizes[reads % sizes.count]) }
+        reads += 1
+        buffer.replaceSubrange(start..<start + count, with: bytes[offset..<offset + count])
+        offset += count
+        return count
     }
 }
