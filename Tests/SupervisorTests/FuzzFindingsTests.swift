@@ -83,7 +83,7 @@ import Testing
         ]
         let bytes = try #require(Data(base64Encoded: parts.joined())).map { $0 }
         func records(_ sizes: [Int]) throws -> [String] {
-            var reader = LineReader(Pieces(bytes: bytes, sizes: sizes))
+            var reader = LineReader(MemorySource(bytes, chunks: sizes))
             var assembler = RecordAssembler()
             assembler.beginFile()
             var found: [String] = []
@@ -94,7 +94,7 @@ import Testing
             }
             return found
         }
-        let whole = try records([])
+        let whole = try records([1 << 20])
         #expect(whole == ["2 xcode 121", "3 jetsamLog 256", "4 flutter 213"])
         #expect(try records([161, 178, 195, 212, 229, 246, 263]) == whole)
     }
@@ -147,22 +147,5 @@ import Testing
         }
         close(try Sys.walkBeneath(root, Array("./a.html".utf8)))
         #expect(try folder.provider.fetch("app://local/a.html/").status == 404)
-    }
-}
-
-/// `bytes` handed out `sizes` at a time, in turn (all that fits when there are none), as a pipe hands them out.
-private struct Pieces: ByteSource {
-    let bytes: [UInt8]
-    let sizes: [Int]
-    var offset = 0
-    var reads = 0
-
-    mutating func read(into buffer: inout [UInt8], from start: Int) throws(SystemError) -> Int {
-        var count = min(bytes.count - offset, buffer.count - start)
-        if !sizes.isEmpty { count = min(count, sizes[reads % sizes.count]) }
-        reads += 1
-        buffer.replaceSubrange(start..<start + count, with: bytes[offset..<offset + count])
-        offset += count
-        return count
     }
 }
