@@ -24,8 +24,9 @@ package struct LineReader<Source: ByteSource> {
 
     package init(_ source: Source) {
         self.source = source
-        buffer = [UInt8](repeating: 0, count: LineLimits.lookBehind + LineLimits.maximumLength + 1 + Self.blockSize)
-        previous = [UInt8](repeating: 0, count: buffer.count)
+        // Only bytes read or carried in are ever looked at: pages an input never reaches stay untouched.
+        buffer = Sys.unfilledBytes(count: LineLimits.lookBehind + LineLimits.maximumLength + 1 + Self.blockSize)
+        previous = Sys.unfilledBytes(count: buffer.count)
     }
 
     /// The next window of whole lines in `buffer` (perhaps empty), and by how much the bytes already handed out moved

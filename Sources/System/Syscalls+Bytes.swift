@@ -43,6 +43,13 @@ extension Sys {
         }
     }
 
+    /// `count` bytes for a reader that writes each byte before it reads it. Unlike `[UInt8](repeating: 0, count:)`,
+    /// it leaves a large buffer's pages untouched until they are used, so a small input read through a large buffer
+    /// costs only what it uses.
+    package static func unfilledBytes(count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
     /// Appends `bytes` to `array`. The corresponding C function is `memcpy`.
     package static func append(_ bytes: Span<UInt8>, to array: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { array.append(contentsOf: $0) }

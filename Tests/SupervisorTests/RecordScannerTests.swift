@@ -211,6 +211,33 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
     }
 }
 
+/// The reader's buffers are not cleared when made: only bytes it read or carried over may ever be looked at.
+@Suite struct UnclearedBuffers {
+    /// Memory freed just before, full of records, is what the reader's buffers are made of; a short input without a
+    /// last newline is read as itself alone.
+    @Test func aFreshReaderReadsNothingLeftInItsMemory() throws {
+        let line = Array((RecordScanning.launch + "\n").utf8)
+        let size = LineLimits.lookBehind + LineLimits.maximumLength + 1 + LineReader<ChunkedSource>.blockSize
+        // A large block freed first raises glibc's mmap threshold, so that blocks of the reader's size come from the
+        // heap, where what was freed before stays.
+        _ = Sys.unfilledBytes(count: 4 * size)
+        for _ in 0..<4 {
+            _ = (0..<size).map { line[$0 % line.count] }
+        }
+        let input = Array((RecordScanning.other + "\n" + RecordScanning.launch).utf8)
+        var reader = LineReader(ChunkedSource(input, reads: [7]))
+        let leftover = [reader.buffer, reader.previous].contains { $0[(input.count + 1)...].prefix(1 << 16).contains(10) }
+        #expect(leftover, "the test's premise: the reader's memory holds the freed lines")
+        var assembler = RecordAssembler()
+        var found: [String] = []
+        let lines = try reader.records(into: &assembler) { text, _, line in
+            found.append("\(line): " + String(decoding: (0..<text.count).map { text[$0] }, as: UTF8.self))
+        }
+        #expect(lines == 2)
+        #expect(found == ["2: " + RecordScanning.launch])
+    }
+}
+
 /// The vector paths and the byte loop find the same needles, count the same newlines and tell the same line starts.
 @Suite struct NeedleScanning {
     @Test(arguments: [0, 1, 2])
