@@ -137,10 +137,13 @@ package enum Marker {
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
     ].map { Array($0.utf8) }
 
-    /// What the scanner looks for: the relevant words, and what makes a line a record of our own logs (whose every
+    /// What the scanner looks for: the relevant words, what makes a line a record of our own logs (whose every
     /// record counts: `Envelope`), so that our records are found wherever in a file they start (a device log with
-    /// one of ours appended), not only when the file's first block holds one.
-    package static let looked = Sys.Needles(relevantWords + [jsonEvent, jetsamKill])
+    /// one of ours appended), not only when the file's first block holds one; and each way flutter's timing column
+    /// can start (`[+2061 ms]`, `[  +13 ms]`, `[        ]`, a bare `[ms]`): its hard wraps can cut a relevant word
+    /// in two, found only in the record the wrapped lines make.
+    package static let looked = Sys.Needles(relevantWords + [jsonEvent, jetsamKill] + flutterTimings)
+    private static let flutterTimings = ["[+", "[ ", "[ms]"].map { Array($0.utf8) }
 
     package static let webContent = bytes("WebContent")
     package static let jsonEvent = bytes(#""event":"#)

@@ -82,21 +82,36 @@ import Testing
             "c2VydGlvbjo6YWNxdWlyZWVkU3lu",
         ]
         let bytes = try #require(Data(base64Encoded: parts.joined())).map { $0 }
-        func records(_ sizes: [Int]) throws -> [String] {
-            var reader = LineReader(MemorySource(bytes, chunks: sizes))
-            var assembler = RecordAssembler()
-            assembler.beginFile()
-            var found: [String] = []
-            _ = try reader.records(into: &assembler) { text, format, line in
-                var copy: [UInt8] = []
-                Sys.append(text, to: &copy)
-                found.append("\(line) \(format) \(copy.count)")
-            }
-            return found
-        }
-        let whole = try records([1 << 20])
+        let whole = try records(bytes, [1 << 20])
         #expect(whole == ["2 xcode 121", "3 jetsamLog 256", "4 flutter 213"])
-        #expect(try records([161, 178, 195, 212, 229, 246, 263]) == whole)
+        #expect(try records(bytes, [161, 178, 195, 212, 229, 246, 263]) == whole)
+    }
+
+    /// analyzer-lines: a flutter record whose hard wrap cut its only relevant words in two ("Error acq",
+    /// "uiring") was read when its lines were read one by one (here the file's first window, read whole), and
+    /// missed when they were skimmed for words (read in pieces, the first window ends before it).
+    @Test func aWordCutByFlutterWrapIsFoundWhenSkimming() throws {
+        let parts = [
+            "WysyMDYxIG1zXSBbREVWSUNFIExPR10gMjAyNS0wMy0wMiBzc0NhY2hlMTA6MTE6MTIuMTIwMDAwKzAxMDA6AAABlWVzc10g",
+            "MDpQcm9jZXNzXSBcLihsYXVuY2gpCjIwMjYtMDMtMDIgMTA6MTE6MTIuMTIwMTAwLTA4MDAgIGxvY2FsaG9zdCBNeUFwcFs0",
+            "b3QgZXhpc3R9IiwKICAicHJvY2Vzc3BsZS5XZWJLaXQ6UHJvY2Vzc1N1c3BlbnNpb25dIFwodGFrZW4pCjIyNjAtMDMtMDIg",
+            "MTA6MTE6MTIuMTI0MDAwLTA4MDAgIGxvY2FsaG9zdCBNeUFwcFs0MTAwXTogKFJ1bm5pbmdCb2FyZFNlcnZpY2VzKSBbY29t",
+            "LmFwcGxlLnJ1bm5pbmdib2FyZDphc3NlcnRpb25dIFwocmJzRXJyb3IpCjIwMjYtMDMtMDIgMTA6MTE6MTIuMTI0MzAwLTA4",
+            "MDAgIGxvY2FsaG9zdCBub3QgZXhpc3RcIiBVc2VySW5mbz17TlNMb2NhbGl6ZWRGYWkwMTAwIE15QXBwWzAyIDEwOjExOjEy",
+            "LjIwMDAwMCswMTAwIE15QXBwWzQxMDA6OTkwMDFPcHRpb25hbF0gW1Byb2Nlc3NdIFdlYlByb2Nlc3NQcmx1cmVSZWFzb249",
+            "U3BlY2lmaWVkIHRhcmdldCBwcm9jZXNzIGRvZXNveHk6OnByb2Nlc3NEaWRUZXJtaW5hdGVuPUNyYXNoCiAgY29udGludWVk",
+            "IG5vdCBleAEAAAAiLAogICJwcm9jZXNzSUQiIDogNDEwMAp9LHsKICAiZXZleDEwYTJiM2M0MCAtIFtQSUQ9NDEwN10gV2Vi",
+            "UHJvY2Vzc1Byb3h5OjpkaWRGaW5pc2hMYXVuY2hpbmc6ClsgICAgICAgIF0gW0RFVklDRSBMT0ddIDIwMjUtMDMtMDIgMTA6",
+            "MTE6MTIuMTIwMTAwKzAxMDAgIGxvY2FsaG9zdCBSdW5uZXJbNDEwMF06IGJ1bm5pbmdib2FyZDphc3NlcnRpb25dIEVycm9y",
+            "IGFjcQoKCgoKCgoKCgoKCgoKdWlyaW5nIGFzc2VydGlvbjp1bm5pbmdib2FyZDphc3NlcnRpb25dIFwocmJzRXJyb3IpCjIw",
+            "MjYtMDMtMDIgMTA6MTE6MTIuMTI0MzAwLTA4MDAgIGxvY2FsaG9zdCBub3QgZXhpc3QgPEVycm9yIERvbWFpbj1SQlNBc3Nl",
+            "cnRpb25FcnJvckRvbQphaW4gQ29kZT0yICJTcGVjaWdpZWQgdGFyZ2V0IHByb2Nlc3MgZG9lcyBub3QgZXgKaXN0IiBVc2Vy",
+            "SW5mbz17fT4KWyAgICAgICAgXSBbREVWSVtERTJWSUMK",
+        ]
+        let bytes = try #require(Data(base64Encoded: parts.joined())).map { $0 }
+        let whole = try records(bytes, [1 << 20])
+        #expect(whole == ["2 xcode 110", "5 xcode 279", "8 logShowJSON 70", "10 flutter 165", "25 xcode 87"])
+        #expect(try records(bytes, [217, 234, 251, 268, 285, 302, 319]) == whole)
     }
 
     /// options: `--tz` showed its value as `offset(3600)` and `local` as `local time`, neither of which it reads.
@@ -148,4 +163,19 @@ import Testing
         close(try Sys.walkBeneath(root, Array("./a.html".utf8)))
         #expect(try folder.provider.fetch("app://local/a.html/").status == 404)
     }
+}
+
+/// The records the line pipeline assembles from `bytes` read in pieces of `sizes` (cycled): each one's first line,
+/// envelope and length.
+private func records(_ bytes: [UInt8], _ sizes: [Int]) throws -> [String] {
+    var reader = LineReader(MemorySource(bytes, chunks: sizes))
+    var assembler = RecordAssembler()
+    assembler.beginFile()
+    var found: [String] = []
+    _ = try reader.records(into: &assembler) { text, format, line in
+        var copy: [UInt8] = []
+        Sys.append(text, to: &copy)
+        found.append("\(line) \(format) \(copy.count)")
+    }
+    return found
 }
