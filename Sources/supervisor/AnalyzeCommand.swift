@@ -47,7 +47,7 @@ enum AnalyzeCommand {
         let replay = try replayPath.map { try OutputFile($0) }
         _ = sv_ignore_signal(SIGPIPE)
 
-        let started = monotonicNow()
+        let started = Sys.monotonicNanoseconds()
         let progress = ByteProgress(total: inputs.totalBytes + (truthInputs?.totalBytes ?? 0))
         // Times written without a zone are read in the zone the other files write, else this machine's.
         let assumed = ZoneAssumption(option: zone, written: inputs.writtenClocks())
@@ -133,7 +133,7 @@ enum AnalyzeCommand {
     }
 
     private static func stats(_ report: AnalysisReport, since start: Int) -> Stats {
-        Stats(seconds: Double(monotonicNow() - start) / 1e9, bytes: report.bytesRead, peakRSSBytes: Sys.peakResidentBytes())
+        Stats(seconds: Double(Sys.monotonicNanoseconds() - start) / 1e9, bytes: report.bytesRead, peakRSSBytes: Sys.peakResidentBytes())
     }
 
     private static func analyze(

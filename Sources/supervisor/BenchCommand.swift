@@ -62,19 +62,15 @@ enum BenchCommand {
         func external(_ program: String?, _ mode: String) throws -> [Double] {
             try program.map { try samples(from: $0, mode) } ?? []
         }
-        /// `measures` in turn, 25 times over, a 25th of the samples each time, each round starting with the next
-        /// one: on a shared machine whose speed drifts from second to second, ours and the floors then sample the
-        /// same stretches of it. Each call's first sample warms up (a new process, a new loop) and is dropped, on
-        /// every side alike; `warmUp: false` keeps it, for measures that take one sample per call.
+        /// `measures` taking turns, 25 times over, a 25th of the samples each time. Each call's first sample warms up
+        /// (a new process, a new loop) and is dropped, on every side alike; `warmUp: false` keeps it, for measures
+        /// that take one sample per call.
         func interleaved(_ total: Int, warmUp: Bool = true, _ measures: ((Int) throws -> [Double])...) throws -> [[Double]] {
             var results = Array(repeating: [Double](), count: measures.count)
             let rounds = min(25, total)
-            for round in 0..<rounds {
+            try takingTurns(rounds: rounds, measures.count) { index, round in
                 let count = total / rounds + (round < total % rounds ? 1 : 0)
-                for step in measures.indices {
-                    let index = (round + step) % measures.count
-                    results[index] += try measures[index](warmUp ? count + 1 : count).dropFirst(warmUp ? 1 : 0)
-                }
+                results[index] += try measures[index](warmUp ? count + 1 : count).dropFirst(warmUp ? 1 : 0)
             }
             return results
         }
@@ -204,7 +200,7 @@ enum BenchCommand {
         var killedAt: [Int32: Int] = [:]
         var samples: [Double] = []
         try killEachLoadOnce(iterations: iterations, workerPath: workerPath) { event, killed in
-            if let killed { killedAt[killed] = monotonicNow() }
+            if let killed { killedAt[killed] = Sys.monotonicNanoseconds() }
             if case .death = event.kind, let pid = event.pid, let start = killedAt.removeValue(forKey: pid) {
                 samples.append(Double(event.monotonic - start) / 1e6)
             }
@@ -219,7 +215,7 @@ enum BenchCommand {
         var samples: [Double] = []
         try killEachLoadOnce(policy, iterations: iterations, workerPath: workerPath) { event, killed in
             guard case .visible(let load, _, let first, _) = event.kind else { return }
-            if killed != nil { killedAt[load] = monotonicNow() }
+            if killed != nil { killedAt[load] = Sys.monotonicNanoseconds() }
             if !first, let start = killedAt.removeValue(forKey: load) {
                 samples.append(Double(event.monotonic - start) / 1e6)
             }
@@ -317,5 +313,13 @@ enum BenchCommand {
     private static func step(_ name: String?) {
         guard isatty(2) == 1 else { return }
         writeStandardError(name.map { "\r\u{1B}[Kbench: measuring \($0)…" } ?? "\r\u{1B}[K")
+    }
+}
+
+/// Calls `body` with each of `count` sides in turn, `rounds` times over, each round starting with the next side: on
+/// a shared machine whose speed drifts from second to second, every side then samples the same stretches of it.
+func takingTurns(rounds: Int, _ count: Int, _ body: (_ side: Int, _ round: Int) throws -> Void) rethrows {
+    for round in 0..<rounds {
+        for step in 0..<count { try body((round + step) % count, round) }
     }
 }

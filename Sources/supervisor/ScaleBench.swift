@@ -18,8 +18,7 @@ enum Scale {
         let idleWakeupsPerSecond: Double
     }
 
-    /// Each count of workers measured `rounds` times, the counts taking turns so that each samples the same
-    /// stretches of a shared machine.
+    /// Each count of workers measured `rounds` times, the counts taking turns.
     static func compare(workers counts: [Int], rounds: Int, workerPath: String) throws -> [(workers: Int, results: [Result])] {
         let needed = 64 + 3 * counts.max()!
         let limit = Sys.raiseDescriptorLimit()
@@ -27,11 +26,8 @@ enum Scale {
             throw RuntimeError("scale: \(grouped(counts.max()!)) workers need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
         }
         var results = counts.map { ($0, [Result]()) }
-        for round in 0..<rounds {
-            for step in counts.indices {
-                let index = (round + step) % counts.count
-                results[index].1.append(try measure(workers: counts[index], workerPath: workerPath))
-            }
+        try takingTurns(rounds: rounds, counts.count) { index, _ in
+            results[index].1.append(try measure(workers: counts[index], workerPath: workerPath))
         }
         return results
     }
@@ -86,14 +82,14 @@ enum Scale {
                 visible += 1
                 if visible == workers {
                     busy = (cpuSeconds(), events, Double(residentBytes() ?? -1) / 1_048_576)
-                    idleStart = (monotonicNow(), loop!.wakeUps)
+                    idleStart = (Sys.monotonicNanoseconds(), loop!.wakeUps)
                 }
             case .loadEnd where idleStart == nil:
                 early = true
             case .loadEnd where idle == nil:
                 // This wake-up is the dwell timer itself: the one thing that was due.
                 if let start = idleStart {
-                    idle = (Double(monotonicNow() - start.time) / 1e9, loop!.wakeUps - start.wakeUps - 1)
+                    idle = (Double(Sys.monotonicNanoseconds() - start.time) / 1e9, loop!.wakeUps - start.wakeUps - 1)
                 }
             default:
                 break
@@ -128,10 +124,4 @@ enum Scale {
     private static func residentBytes() -> Int? {
         ProcFS.residentPages(.current).map { $0 * Int(sysconf(Int32(_SC_PAGESIZE))) }
     }
-}
-
-func monotonicNow() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return now.tv_sec * 1_000_000_000 + now.tv_nsec
 }
