@@ -210,12 +210,8 @@ public final class LogAnalyzer {
         guard let pid = o.pid else { return }
         if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
         if let existing = timelines[pid] {
-            // A launch after the end is a new process; one told by another file at an earlier time (a run's event
-            // log and its iOS log) is the same one.
-            let relaunched = o.kind == .launch && existing.end.map { end in
-                if let ended = end.time, let now = stamp.time { return now > ended }
-                return end.file == stamp.file
-            } == true
+            // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
+            let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)
             let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
             if relaunched || stale {
                 timelines[pid] = nil

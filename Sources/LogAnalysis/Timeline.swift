@@ -111,10 +111,25 @@ package struct Timeline {
         lastSeen = stamp
     }
 
-    /// The first sign of its end: a launch of the same pid after it is a new process.
+    /// The first sign of its end.
     package var end: Stamp? {
         [termination, death?.stamp, killed, crashed?.stamp, launchFailed, reported?.stamp].compactMap { $0 }
             .min { $0.before($1) }
+    }
+
+    /// Whether a launch of this pid told at `stamp` is a new process: one after an end that the launching side
+    /// (WebKit's UI process, our supervisor) told is. An end only others told (a kill, a crash, a report) comes
+    /// before the UI process notices it, and it may finish the launch meanwhile (`didConnectToProcess` after the
+    /// kill): a launch within that end's burst is still this process.
+    package func isNewProcess(launchedAt stamp: Stamp) -> Bool {
+        func first(_ stamps: [Stamp?]) -> Stamp? { stamps.compactMap { $0 }.min { $0.before($1) } }
+        func after(_ end: Stamp) -> Bool {
+            if let ended = end.time, let now = stamp.time { return now > ended }
+            return end.file == stamp.file
+        }
+        if let told = first([termination, death?.stamp, launchFailed]), after(told) { return true }
+        guard let other = first([killed, crashed?.stamp, reported?.stamp]) else { return false }
+        return after(other) && !Stamp.near(other, stamp, .burst)
     }
 
     /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.

@@ -187,3 +187,40 @@ extension AnalysisReport {
         #expect(try analyze(Fixture.xcode, story: 999).story(of: 999) == "No line in the input names pid 999.")
     }
 }
+
+/// A run's event log and its iOS log read together tell each death once.
+@Suite struct AnalyzerMerging {
+    /// The worker said hello before the race's SIGKILL, and the supervisor read it after dealing the kill: the
+    /// event log has the kill before the hello, and the iOS log tells that hello as `didConnectToProcess`, a launch.
+    /// A launch so soon after a kill that only the killer told is the same process finishing its launch, not a new
+    /// one with the same pid.
+    @Test func aHelloReadAfterTheKillIsTheSameProcess() throws {
+        let events = [
+            #"{"time":"2026-11-24T16:13:53.018210Z","mono":1,"event":"spawn","view":69,"pid":887,"load":56}"#,
+            #"{"time":"2026-11-24T16:13:53.018259Z","mono":2,"event":"priority","view":69,"pid":887,"band":"background","nice":10,"oomScoreAdj":900,"result":"ok"}"#,
+            #"{"time":"2026-11-24T16:13:53.018365Z","mono":3,"event":"inject","view":69,"pid":887,"kind":"race","oomScoreAdj":900}"#,
+            #"{"time":"2026-11-24T16:13:53.018617Z","mono":4,"event":"hello","view":69,"pid":887,"spawnToHelloMs":3.088,"sandbox":"installed"}"#,
+            #"{"time":"2026-11-24T16:13:53.018774Z","mono":5,"event":"death","view":69,"pid":887,"status":"killed","signal":9,"rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.266,"cause":"injected"}"#,
+            #"{"time":"2026-11-24T16:13:53.018819Z","mono":6,"event":"unobserved","view":69,"pid":887}"#,
+            #"{"time":"2026-11-24T16:13:53.022824Z","mono":7,"event":"attach","view":69,"pid":887}"#,
+            #"{"time":"2026-11-24T16:13:53.022840Z","mono":8,"event":"priority","view":69,"pid":887,"band":"foreground","nice":0,"oomScoreAdj":0,"result":"ESRCH"}"#,
+        ]
+        let error = #"Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}"#
+        let ios = [
+            "16:13:53.018210+0000 MyApp[817:817] [Process] 0x10c43770 - [PID=887] WebProcessProxy::didFinishLaunching:",
+            "16:13:53.018259+0000 MyApp[817:817] [ProcessSuspension] 0x10c43770 - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=887",
+            "16:13:53.018617+0000 MyApp[817:817] [ProcessSuspension] 0x10c43770 - [PID=887] ProcessThrottler::didConnectToProcess:",
+            "16:13:53.018774+0000 MyApp[817:817] [Process] 0x10c43770 - [PID=887] WebProcessProxy::didClose: (web process 0 crash)",
+            "16:13:53.018774+0000 MyApp[817:817] [Process] 0x10c43770 - [PID=887] WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash",
+            "16:13:53.022840+0000 MyApp[817:817] [assertion] Error acquiring assertion: <\(error)>",
+            "16:13:53.022840+0000 MyApp[817:817] [ProcessSuspension] 0x10c43770 - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=887, error: \(error)",
+        ].map { "2026-11-24 " + $0 }
+        let report = try analyze([
+            ("run.jsonl", Array((events.joined(separator: "\n") + "\n").utf8)),
+            ("run.jsonl.ios.log", Array((ios.joined(separator: "\n") + "\n").utf8)),
+        ])
+        #expect(report.summaryOfIncidents == ["887 killed-before-render confirmed"])
+        // Both files' lines are its evidence.
+        #expect(Set(report.incidents.flatMap { $0.evidence.map(\.stamp.file) }).count == 2)
+    }
+}
