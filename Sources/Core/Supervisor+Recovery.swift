@@ -16,7 +16,9 @@ extension Supervisor {
     }
 
     func died(_ worker: Worker, code: Int32, status: Int32) {
-        if code != sv_cld_exited() && status == SIGSYS { readSandboxReport(of: worker) }
+        // What it sent before it died is heard first, as over one socket whose end comes after its data: a page
+        // it finished counts as rendered, and a sandboxed worker's report names the call it was caught making.
+        if worker.channelOpen { received(from: worker) }
         worker.handle.closeChannel()
         clock.cancel(worker.timer)
         forget(worker)
@@ -49,16 +51,6 @@ extension Supervisor {
         }
         view.worker = nil
         terminated(view, termination, pid: worker.pid)
-    }
-
-    /// Reads the report a sandboxed worker's trap handler wrote just before it died, if the channel's own event
-    /// has not delivered it yet; nothing else a dead worker sent is acted on.
-    private func readSandboxReport(of worker: Worker) {
-        guard worker.channelOpen, worker.sandbox == .installed else { return }
-        _ = worker.handle.receive()
-        while let message = try? worker.handle.next() {
-            if case .sandboxViolation(let call) = message { worker.forbiddenCall = call }
-        }
     }
 
     /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making

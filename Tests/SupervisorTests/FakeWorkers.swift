@@ -69,6 +69,17 @@ final class FakeWorker: WorkerHandle {
         clock.soon { [weak self] in if let self, !reaped { exited() } }
     }
 
+    /// On the clock's next turn, sends `messages` and crashes at once; the loop hears of the death before it reads
+    /// them, as when it wakes to both and the pidfd's event comes first.
+    func sayThenCrash(_ messages: FromWorker...) {
+        clock.soon { [weak self] in
+            guard let self, exit == nil else { return }
+            inbox += messages
+            crash()
+            clock.soon { [weak self] in if let self, channelOpen { readable() } }
+        }
+    }
+
     /// Dies of `signal` sent by no one the supervisor knows: a crash, or a kill from outside.
     func crash(_ signal: Int32 = SIGSEGV) { die(code: signal == SIGSEGV ? sv_cld_dumped() : sv_cld_killed(), status: signal) }
 

@@ -223,6 +223,24 @@ extension FakeWorker {
         #expect(rig.launcher.launched.count == 4 && rig.named("give-up").isEmpty)
     }
 
+    /// A worker that finished its page and crashed at once: what it sent before it died is heard before its death,
+    /// even when the death's event comes first, so the page counts as rendered.
+    @Test func whatADeadWorkerSentBeforeItDiedIsHeardFirst() throws {
+        let rig = CoreRig(.rebuild, attachAfterMs: 20)
+        rig.launcher.prepare = { worker in
+            worker.script = { message, worker in
+                guard case .fetchReply = message else { return FakeWorker.healthy(message, worker) }
+                worker.sayThenCrash(.didCommit(url: "app://local/page0.html"), .didFinish(title: "Page"))
+            }
+        }
+        let (_, _, client) = rig.open()
+        rig.run(untilMs: 10)
+        let steps = rig.events.map(\.name).filter { ["commit", "render", "death"].contains($0) }
+        #expect(steps.prefix(3) == ["commit", "render", "death"])
+        #expect(rig.named("death").first?["rendered"] == .bool(true))
+        #expect(client.renders.map(\.title).first == "Page")
+    }
+
     /// WebKit's default: at most one recovery per view in 30 s. A kill 30.001 s after a recovery is recovered;
     /// one 29.999 s after it is suppressed, and the view is left without a worker.
     @Test func webKitSuppressesASecondRecoveryWithinThirtySeconds() throws {
