@@ -30,7 +30,7 @@ extension Processes {
                 ("floor", ["-static"]),
                 ("bare", [
                     "-static", "-nostdlib", "-ffreestanding", "-fno-builtin", "-fno-stack-protector", "-Wl,-e,wr_entry",
-                    "-I", "\(runtime)/include", "\(runtime)/runtime.c",
+                    "-I", "\(runtime)/include", "-I", runtime, "\(runtime)/runtime.c",
                 ]),
             ] {
                 let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(root)/scripts/\(name).c"])
@@ -45,7 +45,8 @@ extension Processes {
             let metrics = try #require(output["metrics"] as? [[String: Any]])
             #expect(metrics.compactMap { $0["name"] as? String } == [
                 "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
-                "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
+                "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child, least filter",
+                "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
                 "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
                 "scale 8: supervisor RSS", "scale 8: RSS per worker", "scale 8: CPU per event", "scale 8: idle wake-ups",
                 "scale 32: supervisor RSS", "scale 32: RSS per worker", "scale 32: CPU per event", "scale 32: idle wake-ups",

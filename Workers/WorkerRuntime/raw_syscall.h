@@ -23,4 +23,11 @@ static inline long sys6(long n, long a, long b, long c, long d, long e, long f) 
 }
 #define sys(n, a, b, c) sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
+/* The architecture's number in a seccomp filter's view of a call (linux/audit.h). */
+#if defined(__x86_64__)
+#define WR_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define WR_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
 #endif
