@@ -32,14 +32,14 @@ public struct BenchOptions: Sendable {
                 with no attach delay), the channel's title-probe round trip and one-way throughput of small frames
                 (supervisor and worker pinned to one CPU, as the floor is), 256 and then 1,024 live workers at once,
                 three times each (supervisor RSS, CPU per event, flat from one to the other, idle wake-ups per
-                second), a 10,000-tab session restored (floor: reading and
-                CRC-checking its file), and analyze on two generated device logs (one with a WebKit line in ten),
-                each beside grep -c on the same file (its time, and its peak RSS). With --floor, the same work done
-                by a plain C program (scripts/floor.c, built by scripts/bench) is measured in the same run; the
-                ratio is ours/floor at p50. With --bare, the launchers alone: ours, the floor's and
-                Foundation.Process's, each starting a child without libc that does nothing before its hello
-                (scripts/bare.c), and that child under the least seccomp filter. Each target from the benchmark issue is checked and reported as met or MISSED, or
-                as not checked when it needs a floor that was not given.
+                second), a 10,000-tab session restored (floor: reading and CRC-checking its file), and analyze on
+                two generated device logs (one with a WebKit line in ten), each beside grep -c on the same file (its
+                time, and its peak RSS). With --floor, the same work done by a plain C program (scripts/floor.c,
+                built by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare,
+                the launchers alone: ours, the floor's and Foundation.Process's, each starting a child without libc
+                that does nothing before its hello (scripts/bare.c), and that child under the least seccomp filter.
+                Each target from the benchmark issue is checked and reported as met or MISSED, or as not checked
+                when it needs a floor that was not given.
                 """,
             usage: """
                 supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]
