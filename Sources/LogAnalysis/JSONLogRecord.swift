@@ -41,9 +41,9 @@ package enum JSONLogRecord {
             i += 1
         }
         if envelope.time == nil, let nanoseconds, let value = Double(record.string(nanoseconds)), value.isFinite,
-            abs(value) < 1e19, LogTime.readableMicros.contains(Int((value / 1000).rounded()))
+            abs(value) < 1e19, case let micros = Int((value / 1000).rounded()), LogTime.readableMicros.contains(micros)
         {
-            envelope.time = Int((value / 1000).rounded())
+            envelope.time = micros
             envelope.zone = .written(0)
         }
     }

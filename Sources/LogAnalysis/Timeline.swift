@@ -112,23 +112,24 @@ package struct Timeline {
     }
 
     /// The first sign of its end.
-    package var end: Stamp? {
-        [termination, death?.stamp, killed, crashed?.stamp, launchFailed, reported?.stamp].compactMap { $0 }
-            .min { $0.before($1) }
-    }
+    package var end: Stamp? { Self.first([endToldByLauncher, endToldByOthers]) }
+    /// The first end the launching side (WebKit's UI process, our supervisor) told.
+    private var endToldByLauncher: Stamp? { Self.first([termination, death?.stamp, launchFailed]) }
+    /// The first end only others told: a kill, a crash, a report.
+    private var endToldByOthers: Stamp? { Self.first([killed, crashed?.stamp, reported?.stamp]) }
 
-    /// Whether a launch of this pid told at `stamp` is a new process: one after an end that the launching side
-    /// (WebKit's UI process, our supervisor) told is. An end only others told (a kill, a crash, a report) comes
-    /// before the UI process notices it, and it may finish the launch meanwhile (`didConnectToProcess` after the
-    /// kill): a launch within that end's burst is still this process.
+    private static func first(_ stamps: [Stamp?]) -> Stamp? { stamps.compactMap { $0 }.min { $0.before($1) } }
+
+    /// Whether a launch of this pid told at `stamp` is a new process: one after an end the launching side told is.
+    /// An end only others told comes before the UI process notices it, and it may finish the launch meanwhile
+    /// (`didConnectToProcess` after the kill): a launch within that end's burst is still this process.
     package func isNewProcess(launchedAt stamp: Stamp) -> Bool {
-        func first(_ stamps: [Stamp?]) -> Stamp? { stamps.compactMap { $0 }.min { $0.before($1) } }
         func after(_ end: Stamp) -> Bool {
             if let ended = end.time, let now = stamp.time { return now > ended }
             return end.file == stamp.file
         }
-        if let told = first([termination, death?.stamp, launchFailed]), after(told) { return true }
-        guard let other = first([killed, crashed?.stamp, reported?.stamp]) else { return false }
+        if let told = endToldByLauncher, after(told) { return true }
+        guard let other = endToldByOthers else { return false }
         return after(other) && !Stamp.near(other, stamp, .burst)
     }
 

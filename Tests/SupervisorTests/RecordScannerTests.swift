@@ -6,28 +6,6 @@ import Testing
 @testable import System
 @testable import Text
 
-/// A source that hands out its bytes in reads of the sizes given, round the clock: block boundaries where a test
-/// wants them.
-struct ChunkedSource: ByteSource {
-    let bytes: [UInt8]
-    let sizes: [Int]
-    private var offset = 0
-    private var turn = 0
-
-    init(_ bytes: [UInt8], reads sizes: [Int]) {
-        self.bytes = bytes
-        self.sizes = sizes
-    }
-
-    mutating func read(into buffer: inout [UInt8], from start: Int) throws(SystemError) -> Int {
-        let count = min(sizes[turn % sizes.count], bytes.count - offset, buffer.count - start)
-        turn += 1
-        for i in 0..<count { buffer[start + i] = bytes[offset + i] }
-        offset += count
-        return count
-    }
-}
-
 /// What an assembler emitted, and what it counted.
 struct Assembled: Equatable, CustomStringConvertible {
     var records: [String] = []
@@ -65,7 +43,7 @@ func everyLine(_ bytes: [UInt8]) -> Assembled {
 func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
     var assembler = RecordAssembler()
     var result = Assembled()
-    var reader = LineReader(ChunkedSource(bytes, reads: reads))
+    var reader = LineReader(MemorySource(bytes, chunks: reads))
     result.lines = try reader.records(into: &assembler, emit: { text, format, line in
         result.records.append("\(line) \(format.rawValue): " + String(decoding: (0..<text.count).map { text[$0] }, as: UTF8.self))
     })
@@ -217,7 +195,7 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
     /// last newline is read as itself alone.
     @Test func aFreshReaderReadsNothingLeftInItsMemory() throws {
         let line = Array((RecordScanning.launch + "\n").utf8)
-        let size = LineLimits.lookBehind + LineLimits.maximumLength + 1 + LineReader<ChunkedSource>.blockSize
+        let size = LineLimits.lookBehind + LineLimits.maximumLength + 1 + LineReader<MemorySource>.blockSize
         // A large block freed first raises glibc's mmap threshold, so that blocks of the reader's size come from the
         // heap, where what was freed before stays.
         _ = Sys.unfilledBytes(count: 4 * size)
@@ -225,7 +203,7 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
             _ = (0..<size).map { line[$0 % line.count] }
         }
         let input = Array((RecordScanning.other + "\n" + RecordScanning.launch).utf8)
-        var reader = LineReader(ChunkedSource(input, reads: [7]))
+        var reader = LineReader(MemorySource(input, chunks: [7]))
         let leftover = [reader.buffer, reader.previous].contains { $0[(input.count + 1)...].prefix(1 << 16).contains(10) }
         #expect(leftover, "the test's premise: the reader's memory holds the freed lines")
         var assembler = RecordAssembler()
