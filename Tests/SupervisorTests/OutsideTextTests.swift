@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import Browser
+@testable import Events
+@testable import Text
+import WireProtocol
+
+/// The characters of `text` a terminal would act on, line ends apart: what no output of ours may carry raw.
+func actedOn(_ text: String) -> [Unicode.Scalar] {
+    text.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+}
+
+/// An escape sequence that would set the window's title, ring the bell and turn the text red.
+let hostileText = "\u{1B}]0;pwned\u{07}\u{1B}[31m"
+/// `hostileText` as `visible` shows it.
+let hostileShown = "␛]0;pwned␇␛[31m"
+
+extension Processes {
+    /// Evidence is written by anyone: a log line, a report's field, a file's name, a URL a worker committed, a
+    /// schedule or a policy file. None of it reaches the terminal raw, and pages made of it stay well-formed.
+    @Suite struct OutsideText {
+        /// A folder of evidence with escape sequences everywhere the analyzer quotes: in a line `--timeline` quotes,
+        /// in a Jetsam report's `reason`, in the names of the files (a log, a report, one with no log line and a
+        /// binary one, which the warnings name).
+        static func hostileEvidence() throws -> TemporaryFolder {
+            let log = Fixture.xcode.replacingOccurrences(
+                of: "[Process] 0x10a2b3c40 - [PID=4107] WebProcessProxy::didClose:",
+                with: "[Process] \(hostileText) 0x10a2b3c40 - [PID=4107] WebProcessProxy::didClose:")
+            let report = ReportFixture.jetsam.replacingOccurrences(
+                of: "\"per-process-limit\"", with: #""per-process\u001b]0;pwned\u0007\u001b[31m""#)
+            let folder = try TemporaryFolder([
+                "race\(hostileText).log": log, "Jetsam\(hostileText).ips": report, "notes\u{1B}[2J.txt": "hello\n",
+            ])
+            try Data((0..<1024).map { UInt8($0 % 256) }).write(to: URL(fileURLWithPath: folder.path + "/binary\u{1B}[2J.dat"))
+            return folder
+        }
+
+        /// A Jetsam report's reason in the table, a line `--timeline` quotes, the files' names in the table, the
+        /// story and the warnings: each carried its escape sequence to the terminal.
+        @Test func analyzeShowsEveryCharacterOfItsInputThatATerminalWouldActOn() throws {
+            let folder = try Self.hostileEvidence()
+            let result = try runSupervisor(["analyze", folder.path, "--timeline", "4107"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(actedOn(result.stdout).isEmpty && actedOn(result.stderr).isEmpty, "\(result.stdout)\n\(result.stderr)")
+            let shown = hostileShown
+            #expect(unwrapped(result.stdout).contains("(per-process\(shown), 2,210 pages"), "\(result.stdout)")
+            #expect(result.stdout.contains("[Process] \(shown) 0x10a2b3c40"), "the line --timeline quotes: \(result.stdout)")
+            #expect(result.stdout.contains("race\(shown).log:7"), "where it is: \(result.stdout)")
+            #expect(unwrapped(result.stderr).contains("notes␛[2J.txt has no line") && result.stderr.contains("binary␛[2J.dat"))
+            for line in (result.stdout + result.stderr).split(separator: "\n") { #expect(line.count <= lineWidth, "\(line)") }
+
+            // JSON carries the text as it was, escaped as JSON.
+            let json = try runSupervisor(["analyze", folder.path, "--json"])
+            #expect(actedOn(json.stdout).isEmpty && json.stdout.contains(#"\u001b]0;pwned\u0007"#))
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let incidents = try #require(report["incidents"] as? [[String: Any]])
+            #expect(incidents.contains { ($0["detail"] as? String)?.contains("per-process\(hostileText)") == true })
+        }
+
+        /// `session show` printed the URL each tab was on as its worker committed it.
+        @Test func sessionShowShowsAURLAWorkerCommittedVisibly() throws {
+            let folder = try TemporaryFolder([:])
+            let url = "app://local/\(hostileText)page.html"
+            let tab = SavedTab(id: 1, history: BackForwardList(entries: [HistoryEntry(url: url, title: hostileText)], index: 0), visible: true)
+            try SessionFile.write(SessionFile.encode(Session(tabs: [tab])), to: folder.path + "/s")
+            let shown = try runSupervisor(["session", "show", folder.path + "/s"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(actedOn(shown.stdout).isEmpty && shown.stdout.contains("app://local/\(hostileShown)page.html"), "\(shown.stdout)")
+            let json = try runSupervisor(["session", "show", folder.path + "/s", "--json"])
+            #expect(actedOn(json.stdout).isEmpty && json.stdout.contains(#"app://local/\u001b]0;pwned\u0007"#), "\(json.stdout)")
+        }
+
+        /// A policy file's keys and values, and a replay schedule's, are named in the one line that refuses them.
+        @Test func aRefusalShowsWhatTheFileSaysVisibly() throws {
+            let folder = try TemporaryFolder([
+                "value.json": #"{"spares": "\u001b]0;pwned\u0007"}"#, "key.json": #"{"spares\u001b[2J": 1}"#,
+                "twice.json": #"{"x\u001b[2J": 1, "x\u001b[2J": 2}"#,
+                "schedule.json": seed000Schedule.replacingOccurrences(of: #""evidence": []"#, with: #""evidence": [], "x\u001b[2J": 1"#),
+            ])
+            for (arguments, message) in [
+                (["run", "--policy", "@" + folder.path + "/value.json"], "'spares' takes a whole number from 0 to 64, not '␛]0;pwned␇'"),
+                (["run", "--policy", "@" + folder.path + "/key.json"], "no field 'spares␛[2J'"),
+                (["run", "--policy", "@" + folder.path + "/twice.json"], "'x␛[2J' is given twice"),
+                (["compare", "--replay", folder.path + "/schedule.json"], "incident 1: unknown key 'x␛[2J'"),
+            ] {
+                let result = try runSupervisorBounded(arguments)
+                #expect(result.status != 0 && actedOn(result.stderr).isEmpty, "\(arguments): \(result.stderr)")
+                #expect(unwrapped(result.stderr).contains(message), "\(arguments): \(result.stderr)")
+            }
+        }
+    }
+}
+
+/// Outside text where it is put: JSON, a list of names.
+@Suite struct OutsideTextFormats {
+    @Test func jsonEscapesDeleteAndC1ControlsToo() {
+        let text = "a\u{1B}[31m\u{7F}\u{9B}2J\u{85}é"
+        let written = JSON.string(text).text
+        #expect(written == #""a\u001b[31m\u007f\u009b2J\u0085é""#)
+        #expect(JSON.parse(Array(written.utf8)) == .string(text))
+    }
+
+    @Test func namesPassedOverAreListedVisibly() {
+        #expect(listed(["a\u{1B}[2J.log", "b.log"]) == "a␛[2J.log, b.log")
+    }
+}
