@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 
 @testable import Browser
@@ -56,6 +57,31 @@ extension Processes {
             let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             let incidents = try #require(report["incidents"] as? [[String: Any]])
             #expect(incidents.contains { ($0["detail"] as? String)?.contains("per-process\(hostileText)") == true })
+        }
+
+        /// Through a control character in a report's field or a file's name, the chart was XML no browser draws, and
+        /// the page carried the raw bytes.
+        @Test func theChartAndThePageStayWellFormedWithAnyInput() throws {
+            let folder = try Self.hostileEvidence()
+            let out = try TemporaryFolder([:])
+            let shown = hostileShown
+            // The log alone, whose name is the chart's title; the folder, whose report's reason a lane's label quotes
+            // (the page is this one's).
+            for (input, quoted) in [(folder.path + "/race\(hostileText).log", "race\(shown).log: Read"), (folder.path, "per-process\(shown)")] {
+                let result = try runSupervisor(["analyze", input, "--svg", out.path + "/lanes.svg", "--html", out.path + "/report.html"])
+                #expect(result.status == 0, "\(result.stderr)")
+                let svg = try Data(contentsOf: URL(fileURLWithPath: out.path + "/lanes.svg"))
+                let parser = XMLParser(data: svg)
+                #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+                #expect(String(decoding: svg, as: UTF8.self).contains(quoted))
+            }
+            let page = try String(contentsOfFile: out.path + "/report.html", encoding: .utf8)
+            #expect(actedOn(page).isEmpty)
+            #expect(page.contains("race\(shown).log</code>") && page.contains("[Process] \(shown) 0x10a2b3c40"))
+            // The chart inside the page is XML too.
+            let start = try #require(page.range(of: "<svg "))
+            let end = try #require(page.range(of: "</svg>"))
+            #expect(XMLParser(data: Data(page[start.lowerBound..<end.upperBound].utf8)).parse())
         }
 
         /// `session show` printed the URL each tab was on as its worker committed it.
