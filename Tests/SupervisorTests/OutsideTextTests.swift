@@ -4,6 +4,8 @@ import Testing
 
 @testable import Browser
 @testable import Events
+@testable import Replay
+@testable import Scenario
 @testable import Text
 import WireProtocol
 
@@ -97,6 +99,23 @@ extension Processes {
             #expect(actedOn(json.stdout).isEmpty && json.stdout.contains(#"app://local/\u001b]0;pwned\u0007"#), "\(json.stdout)")
         }
 
+        /// `compare --replay` pasted an incident's id into its page as markup: an id holding an `x-fault` crashed every
+        /// load that replayed it, and none was saved. The table shows the id visibly.
+        @Test func aReplayedIncidentsIdIsNeitherMarkupNorEscapes() throws {
+            let id = #"<meta name=\"x-fault\" content=\"segv\">\u001b]0;pwned\u0007"#
+            let folder = try TemporaryFolder(["schedule.json": seed000Schedule.replacingOccurrences(of: "\"seed 000\"", with: "\"\(id)\"")])
+            let arguments = ["compare", "--replay", folder.path + "/schedule.json", "--policies", "guarded", "--repeat", "2"]
+            let json = try runSupervisorBounded(arguments + ["--json"], seconds: 60)
+            #expect(json.status == 0, "\(json.stderr)")
+            let replay = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["replay"] as? [String: Any])
+            let incident = try #require((replay["incidents"] as? [[String: Any]])?.first)
+            let result = try #require((incident["results"] as? [[String: Any]])?.first)
+            #expect(result["saved"] as? Int == 2 && result["loads"] as? Int == 2, "\(result)")
+            let text = try runSupervisorBounded(arguments, seconds: 60)
+            #expect(text.status == 0 && actedOn(text.stdout).isEmpty, "\(text.stdout)")
+            #expect(text.stdout.contains("content=\"segv\">␛]0;pwned␇"), "\(text.stdout)")
+        }
+
         /// A policy file's keys and values, and a replay schedule's, are named in the one line that refuses them.
         @Test func aRefusalShowsWhatTheFileSaysVisibly() throws {
             let folder = try TemporaryFolder([
@@ -118,8 +137,20 @@ extension Processes {
     }
 }
 
-/// Outside text where it is put: JSON, a list of names.
+/// Outside text where it is put: a replayed page, JSON, a list of names.
 @Suite struct OutsideTextFormats {
+    /// A worker obeys the markup of the page it renders: an incident's id, from a schedule anyone may write, is
+    /// the page's text.
+    @Test func aReplayedIncidentsIdIsItsPagesTextNotItsMarkup() throws {
+        var incident = try #require(ReplaySchedule(json: Array(seed000Schedule.utf8)).incidents.first)
+        incident.id = #"<meta name="x-fault" content="segv"> & 'more'"#
+        let provider = ReplayPages.provider(for: ReplaySchedule(sources: [], incidents: [incident]))
+        let url = try #require(provider.pages.first)
+        let page = String(decoding: provider.fetch(url).body, as: UTF8.self)
+        #expect(!page.contains("<meta name=\"x-fault\""))
+        #expect(page.contains("<body>&lt;meta name=&quot;x-fault&quot; content=&quot;segv&quot;&gt; &amp; &#39;more&#39;</body>"))
+    }
+
     @Test func jsonEscapesDeleteAndC1ControlsToo() {
         let text = "a\u{1B}[31m\u{7F}\u{9B}2J\u{85}é"
         let written = JSON.string(text).text
