@@ -81,8 +81,8 @@ extension AnalysisReport {
             let ways = visible(Set(recovered.map(\.how)).sorted().joined(separator: " or "))
             words = recovered.count == firm
                 ? "each view was blank until \(ways) (median \(median))"
-                : "\(grouped(recovered.count)) of \(grouped(firm)) views were blank until \(ways) (median \(median)); "
-                    + "the rest stayed blank"
+                : "\(grouped(recovered.count)) of \(grouped(firm)) views \(recovered.count == 1 ? "was" : "were") blank until "
+                    + "\(ways) (median \(median)); the rest stayed blank"
         }
         if firm < total { words += "; \(grouped(total - firm)) more only possible" }
         return words
