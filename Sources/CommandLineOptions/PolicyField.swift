@@ -1,4 +1,5 @@
 import Core
+import Text
 
 /// One field of a policy's data form: its key, the values it takes, and the `Policy` property it is. The inline
 /// parser, the JSON reader and writer, `supervisor policies` and its help all read the one table of these
@@ -30,7 +31,7 @@ public struct PolicyField: Sendable {
         self.json = json
         apply = { option, text, policy throws(UsageError) in
             do throws(UsageError) { policy[keyPath: property] = try kind.read(key, text) } catch {
-                throw UsageError("'\(option)': '\(key)' takes \(takes), not '\(text)'")
+                throw UsageError("'\(option)': '\(key)' takes \(takes), not '\(visible(text))'")
             }
         }
         show = { kind.show($0[keyPath: property]) }

@@ -1,4 +1,5 @@
 import Core
+import Text
 
 /// Reads a policy as a user gives one: a built-in's name, fields inline (`observe=spawn,recover=rebuild`), or a JSON
 /// file holding one object with the same keys (`@file`, or a name ending `.json`). Fields left out keep their
@@ -55,11 +56,11 @@ enum PolicyReader {
         var base: Policy?
         for (key, value) in fields {
             guard seen.insert(key).inserted else {
-                throw UsageError("'\(option)': '\(key)' is given twice; give it once, as \(takes(key) ?? "one value")")
+                throw UsageError("'\(option)': '\(visible(key))' is given twice; give it once, as \(takes(key) ?? "one value")")
             }
             if key == "base" {
                 guard let policy = Policy.named(value) else {
-                    throw UsageError("'\(option)': 'base' takes \(builtInNames), not '\(value)'")
+                    throw UsageError("'\(option)': 'base' takes \(builtInNames), not '\(visible(value))'")
                 }
                 base = policy
             }
@@ -96,7 +97,7 @@ enum PolicyReader {
 
     static func unknownField(_ key: String, option: String) -> UsageError {
         let hint = closestName(to: key, in: Set(keys)).map { "; did you mean '\($0)'?" }
-        return UsageError("'\(option)': no field '\(key)'" + (hint ?? "; the fields are " + spelledList(keys, or: false)))
+        return UsageError("'\(option)': no field '\(visible(key))'" + (hint ?? "; the fields are " + spelledList(keys, or: false)))
     }
 
     /// An item of an inline policy that is not `key=value`.

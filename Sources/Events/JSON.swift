@@ -61,7 +61,8 @@ public enum JSON: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            // JSON requires only C0 escaped; DEL and C1 are too, so that text printed raw acts on no terminal.
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

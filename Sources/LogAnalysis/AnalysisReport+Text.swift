@@ -29,10 +29,11 @@ extension AnalysisReport {
         ["PID", "KIND", "CONFIDENCE", "AT"] + (files.count > 1 ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
     }
 
-    /// One incident's cells, as `incidentColumns` names them.
+    /// One incident's cells, as `incidentColumns` names them, each shown `visible`: a file's name, how the view came
+    /// back and the detail all quote the input.
     public func incidentCells(_ incident: Incident) -> [String] {
-        [incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue, clock(incident.firstSeen)]
-            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]
+        ([incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue, clock(incident.firstSeen)]
+            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]).map(visible)
     }
 
     /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 34 skipped.`
@@ -77,11 +78,11 @@ extension AnalysisReport {
                 + "recovers"
         } else {
             let median = duration(recovered.map(\.micros).sorted()[recovered.count / 2])
-            let ways = Set(recovered.map(\.how)).sorted().joined(separator: " or ")
+            let ways = visible(Set(recovered.map(\.how)).sorted().joined(separator: " or "))
             words = recovered.count == firm
                 ? "each view was blank until \(ways) (median \(median))"
-                : "\(grouped(recovered.count)) of \(grouped(firm)) views were blank until \(ways) (median \(median)); "
-                    + "the rest stayed blank"
+                : "\(grouped(recovered.count)) of \(grouped(firm)) views \(recovered.count == 1 ? "was" : "were") blank until "
+                    + "\(ways) (median \(median)); the rest stayed blank"
         }
         if firm < total { words += "; \(grouped(total - firm)) more only possible" }
         return words

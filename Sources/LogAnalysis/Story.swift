@@ -2,7 +2,8 @@ import Events
 import Text
 
 /// `--timeline PID`: one process's story, step by step, with the gap before each step and the line that says it.
-/// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`.
+/// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`. What the input
+/// says (a line, a file's name, a report's words, a status) is shown `visible`, and measured as shown.
 extension AnalysisReport {
     public func story(of pid: Int32) -> String {
         let steps = toldSteps
@@ -11,20 +12,20 @@ extension AnalysisReport {
         for incident in incidents where incident.pid == pid {
             lines += wrapped(
                 "pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
-                    + " — \(incident.detail); the user saw: \(incident.userSaw). What recovers it: "
+                    + " — \(visible(incident.detail)); the user saw: \(visible(incident.userSaw)). What recovers it: "
                     + incident.kind.recovery + ".", indent: 2)
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
         for step in steps {
-            let words = step.observation.words
+            let words = visible(step.observation.words)
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
             let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
-            let head = "  \(when.padded(26)) \(gap.padded(10)) \(place(step.stamp).padded(24))"
+            let head = "  \(when.padded(26)) \(gap.padded(10)) \(visible(place(step.stamp)).padded(24))"
             // A step that does not fit beside its place goes on a line of its own, whole where it can be.
             lines += head.count + 1 + words.count <= lineWidth
                 ? [head + " " + words] : wrapped(head, indent: 6) + wrapped("      " + words, indent: 6)
-            lines.append("      " + clipped(step.text, width: lineWidth - 6))
+            lines.append("      " + clipped(visible(step.text), width: lineWidth - 6))
             previous = step.stamp
         }
         return lines.joined(separator: "\n")

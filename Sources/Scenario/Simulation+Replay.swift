@@ -4,6 +4,7 @@ import Events
 import Glibc
 import Process
 import Replay
+import Text
 
 /// A replayed incident: its load's view attaches, and its first worker dies, at the incident's moments, each drawn
 /// by the seed within the interval the evidence left. Moments after the incident's launch are replayed after the view
@@ -86,7 +87,8 @@ extension ReplaySchedule {
 }
 
 /// The page each incident's load shows: one that is still rendering at the incident's death when the worker had not
-/// rendered by then, one that renders at once when it had.
+/// rendered by then, one that renders at once when it had. The incident's id is its text, never its markup: the
+/// schedule is a file from anywhere, and a page is what a worker obeys.
 package enum ReplayPages {
     package static func url(forLoad index: Int, of schedule: ReplaySchedule) -> String {
         ContentProvider.origin + path(index % max(schedule.incidents.count, 1))
@@ -101,7 +103,7 @@ package enum ReplayPages {
             // page that slow.
             let renderMicros = incident.rendered == false ? Int(min(incident.death.highMs, 1000) * 1000) + 1000 : 0
             let html = "<html><head><title>Incident \(i + 1)</title>"
-                + "<meta name=\"x-render\" content=\"cpu=\(renderMicros)us\"></head><body>\(incident.id)</body></html>"
+                + "<meta name=\"x-render\" content=\"cpu=\(renderMicros)us\"></head><body>\(markupText(incident.id))</body></html>"
             return (path(i), html)
         })
     }

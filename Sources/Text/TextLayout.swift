@@ -133,9 +133,10 @@ extension String {
     }
 }
 
-/// The first three of `names`, and `...` when there are more: for a warning that names what it passed over.
+/// The first three of `names`, and `...` when there are more: for a warning that names what it passed over. The
+/// names were found on disk or in an archive, so each is shown `visible`.
 public func listed(_ names: [String]) -> String {
-    names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
+    names.prefix(3).map(visible).joined(separator: ", ") + (names.count > 3 ? ", ..." : "")
 }
 
 /// `3.9 ms`, `1.2 s`: a span of microseconds in the unit that reads best, cut (not rounded) to a tenth.

@@ -61,19 +61,19 @@ enum AnalyzeCommand {
             }
             if let first = truth.firstSchemaError {
                 let more = truth.schemaErrors > 1 ? " (and \(truth.schemaErrors - 1) more)" : ""
-                throw RuntimeError("'--truth': the event log does not fit its schema: \(first)\(more)")
+                throw RuntimeError("'--truth': the event log does not fit its schema: \(visible(first))\(more)")
             }
         }
         let unplaced = zip(report.files, report.placed).filter { $0.1 == 0 }.map(\.0)
         guard unplaced.count < report.files.count else {
             switch report.files.count {
             case 0: throw RuntimeError("no file in the input could be read as a log (see the warnings above)")
-            case 1: throw RuntimeError("\(report.files[0]): no line in a format analyze reads")
+            case 1: throw RuntimeError("\(visible(report.files[0])): no line in a format analyze reads")
             default: throw RuntimeError("no line in any of the \(report.files.count) inputs is in a format analyze reads")
             }
         }
         if !unplaced.isEmpty {
-            printError("supervisor: warning: \(unplaced.count == 1 ? "\(unplaced[0]) has" : "\(unplaced.count) files have") "
+            printError("supervisor: warning: \(unplaced.count == 1 ? "\(visible(unplaced[0])) has" : "\(unplaced.count) files have") "
                 + "no line in a format analyze reads" + (unplaced.count == 1 ? "" : ": " + listed(unplaced)))
         }
         try svg?.write(SwimLanes(report: report, title: inputs.title).svg)
@@ -102,7 +102,7 @@ enum AnalyzeCommand {
             if let replayNote { output += "\n\n" + wrapped(replayNote).joined(separator: "\n") }
             if let storyPID { output += "\n\n" + report.story(of: storyPID) }
             if let truth {
-                output += "\n\n" + wrapped("Against the truth in \(truth.files.joined(separator: ", ")):", indent: 2)
+                output += "\n\n" + wrapped("Against the truth in \(truth.files.map(visible).joined(separator: ", ")):", indent: 2)
                     .joined(separator: "\n") + "\n"
                 output += TruthComparison(truth: truth, found: report).text
             }

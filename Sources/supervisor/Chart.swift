@@ -1,6 +1,7 @@
 import Core
 import Glibc
 import Scenario
+import Text
 
 /// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy
 /// with the injected faults it met (delivered) and escaped (spared), and under them the cost of each policy
@@ -104,19 +105,8 @@ struct Chart {
 
     func fmt(_ value: Double) -> String { svgNumber(value) }
 
-    func escape(_ text: String) -> String { svgText(text) }
+    func escape(_ text: String) -> String { markupText(text) }
 }
 
 /// A coordinate as the charts write it: one decimal.
 func svgNumber(_ value: Double) -> String { String((value * 10).rounded() / 10) }
-
-/// `text` with the characters XML reserves escaped.
-func svgText(_ text: String) -> String {
-    text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
-}
-
-extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

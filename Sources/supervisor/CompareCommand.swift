@@ -95,7 +95,8 @@ enum CompareCommand {
         do {
             schedule = try ReplaySchedule(json: bytes)
         } catch {
-            throw RuntimeError("replay schedule '\(path)': \(error)")
+            // What is wrong may quote the file (a key it does not know).
+            throw RuntimeError("replay schedule '\(path)': \(visible("\(error)"))")
         }
         guard !schedule.incidents.isEmpty else { throw RuntimeError("replay schedule '\(path)' holds no incident: nothing to replay") }
         return schedule

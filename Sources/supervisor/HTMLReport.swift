@@ -21,7 +21,7 @@ struct HTMLReport {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>supervisor analyze: \(Self.escaped(title))</title>
+            <title>supervisor analyze: \(markupText(title))</title>
             <style>
             \(Self.style)</style>
             </head>
@@ -29,7 +29,7 @@ struct HTMLReport {
             <main>
             <header class="verdict \(tone)">
             <p class="eyebrow">Verdict</p>
-            <h1>\(Self.escaped(report.verdict))</h1>
+            <h1>\(markupText(report.verdict))</h1>
             </header>
 
             """
@@ -54,8 +54,8 @@ struct HTMLReport {
     }
 
     private var read: String {
-        var out = "<section id=\"read\">\n<h2>What was read</h2>\n<p>\(Self.escaped(report.summary))</p>\n"
-        let files = report.files.map { "<li><code>\(Self.escaped($0))</code></li>" }.joined(separator: "\n")
+        var out = "<section id=\"read\">\n<h2>What was read</h2>\n<p>\(markupText(report.summary))</p>\n"
+        let files = report.files.map { "<li><code>\(markupText($0))</code></li>" }.joined(separator: "\n")
         if report.files.count > 20 {
             out += "<details><summary>\(counted(report.files.count, "file"))</summary>\n<ul class=\"files\">\n\(files)\n</ul></details>\n"
         } else {
@@ -73,10 +73,10 @@ struct HTMLReport {
         for (number, incident) in report.incidents.enumerated() {
             let cells = zip(headers, report.incidentCells(incident)).map { header, text in
                 switch header {
-                case "PID": "<a href=\"#incident-\(number + 1)\">\(Self.escaped(text))</a>"
-                case "KIND": "<span class=\"kind\" style=\"color:\(SwimLanes.color(incident.kind))\">\(Self.escaped(text))</span>"
-                case "USER SAW": "<span style=\"color:\(Self.color(incident.seen))\">\(Self.escaped(text))</span>"
-                default: Self.escaped(text)
+                case "PID": "<a href=\"#incident-\(number + 1)\">\(markupText(text))</a>"
+                case "KIND": "<span class=\"kind\" style=\"color:\(SwimLanes.color(incident.kind))\">\(markupText(text))</span>"
+                case "USER SAW": "<span style=\"color:\(Self.color(incident.seen))\">\(markupText(text))</span>"
+                default: markupText(text)
                 }
             }
             out += "<tr>" + zip(headers, cells).map { "<td data-label=\"\($0)\">\($1)</td>" }.joined() + "</tr>\n"
@@ -97,17 +97,17 @@ struct HTMLReport {
         var out = "<article class=\"incident\" id=\"incident-\(number)\" style=\"border-color:\(color)\">\n"
         out += "<h3><span class=\"kind\" style=\"color:\(color)\">\(incident.kind.rawValue)</span> \(who)"
             + " <span class=\"confidence\">\(incident.confidence.rawValue)</span></h3>\n"
-        out += "<p>\(Self.escaped(incident.detail)). The user saw: <strong style=\"color:\(Self.color(incident.seen))\">"
-            + "\(Self.escaped(incident.userSaw))</strong>. What recovers it: \(Self.escaped(incident.kind.recovery)). "
+        out += "<p>\(markupText(incident.detail)). The user saw: <strong style=\"color:\(Self.color(incident.seen))\">"
+            + "\(markupText(incident.userSaw))</strong>. What recovers it: \(markupText(incident.kind.recovery)). "
             + "Rule: <code>\(incident.rule.rawValue)</code>.</p>\n<ol class=\"lines\">\n"
         var previous: Evidence?
         for evidence in incident.evidence {
             let gap = previous.flatMap { $0.stamp.micros(to: evidence.stamp) }.map { "+" + duration(max(0, $0)) }
             out += "<li><p class=\"where\">"
-            if let time = report.time(evidence.stamp) { out += "<time>\(Self.escaped(time))</time> " }
+            if let time = report.time(evidence.stamp) { out += "<time>\(markupText(time))</time> " }
             if let gap { out += "<span class=\"gap\">\(gap)</span> " }
-            out += "<code>\(Self.escaped(report.place(evidence.stamp)))</code></p>\n"
-            out += "<pre>\(Self.escaped(evidence.text))</pre></li>\n"
+            out += "<code>\(markupText(report.place(evidence.stamp)))</code></p>\n"
+            out += "<pre>\(markupText(evidence.text))</pre></li>\n"
             previous = evidence
         }
         return out + "</ol>\n</article>\n"
@@ -124,32 +124,6 @@ struct HTMLReport {
         case .unknown: "#6e6e10"
         case .appClosed: "#1f3a68"
         }
-    }
-
-    /// `text` safe anywhere in the page, inside an attribute too. Control characters (a terminal's colour codes
-    /// in a pasted log) are shown as their Unicode pictures: HTML cannot carry most of them, and a reader should see
-    /// that they were there.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t": out += "\t"
-            case "\u{7F}": out += "\u{2421}"
-            default:
-                if scalar.value < 0x20, let picture = Unicode.Scalar(0x2400 + scalar.value) {
-                    out.unicodeScalars.append(picture)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 
     /// Readable from a phone to a 1000-pixel window and on paper: the table becomes one card per incident on a

@@ -60,7 +60,7 @@ struct ReplayReport {
                     guard result.saved > 0 else { return nil }
                     return result.saved == result.loads ? run.summary.policy : "\(run.summary.policy) (\(result.saved)/\(result.loads))"
                 }
-                return [incident.id, incident.kind, Self.text(incident.attach), Self.text(incident.death),
+                return [visible(incident.id), incident.kind, Self.text(incident.attach), Self.text(incident.death),
                         savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")

@@ -103,7 +103,8 @@ enum RunCommand {
         let limit = Sys.raiseDescriptorLimit()
         guard needed > limit else { return }
         throw RuntimeError(
-            "\(counted(settings.views, "view")) need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
+            "\(counted(settings.views, "view")) \(settings.views == 1 ? "needs" : "need") about \(needed) descriptors, over the "
+                + "limit of \(limit) (ulimit -n)")
     }
 
     /// The workload's settings, every value already checked by the table; here only what one option says of

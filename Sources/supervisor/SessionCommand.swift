@@ -99,14 +99,15 @@ enum SessionCommand {
         return 0
     }
 
-    /// One line per tab; a URL too long for the line is cut between two of its tokens, with `…`.
+    /// One line per tab; a URL, shown `visible` (a worker committed it), too long for the line is cut between two
+    /// of its tokens, with `…`.
     static func table(_ tabs: [SavedTab]) -> [String] {
         let rows = [["TAB", "SHOWN", "ENTRY"]] + tabs.map { tab in
             [String(tab.id), tab.visible ? "yes" : "", "\(tab.history.index + 1)/\(tab.history.entries.count)"]
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         let room = lineWidth - widths.reduce(0, +) - 6
-        let pages = ["CURRENT PAGE"] + tabs.map { clipped($0.history.current?.url ?? "-", width: room) }
+        let pages = ["CURRENT PAGE"] + tabs.map { clipped(visible($0.history.current?.url ?? "-"), width: room) }
         return zip(rows, pages).map { row, page in
             zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count + 2) }.joined() + page
         }

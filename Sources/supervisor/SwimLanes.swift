@@ -40,7 +40,7 @@ struct SwimLanes {
                 y += 20
                 body += text(line, x: 20, y: y, size: 16, bold: true)
             }
-            for line in fitted("\(title): \(report.summary)", size: 12) {
+            for line in fitted("\(visible(title)): \(report.summary)", size: 12) {
                 y += 18
                 body += text(line, x: 20, y: y, color: "#555")
             }
@@ -96,7 +96,7 @@ struct SwimLanes {
     /// Incidents first (up to the limit), then other WebContent processes, drawn in the order they started; and how
     /// many were left out.
     private func chosenLanes() -> (lanes: [Lane], hidden: Int) {
-        let incidents = report.incidentLanes.map { Lane(pid: $0.pid, kind: $0.kind, detail: $0.detail, steps: steps($0.marks)) }
+        let incidents = report.incidentLanes.map { Lane(pid: $0.pid, kind: $0.kind, detail: visible($0.detail), steps: steps($0.marks)) }
         let others = report.otherLanes.map { Lane(pid: $0.pid, kind: nil, steps: steps($0.marks)) }
         let all = (incidents + others).filter { !$0.steps.isEmpty }
         let chosen = all.prefix(Self.laneLimit).sorted { ($0.steps.map(\.at).min() ?? 0) < ($1.steps.map(\.at).min() ?? 0) }
@@ -258,7 +258,7 @@ struct SwimLanes {
         if anchor != "start" { attributes += " text-anchor=\"\(anchor)\"" }
         let width = TextWidth.of(content, size: size, bold: bold)
         attributes += " textLength=\"\(f(width))\" lengthAdjust=\"spacingAndGlyphs\""
-        return "<text \(attributes)>\(tooltip.map { "<title>\(svgText($0))</title>" } ?? "")\(svgText(content))</text>\n"
+        return "<text \(attributes)>\(tooltip.map { "<title>\(markupText($0))</title>" } ?? "")\(markupText(content))</text>\n"
     }
 
     private func f(_ value: Double) -> String { svgNumber(value) }

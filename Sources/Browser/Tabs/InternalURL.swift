@@ -1,3 +1,4 @@
+import Text
 
 /// The supervisor's own pages, under `internal://local/` (seed 002). They stand in history for something else (an
 /// error page for the URL that failed), so a page must never be able to forge one: each carries the per-launch
@@ -32,16 +33,7 @@ public enum InternalURL {
 
     /// The error page's document: neither content nor a blank, it names what failed and how to retry.
     static func errorPageDocument(url: String, code: Int) -> [UInt8] {
-        let shown = url.utf8.map { byte -> String in
-            switch byte {
-            case UInt8(ascii: "<"): "&lt;"
-            case UInt8(ascii: ">"): "&gt;"
-            case UInt8(ascii: "&"): "&amp;"
-            case UInt8(ascii: "\""): "&quot;"
-            default: String(decoding: [byte], as: UTF8.self)
-            }
-        }.joined()
-        return Array("<title>Cannot open page</title><p>\(shown) could not be loaded (\(code)). Reload to try again.</p>".utf8)
+        Array("<title>Cannot open page</title><p>\(markupText(url)) could not be loaded (\(code)). Reload to try again.</p>".utf8)
     }
 }
 

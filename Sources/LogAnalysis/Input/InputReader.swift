@@ -84,7 +84,7 @@ public final class InputReader {
 
     /// What a `.logarchive` is and how to make it readable.
     public static func logArchiveNote(_ path: String) -> String {
-        "\(path) is Apple's binary unified log; turn it into text with 'log show --archive "
+        "\(visible(path)) is Apple's binary unified log; turn it into text with 'log show --archive "
             + "system_logs.logarchive --style ndjson > log.ndjson' on a Mac, or with the open-source "
             + "'unifiedlog_iterator --format jsonl' on Linux, and analyze that"
     }

@@ -88,7 +88,7 @@ package struct ReportedDeath {
         case .jetsamKilled(let reason, let pages, let pageSize):
             var held = ""
             if let pages {
-                held = ", \(grouped(pages)) pages"
+                held = ", \(grouped(pages)) \(pages == 1 ? "page" : "pages")"
                 // In floating point: a report's numbers are whatever it says, and may overflow an Int.
                 if let pageSize { held += " = \((Double(pages) * Double(pageSize) / 104_857.6).rounded(.down) / 10) MiB" }
             }

@@ -149,6 +149,6 @@ public struct ZoneAssumption: Sendable {
 extension AnalysisReport {
     /// One line per file whose times named no zone: the zone they were read in, and why.
     public var zoneNotes: [String] {
-        assumedZones.sorted { $0.key < $1.key }.map { "\(files[$0.key]): times without a zone read as \($0.value.description)." }
+        assumedZones.sorted { $0.key < $1.key }.map { "\(visible(files[$0.key])): times without a zone read as \($0.value.description)." }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Text
 
 /// Why a file the user named cannot be used: one sentence naming the file, what was being done and why not.
 public struct FileError: Error, CustomStringConvertible {
@@ -45,7 +46,11 @@ public struct FileError: Error, CustomStringConvertible {
         case .inUse(let pid?): "it is in use by pid \(pid) (another supervisor)"
         case .inUse(nil): "it is in use by another process"
         case .notOurs(let what): "it is not \(what); move it away or name another file"
-        case .tooBig(let size, let limit): "it is \(byteCount(size)), over the \(byteCount(limit)) limit"
+        case .tooBig(let size, let limit):
+            // Rounded, a size just over the limit reads as the limit itself: then both in bytes.
+            byteCount(size) == byteCount(limit)
+                ? "it is \(grouped(size)) bytes, over the \(grouped(limit))-byte limit"
+                : "it is \(byteCount(size)), over the \(byteCount(limit)) limit"
         case .changed(let what): what
         }
     }
