@@ -49,7 +49,7 @@ import WireProtocol
         tabs: [
             SavedTab(id: 1, history: BackForwardList(), visible: false),
             SavedTab(
-                id: 0xFFFF_FFFF_FFFF_FFFE,
+                id: 0x7FFF_FFFF_FFFF_FFFE,
                 history: BackForwardList(
                     entries: [
                         HistoryEntry(url: "app://local/ü.html", title: "Größe ✓ 日本語 🚀"),
@@ -236,6 +236,19 @@ import WireProtocol
         var longPath = header
         longPath.replaceSubrange(23..<27, with: le(UInt32.max))
         #expect(SessionFile.decode(longPath).damage?.refusal == .corruptHeader)
+    }
+
+    /// A tab's id and the journal's record count are Ints wherever the run writes them (the log, `session show
+    /// --json`): one past Int.max is damage, not a trap when the run or the command gets to it.
+    @Test func idsAndCountsPastIntAreDamage() {
+        let payload = le(UInt64.max) + [1] + le(UInt32(0)) + le(UInt32(0))
+        let file = SessionFile.assemble(journal: nil, records: [record(payload)[...], SessionFile.record(for: Self.sample.tabs[2])[...]])
+        let (session, damage) = SessionFile.decode(file)
+        #expect(session.tabs == [Self.sample.tabs[2]] && damage?.skippedTabs == 1)
+        let header = SessionFile.header(tabCount: 0, journal: JournalPosition(path: "j", records: UInt64(Int.max) + 1))
+        #expect(SessionFile.decode(header).damage?.refusal == .corruptHeader)
+        let atMost = SessionFile.header(tabCount: 0, journal: JournalPosition(path: "j", records: UInt64(Int.max)))
+        #expect(SessionFile.decode(atMost).damage == nil)
     }
 
     @Test func aRecordThatPassesItsChecksumButNotItsBoundsIsSkipped() {
