@@ -56,6 +56,21 @@ extension Processes {
             #expect(after.damage == nil && after.session.tabs.map(\.id) == [1])
         }
 
+        /// `session create` over a session file of a newer version refuses in one line and leaves it as it was.
+        @Test func createRefusesASessionFileOfANewerVersion() throws {
+            let folder = try TemporaryFolder([:])
+            let file = folder.path + "/tabs.session"
+            #expect(try runSupervisorBounded(["session", "create", file, "--tabs", "3"]).status == 0)
+            var newer = try #require(FileManager.default.contents(atPath: file))
+            newer[8] = 3
+            try newer.write(to: URL(fileURLWithPath: file))
+            let create = try runSupervisorBounded(["session", "create", file, "--tabs", "5"])
+            #expect(create.status == 1)
+            let lines = unwrapped(create.stderr).split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("session file version 3 is newer than this supervisor"), "\(create.stderr)")
+            #expect(FileManager.default.contents(atPath: file) == newer)
+        }
+
         /// A file that is not a session is never restored from, nor saved over.
         @Test func aFileThatIsNotASessionIsRefusedAndLeftAlone() throws {
             let folder = try TemporaryFolder(["notes.txt": "not a session"])

@@ -300,6 +300,28 @@ import WireProtocol
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
     }
 
+    /// A session file of a version this supervisor does not read is not written over: a newer one is a newer
+    /// supervisor's. One it reads, older or cut short, is its own to replace.
+    @Test func aSessionFileOfANewerVersionIsRefusedAndKept() throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/session"
+        for version: UInt8 in [3, 0] {
+            var other = SessionFile.encode(Self.sample)
+            other[8] = version
+            try Data(other).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: FileError.self) { try SessionFile.write(SessionFile.encode(Session()), to: path) }
+            let said = version == 3 ? "is newer than this supervisor (2)" : "is not one this supervisor reads (2)"
+            #expect(error?.description == "cannot write '\(path)': session file version \(version) \(said); move it away or name another file")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(other))
+        }
+        for older in [Array(SessionFile.encode(Self.sample).prefix(9)), { var v1 = SessionFile.encode(Self.sample); v1[8] = 1; return v1 }()] {
+            try Data(older).write(to: URL(fileURLWithPath: path))
+            try SessionFile.write(SessionFile.encode(Session()), to: path)
+            #expect(try SessionFile.read(path) == (Session(), nil))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["session"])
+    }
+
     /// Into a directory that is not there, or over a directory, which is refused before anything is written.
     @Test func aFailedWriteThrowsAndLeavesNoTemporary() throws {
         let folder = try TemporaryFolder([:])
