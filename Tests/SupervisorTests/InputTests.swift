@@ -94,6 +94,79 @@ import WireProtocol
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["journal"])
     }
 
+    /// Two MiB of damage a mark vouches for, crafted so that every fourth offset claims a 528 KiB record: the
+    /// salvage that words the error checks each claim in constant steps, running the CRC over each byte at most
+    /// once. It ran it over every claim that fits (16 s of CPU per MiB): here some 390,000 claims, 210 GB.
+    @Test func wordingTheDamageOfACraftedJournalIsLinearWork() throws {
+        var bytes = Self.journal([["w1 "]])
+        let damaged = bytes.count
+        for _ in 0..<(1 << 19) { bytes += [0x41, 0x41, 8, 0] }
+        InputJournal.appendSyncedMark(seq: 1_000, to: &bytes)
+        let scan = JournalScan(bytes)
+        #expect(scan.damage == JournalDamage(offset: damaged, lastIntactSeq: 1, intactAfter: 0, lost: 0))
+        #expect(scan.salvageWork <= bytes.count)
+    }
+
+    /// The salvage finds what trying every offset with a CRC over all it claims finds, in damaged journals of
+    /// every kind: bytes flipped, stretches overwritten, records planted inside the damage, the end cut.
+    @Test func theSalvageKeepsWhatCheckingEveryOffsetWholeKeeps() {
+        var random = TestRandom(seed: 4)
+        var salvaged = 0
+        for _ in 0..<300 {
+            var bytes = Self.journal((0..<random.next(6)).map { _ in (0..<(1 + random.next(4))).map { _ in "w\(random.next(99)) " } })
+            for _ in 0..<random.next(4) {
+                let at = InputJournal.headerSize + random.next(max(1, bytes.count - InputJournal.headerSize))
+                switch random.next(4) {
+                case 0: bytes[min(at, bytes.count - 1)] ^= UInt8(1 + random.next(255))
+                case 1:
+                    for i in at..<min(bytes.count, at + random.next(40)) { bytes[i] = UInt8(random.next(256)) }
+                case 2:
+                    var planted: [UInt8] = []
+                    InputJournal.appendRecord(seq: UInt64(random.next(30)), text: Array("p\(random.next(9))".utf8), to: &planted)
+                    bytes.insert(contentsOf: planted, at: min(at, bytes.count))
+                default: bytes.removeLast(random.next(min(20, bytes.count - InputJournal.headerSize) + 1))
+                }
+            }
+            InputJournal.appendSyncedMark(seq: 40, to: &bytes)
+            let scan = JournalScan(bytes)
+            guard let damage = scan.damage else { continue }
+            let reference = Self.salvagedCheckingEveryOffsetWhole(bytes, from: damage.offset, lastSeq: damage.lastIntactSeq)
+            #expect(scan.records(afterDamage: damage) == scan.recovered.map(\.text) + reference.records)
+            #expect(damage.intactAfter == reference.records.count && damage.lost == reference.lost)
+            salvaged += reference.records.count
+        }
+        #expect(salvaged > 100)
+    }
+
+    /// The salvage as first written, a CRC over the whole claim at every offset: the reference for the one above.
+    static func salvagedCheckingEveryOffsetWhole(_ bytes: [UInt8], from offset: Int, lastSeq: UInt64) -> (records: [[UInt8]], lost: Int) {
+        func integer<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+            (0..<MemoryLayout<T>.size).reduce(T.zero) { $0 | T(bytes[at + $1]) << (8 * $1) }
+        }
+        var records: [[UInt8]] = []
+        var lost = 0
+        var last = lastSeq
+        var at = offset + 1
+        while at + 16 <= bytes.count {
+            let length = integer(at, UInt32.self)
+            let seq = integer(at + 4, UInt64.self)
+            let head = crc32(bytes[at..<(at + 12)])
+            if length == UInt32.max, head == integer(at + 12, UInt32.self) {
+                at += 16
+            } else if length != UInt32.max, length <= InputJournal.maxRecord, Int(length) <= bytes.count - at - 16, seq > last,
+                crc32(bytes[(at + 16)..<(at + 16 + Int(length))], from: head) == integer(at + 12, UInt32.self)
+            {
+                lost = Int(clamping: UInt64(lost) + min(seq - last - 1, UInt64(Int.max)))
+                records.append(Array(bytes[(at + 16)..<(at + 16 + Int(length))]))
+                last = seq
+                at += 16 + Int(length)
+            } else {
+                at += 1
+            }
+        }
+        return (records, lost)
+    }
+
     /// A file that is not a journal is never emptied or written: `--journal notes.txt` must not destroy notes. An
     /// empty file holds nothing to lose and becomes a journal.
     @Test func aFileThatIsNotAJournalIsRefusedAndKept() throws {

@@ -27,6 +27,27 @@ import WireProtocol
         #expect(crc32(Array(text.utf8)) == expected)
     }
 
+    /// Any piece's checksum from the running ones, as the salvage of a damaged journal asks for them: pieces in
+    /// the order they start, overlapping, up to the longest allowed, continuing any checksum before them.
+    @Test func aPieceFromTheRunningChecksumsIsThePiecesChecksum() {
+        var random = TestRandom(seed: 33)
+        for _ in 0..<40 {
+            let bytes = (0..<random.next(3_000)).map { _ in UInt8(random.next(256)) }
+            let start = random.next(bytes.count + 1)
+            let longest = random.next(600)
+            var pieces = CRC32Pieces(bytes, from: start, maxLength: longest)
+            var lower = start
+            while lower < bytes.count {
+                let length = random.next(min(longest, bytes.count - lower) + 1)
+                let from = random.next(3) == 0 ? 0 : UInt32(truncatingIfNeeded: random.next(1 << 31) * 2 + 1)
+                let range = lower..<(lower + length)
+                #expect(pieces.crc32(of: range, from: from) == crc32(bytes[range], from: from), "\(range) of \(bytes.count)")
+                lower += random.next(40)
+            }
+            #expect(pieces.checksummedBytes <= bytes.count - start)
+        }
+    }
+
     @Test func agreesWithABitwiseReferenceAcrossSplitsAndAlignments() {
         var random = TestRandom(seed: 32)
         for _ in 0..<300 {
