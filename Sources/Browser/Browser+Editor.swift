@@ -55,15 +55,15 @@ extension Browser {
     /// the end of a run that did not fail, checks the journal even with nothing to write: one cut short after the
     /// last write is written again while the run still holds its inputs.
     package func syncJournal(final: Bool = false) {
-        guard let editor, let journal = editor.journal, journal.hasPending || (final && supervisor.failure == nil) else {
-            return
-        }
+        guard let editor, let journal = editor.journal else { return }
+        let pending = journal.hasPending
+        guard pending || (final && supervisor.failure == nil) else { return }
         do {
-            let wrote = journal.hasPending
-            if let (found, written) = try journal.sync(inputs: editor.texts.prefix(Int(editor.acked))) {
-                fileRewritten("journal", journal.path, found: found, written: written, from: counted(Int(editor.acked), "input"))
+            let acked = Int(editor.acked)
+            if let (found, written) = try journal.sync(inputs: editor.texts.prefix(acked)) {
+                fileRewritten("journal", journal.path, found: found, written: written, from: counted(acked, "input"))
             }
-            guard wrote else { return }
+            guard pending else { return }
             editor.synced()
             log.emit(.journalSynced(
                 records: Int(editor.saved), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))
