@@ -118,7 +118,8 @@ if Context.environment["SUPERVISOR_FUZZ"] != nil {
         "LogAnalysis", "CommandLineOptions",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
-        ("frames", ["WireProtocol"]), ("session", ["Browser", "WireProtocol"]), ("journal", ["Browser", "System"]),
+        ("frames", ["WireProtocol"]), ("session", ["Browser", "System", "WireProtocol"]),
+        ("journal", ["Browser", "System"]),
         ("analyzer-lines", ["LogAnalysis", "System"]), ("analyzer-reports", ["LogAnalysis", "Events", "System"]),
         ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events"]),
     ]

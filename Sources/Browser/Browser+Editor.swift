@@ -1,6 +1,7 @@
 import Core
 import Events
 import System
+import Text
 import WireProtocol
 
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any
@@ -50,11 +51,19 @@ extension Browser {
     }
 
     /// Called once per event-loop wake-up: the acknowledged inputs of this wake-up reach the disk together, and
-    /// then the log says so (`journal-synced`, flushed in the same wake-up, after the sync returned).
-    package func syncJournal() {
-        guard let editor, let journal = editor.journal, journal.hasPending else { return }
+    /// then the log says so (`journal-synced`, flushed in the same wake-up, after the sync returned). `final`, at
+    /// the end of a run that did not fail, checks the journal even with nothing to write: one cut short after the
+    /// last write is written again while the run still holds its inputs.
+    package func syncJournal(final: Bool = false) {
+        guard let editor, let journal = editor.journal else { return }
+        let pending = journal.hasPending
+        guard pending || (final && supervisor.failure == nil) else { return }
         do {
-            try journal.sync()
+            let acked = Int(editor.acked)
+            if let (found, written) = try journal.sync(inputs: editor.texts.prefix(acked)) {
+                fileRewritten("journal", journal.path, found: found, written: written, from: counted(acked, "input"))
+            }
+            guard pending else { return }
             editor.synced()
             log.emit(.journalSynced(
                 records: Int(editor.saved), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))

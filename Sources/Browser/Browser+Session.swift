@@ -1,6 +1,7 @@
 import Events
 import Core
 import System
+import Text
 import WireProtocol
 
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
@@ -91,7 +92,7 @@ extension Browser {
         session.dirty = false
         let start = clock.now
         let journal = editor.flatMap { editor in editor.journal.map { JournalPosition(path: $0.path, records: editor.saved) } }
-        let write: @Sendable () throws -> Int
+        let write: @Sendable () throws -> Written
         let whole: Bool
         switch session.layout {
         case .appending(let base, let end) where end - base < max(base, settings.sessionRewriteGrowth):
@@ -106,7 +107,10 @@ extension Browser {
                 try file.checkInPlace()
                 try Sys.write(bytes[...], to: file.fd, at: end)
                 try Sys.dataSync(file.fd)
-                return bytes.count
+                if let found = try file.checkInPlace(written: end + bytes.count) {
+                    return .changed(found: found, written: end + bytes.count)
+                }
+                return .appended(bytes.count)
             }
         default:
             let records = tabs.map(savedRecord)
@@ -114,7 +118,7 @@ extension Browser {
             whole = true
             write = {
                 try file.checkInPlace()
-                return try SessionFile.replace(file, journal: journal, records: records)
+                return .appended(try SessionFile.replace(file, journal: journal, records: records))
             }
         }
         session.changed = [:]
@@ -140,7 +144,12 @@ extension Browser {
         session.writing = false
         let bytes: Int
         switch outcome.result {
-        case .success(let written)?: bytes = written
+        case .success(.appended(let written))?: bytes = written
+        case .success(.changed(let found, let written))?:
+            fileRewritten("session", session.path, found: found, written: written, from: counted(tabs.count, "tab"))
+            session.layout = .whole
+            session.dirty = true
+            return saveSession()
         case .failure(let error as FileError)?: return supervisor.abort(because: error.description)
         case .failure(let error)?: return supervisor.abort(because: "cannot write the session file '\(session.path)': \(error)")
         case nil: return supervisor.abort(because: "the session save to '\(session.path)' never ran")
@@ -158,16 +167,47 @@ extension Browser {
         if session.dirty { scheduleSave(session) }
     }
 
-    /// Saves what is left and waits for every save to reach the disk: the run's last step before it ends.
+    /// Saves what is left and waits for every save to reach the disk: the run's last step before it ends. A
+    /// file cut short after the last save is written again, while the run still holds its tabs.
     package func finishSession() {
-        guard let session, session.file != nil else { return }
+        guard let session, let file = session.file else { return }
         session.queue?.drain()
+        if !session.dirty, supervisor.failure == nil, case .appending(_, let end) = session.layout {
+            do throws(FileError) {
+                if let found = try file.checkInPlace(written: end) {
+                    fileRewritten("session", session.path, found: found, written: end, from: counted(tabs.count, "tab"))
+                    session.layout = .whole
+                    session.dirty = true
+                }
+            } catch {
+                return supervisor.abort(because: error.description)
+            }
+        }
         saveSession()
         session.queue?.drain()
+    }
+
+    /// Says that another process cut `file` (the session or the journal) short or wrote to it during the run, and
+    /// that the run wrote it again whole `from` what it holds.
+    func fileRewritten(_ file: String, _ path: String, found: Int, written: Int, from holding: String) {
+        log.emit(.fileRewritten(file: file, foundBytes: found, writtenBytes: written))
+        let cause = found < written ? "another process cut it short" : "another process wrote to it"
+        printError(
+            "supervisor: warning: \(file) '\(visible(path))' held \(grouped(found)) bytes, not the \(grouped(written)) the "
+                + "run had written: \(cause) during the run; it was written again whole from the \(holding) the run holds")
     }
 }
 
 /// What a save's job, run on the disk queue's thread, hands back to the loop.
 private final class SaveOutcome: @unchecked Sendable {
-    var result: Result<Int, Error>?
+    var result: Result<Written, Error>?
+}
+
+/// What a save's write found.
+private enum Written {
+    /// The save's bytes reached the file, which holds what the run wrote.
+    case appended(Int)
+    /// The file held `found` bytes after the save, not the `written` the run wrote: another process cut it short
+    /// or wrote to it.
+    case changed(found: Int, written: Int)
 }

@@ -123,6 +123,9 @@ extension SupervisorEvent {
         case "journal-synced":
             self = .journalSynced(records: try r.int("records"), typed: try r.int("typed"), digest: try r.string("digest"))
         case "journal-behind": self = .journalBehind(saved: try r.int("saved"), found: try r.int("found"))
+        case "file-rewritten":
+            self = .fileRewritten(
+                file: try r.string("file"), foundBytes: try r.int("foundBytes"), writtenBytes: try r.int("writtenBytes"))
         case "editor-open": self = .editorOpen(restored: try r.int("restored"))
         case "editor":
             self = .editor(EditorAudit(

@@ -52,6 +52,7 @@ extension SupervisorEvent {
         case .journalOpened: "journal-opened"
         case .journalSynced: "journal-synced"
         case .journalBehind: "journal-behind"
+        case .fileRewritten: "file-rewritten"
         case .editorOpen: "editor-open"
         case .editor: "editor"
         }
@@ -133,6 +134,8 @@ extension SupervisorEvent {
         case .journalSynced(let records, let typed, let digest):
             f.int("records", records).int("typed", typed).string("digest", digest)
         case .journalBehind(let saved, let found): f.int("saved", saved).int("found", found)
+        case .fileRewritten(let file, let found, let written):
+            f.string("file", file).int("foundBytes", found).int("writtenBytes", written)
         case .editorOpen(let restored): f.int("restored", restored)
         case .editor(let a):
             f.int("typed", a.typed).int("restored", a.restored).int("acknowledged", a.acknowledged)

@@ -102,6 +102,10 @@ public enum SupervisorEvent: Equatable, Sendable {
     case journalSynced(records: Int, typed: Int, digest: String)
     /// The session counts more journal records than the journal holds.
     case journalBehind(saved: Int, found: Int)
+    /// Another process cut the session file or the journal (`file`: `session`, `journal`) short, or wrote to it,
+    /// during the run: it held `foundBytes`, not the `writtenBytes` the run wrote, and was written again whole
+    /// from what the run holds.
+    case fileRewritten(file: String, foundBytes: Int, writtenBytes: Int)
     case editorOpen(restored: Int)
     /// The editor's audit at the end of the run.
     case editor(EditorAudit)

@@ -107,6 +107,7 @@ public final class Simulation {
                 if let error = log.writeError { supervisor.abort(because: error.description) }
             })
         if !browser.editorConcluded { browser.concludeEditor() }
+        browser.syncJournal(final: true)
         browser.finishSession()
         log.emit(.runEnd(interrupted: supervisor.stopping))
         log.flush()

@@ -15,7 +15,7 @@ package func crc32(_ bytes: ArraySlice<UInt8>, from: UInt32 = 0) -> UInt32 {
 
 /// Slicing-by-8: eight bytes per step through eight tables, several times faster than a byte at a time, which
 /// matters because a saved session of thousands of tabs is checksummed on every save and every start.
-private enum CRC32 {
+enum CRC32 {
     /// `tables[k * 256 + b]` is the CRC of byte `b` followed by `k` zero bytes.
     package static let tables: [UInt32] = {
         var tables = [UInt32](repeating: 0, count: 8 * 256)

@@ -94,8 +94,17 @@ public enum Sys {
     }
 
     package static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        try addStatusFlag(O_NONBLOCK, to: fd)
+    }
+
+    /// Makes every write to `fd` land at the file's end (O_APPEND), whatever offset it names.
+    package static func setAppending(_ fd: Int32) throws(SystemError) {
+        try addStatusFlag(O_APPEND, to: fd)
+    }
+
+    private static func addStatusFlag(_ flag: Int32, to fd: Int32) throws(SystemError) {
         let flags = try retrying("fcntl(F_GETFL)", .fcntl, fd: fd) { fcntl(fd, F_GETFL) }
-        _ = try retrying("fcntl(F_SETFL)", .fcntl, fd: fd) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        _ = try retrying("fcntl(F_SETFL)", .fcntl, fd: fd) { fcntl(fd, F_SETFL, flags | flag) }
     }
 
     /// Opens `path` close-on-exec; files it creates get `mode` (less the umask).

@@ -43,6 +43,7 @@ import Testing
         .sessionRestored(tabs: 10, journalRecords: 5, digest: "d", damage: "torn tail"),
         .sessionSaved(.init(tabs: 10, whole: false, bytes: 99, digest: "d", journalRecords: nil, loopMs: 0.1, writeMs: 0.2)),
         .journalOpened(records: 3, tornBytesDropped: 2, salvaged: "crc"), .journalBehind(saved: 5, found: 3),
+        .fileRewritten(file: "journal", foundBytes: 0, writtenBytes: 1_234),
         .journalSynced(records: 4, typed: 6, digest: "af63bd4c8601b7df"),
         .editorOpen(restored: 3), .editor(audit),
     ]
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 52)
+        #expect(Set(Self.samples.map(\.name)).count == 53)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

@@ -45,7 +45,7 @@ import WireProtocol
             #expect(texts(journal) == ["w1 ", "w2 "])
             #expect(journal.tornBytes == bytes.count - good.count)
             journal.append(seq: 3, text: Array("w3 ".utf8))
-            try journal.sync()
+            #expect(try journal.sync(inputs: ["w1 ", "w2 ", "w3 "].map { Array($0.utf8) }) == nil)
         }
         #expect(try texts(InputJournal(path: path)) == ["w1 ", "w2 ", "w3 "])
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(Self.journal([["w1 ", "w2 "], ["w3 "]])))
@@ -92,6 +92,79 @@ import WireProtocol
         }
         #expect(try texts(InputJournal(path: path)) == kept)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["journal"])
+    }
+
+    /// Two MiB of damage a mark vouches for, crafted so that every fourth offset claims a 528 KiB record: the
+    /// salvage that words the error checks each claim in constant steps, running the CRC over each byte at most
+    /// once. It ran it over every claim that fits (16 s of CPU per MiB): here some 390,000 claims, 210 GB.
+    @Test func wordingTheDamageOfACraftedJournalIsLinearWork() throws {
+        var bytes = Self.journal([["w1 "]])
+        let damaged = bytes.count
+        for _ in 0..<(1 << 19) { bytes += [0x41, 0x41, 8, 0] }
+        InputJournal.appendSyncedMark(seq: 1_000, to: &bytes)
+        let scan = JournalScan(bytes)
+        #expect(scan.damage == JournalDamage(offset: damaged, lastIntactSeq: 1, intactAfter: 0, lost: 0))
+        #expect(scan.salvageWork <= bytes.count)
+    }
+
+    /// The salvage finds what trying every offset with a CRC over all it claims finds, in damaged journals of
+    /// every kind: bytes flipped, stretches overwritten, records planted inside the damage, the end cut.
+    @Test func theSalvageKeepsWhatCheckingEveryOffsetWholeKeeps() {
+        var random = TestRandom(seed: 4)
+        var salvaged = 0
+        for _ in 0..<300 {
+            var bytes = Self.journal((0..<random.next(6)).map { _ in (0..<(1 + random.next(4))).map { _ in "w\(random.next(99)) " } })
+            for _ in 0..<random.next(4) {
+                let at = InputJournal.headerSize + random.next(max(1, bytes.count - InputJournal.headerSize))
+                switch random.next(4) {
+                case 0: bytes[min(at, bytes.count - 1)] ^= UInt8(1 + random.next(255))
+                case 1:
+                    for i in at..<min(bytes.count, at + random.next(40)) { bytes[i] = UInt8(random.next(256)) }
+                case 2:
+                    var planted: [UInt8] = []
+                    InputJournal.appendRecord(seq: UInt64(random.next(30)), text: Array("p\(random.next(9))".utf8), to: &planted)
+                    bytes.insert(contentsOf: planted, at: min(at, bytes.count))
+                default: bytes.removeLast(random.next(min(20, bytes.count - InputJournal.headerSize) + 1))
+                }
+            }
+            InputJournal.appendSyncedMark(seq: 40, to: &bytes)
+            let scan = JournalScan(bytes)
+            guard let damage = scan.damage else { continue }
+            let reference = Self.salvagedCheckingEveryOffsetWhole(bytes, from: damage.offset, lastSeq: damage.lastIntactSeq)
+            #expect(scan.records(afterDamage: damage) == scan.recovered.map(\.text) + reference.records)
+            #expect(damage.intactAfter == reference.records.count && damage.lost == reference.lost)
+            salvaged += reference.records.count
+        }
+        #expect(salvaged > 100)
+    }
+
+    /// The salvage as first written, a CRC over the whole claim at every offset: the reference for the one above.
+    static func salvagedCheckingEveryOffsetWhole(_ bytes: [UInt8], from offset: Int, lastSeq: UInt64) -> (records: [[UInt8]], lost: Int) {
+        func integer<T: FixedWidthInteger>(_ at: Int, _: T.Type) -> T {
+            (0..<MemoryLayout<T>.size).reduce(T.zero) { $0 | T(bytes[at + $1]) << (8 * $1) }
+        }
+        var records: [[UInt8]] = []
+        var lost = 0
+        var last = lastSeq
+        var at = offset + 1
+        while at + 16 <= bytes.count {
+            let length = integer(at, UInt32.self)
+            let seq = integer(at + 4, UInt64.self)
+            let head = crc32(bytes[at..<(at + 12)])
+            if length == UInt32.max, head == integer(at + 12, UInt32.self) {
+                at += 16
+            } else if length != UInt32.max, length <= InputJournal.maxRecord, Int(length) <= bytes.count - at - 16, seq > last,
+                crc32(bytes[(at + 16)..<(at + 16 + Int(length))], from: head) == integer(at + 12, UInt32.self)
+            {
+                lost = Int(clamping: UInt64(lost) + min(seq - last - 1, UInt64(Int.max)))
+                records.append(Array(bytes[(at + 16)..<(at + 16 + Int(length))]))
+                last = seq
+                at += 16 + Int(length)
+            } else {
+                at += 1
+            }
+        }
+        return (records, lost)
     }
 
     /// A file that is not a journal is never emptied or written: `--journal notes.txt` must not destroy notes. An
@@ -144,11 +217,41 @@ import WireProtocol
         let path = folder.path + "/journal"
         let journal = try InputJournal(path: path)
         journal.append(seq: 1, text: Array("w1 ".utf8))
-        try journal.sync()
+        #expect(try journal.sync(inputs: [Array("w1 ".utf8)]) == nil)
         #expect(unlink(path) == 0)
         journal.append(seq: 2, text: Array("w2 ".utf8))
-        let error = #expect(throws: FileError.self) { try journal.sync() }
+        let error = #expect(throws: FileError.self) { try journal.sync(inputs: ["w1 ", "w2 "].map { Array($0.utf8) }) }
         #expect(error?.description == "cannot write '\(path)': it was deleted during the run")
+    }
+
+    /// A journal cut short in place during the run (`: > FILE`, a copy-truncate rotation, to any length) is found
+    /// at the next sync, or at the run's last one with nothing to write, and written again whole from the inputs
+    /// the run holds: the next run restores every one. The run's writes land at the file's end, so one after the
+    /// cut leaves no hole of zeros that hides it.
+    @Test(arguments: [0, 5, 16, 40])
+    func aJournalCutShortDuringTheRunIsWrittenAgainWhole(cut: Int) throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/journal"
+        let inputs = Self.words(1...3).map { Array($0.utf8) }
+        do {
+            let journal = try InputJournal(path: path)
+            journal.append(seq: 1, text: inputs[0])
+            journal.append(seq: 2, text: inputs[1])
+            #expect(try journal.sync(inputs: inputs[..<2]) == nil)
+            let written = Self.journal([["w1 ", "w2 "]]).count
+            #expect(truncate(path, off_t(cut)) == 0)
+            journal.append(seq: 3, text: inputs[2])
+            let found = try #require(try journal.sync(inputs: inputs[...]))
+            #expect(found.written == written + Self.journal([["w3 "]]).count - InputJournal.headerSize)
+            #expect(found.found == cut + found.written - written)
+            #expect(truncate(path, off_t(cut)) == 0)
+            #expect(try journal.sync(inputs: inputs[...])?.found == cut)
+            #expect(try journal.sync(inputs: inputs[...]) == nil)
+        }
+        // Read, not opened: a process spawned meanwhile by a test beside this one may hold the closed journal's
+        // lock until its exec.
+        let scan = JournalScan(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(scan.damage == nil && scan.recovered.map(\.text) == inputs)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WireProtocol
 
 @testable import Browser
 
@@ -33,6 +34,41 @@ extension Processes {
             let saved = try SessionFile.read(file)
             #expect(saved.damage == nil)
             #expect(saved.session.tabs.count == restored)
+        }
+
+        /// A save claiming billions of tabs costs no more than the file: `session show` and `run --session` work
+        /// within 512 MiB of address space (they needed 4.7 GB, or aborted asking for 206 GB) and warn in words.
+        @Test(arguments: [50_000_000, Int(UInt32.max)])
+        func aSaveClaimingBillionsOfTabsCostsNoMoreThanTheFile(count: Int) throws {
+            let folder = try TemporaryFolder([:])
+            let file = folder.path + "/tabs.session"
+            let tab = SavedTab(id: 1, history: BackForwardList(entries: [HistoryEntry(url: "app://local/a.html")], index: 0), visible: true)
+            let save = SessionFile.save(tabCount: count, journal: nil, changes: [])
+            try Data(SessionFile.encode(Session(tabs: [tab])) + save).write(to: URL(fileURLWithPath: file))
+            for command in [["session", "show", file], ["run", "--session", file, "--loads", "1"]] {
+                let limited = ["-s", "KILL", "30", "/bin/sh", "-c", "ulimit -v 524288 && exec \"$0\" \"$@\"", supervisorPath]
+                let run = try runCommand("/usr/bin/timeout", limited + command)
+                // Read here only once the commands could: the old decoder would abort this process too.
+                try #require(run.status == 0, "\(command[0]): \(run.stderr)")
+                #expect(unwrapped(run.stderr).contains("\(save.count) damaged bytes after the last intact save were ignored"), "\(run.stderr)")
+            }
+            let after = try SessionFile.read(file)
+            #expect(after.damage == nil && after.session.tabs.map(\.id) == [1])
+        }
+
+        /// `session create` over a session file of a newer version refuses in one line and leaves it as it was.
+        @Test func createRefusesASessionFileOfANewerVersion() throws {
+            let folder = try TemporaryFolder([:])
+            let file = folder.path + "/tabs.session"
+            #expect(try runSupervisorBounded(["session", "create", file, "--tabs", "3"]).status == 0)
+            var newer = try #require(FileManager.default.contents(atPath: file))
+            newer[8] = 3
+            try newer.write(to: URL(fileURLWithPath: file))
+            let create = try runSupervisorBounded(["session", "create", file, "--tabs", "5"])
+            #expect(create.status == 1)
+            let lines = unwrapped(create.stderr).split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("session file version 3 is newer than this supervisor"), "\(create.stderr)")
+            #expect(FileManager.default.contents(atPath: file) == newer)
         }
 
         /// A file that is not a session is never restored from, nor saved over.

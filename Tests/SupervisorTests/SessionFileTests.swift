@@ -27,6 +27,27 @@ import WireProtocol
         #expect(crc32(Array(text.utf8)) == expected)
     }
 
+    /// Any piece's checksum from the running ones, as the salvage of a damaged journal asks for them: pieces in
+    /// the order they start, overlapping, up to the longest allowed, continuing any checksum before them.
+    @Test func aPieceFromTheRunningChecksumsIsThePiecesChecksum() {
+        var random = TestRandom(seed: 33)
+        for _ in 0..<40 {
+            let bytes = (0..<random.next(3_000)).map { _ in UInt8(random.next(256)) }
+            let start = random.next(bytes.count + 1)
+            let longest = random.next(600)
+            var pieces = CRC32Pieces(bytes, from: start, maxLength: longest)
+            var lower = start
+            while lower < bytes.count {
+                let length = random.next(min(longest, bytes.count - lower) + 1)
+                let from = random.next(3) == 0 ? 0 : UInt32(truncatingIfNeeded: random.next(1 << 31) * 2 + 1)
+                let range = lower..<(lower + length)
+                #expect(pieces.crc32(of: range, from: from) == crc32(bytes[range], from: from), "\(range) of \(bytes.count)")
+                lower += random.next(40)
+            }
+            #expect(pieces.checksummedBytes <= bytes.count - start)
+        }
+    }
+
     @Test func agreesWithABitwiseReferenceAcrossSplitsAndAlignments() {
         var random = TestRandom(seed: 32)
         for _ in 0..<300 {
@@ -49,7 +70,7 @@ import WireProtocol
         tabs: [
             SavedTab(id: 1, history: BackForwardList(), visible: false),
             SavedTab(
-                id: 0xFFFF_FFFF_FFFF_FFFE,
+                id: 0x7FFF_FFFF_FFFF_FFFE,
                 history: BackForwardList(
                     entries: [
                         HistoryEntry(url: "app://local/ü.html", title: "Größe ✓ 日本語 🚀"),
@@ -238,6 +259,19 @@ import WireProtocol
         #expect(SessionFile.decode(longPath).damage?.refusal == .corruptHeader)
     }
 
+    /// A tab's id and the journal's record count are Ints wherever the run writes them (the log, `session show
+    /// --json`): one past Int.max is damage, not a trap when the run or the command gets to it.
+    @Test func idsAndCountsPastIntAreDamage() {
+        let payload = le(UInt64.max) + [1] + le(UInt32(0)) + le(UInt32(0))
+        let file = SessionFile.assemble(journal: nil, records: [record(payload)[...], SessionFile.record(for: Self.sample.tabs[2])[...]])
+        let (session, damage) = SessionFile.decode(file)
+        #expect(session.tabs == [Self.sample.tabs[2]] && damage?.skippedTabs == 1)
+        let header = SessionFile.header(tabCount: 0, journal: JournalPosition(path: "j", records: UInt64(Int.max) + 1))
+        #expect(SessionFile.decode(header).damage?.refusal == .corruptHeader)
+        let atMost = SessionFile.header(tabCount: 0, journal: JournalPosition(path: "j", records: UInt64(Int.max)))
+        #expect(SessionFile.decode(atMost).damage == nil)
+    }
+
     @Test func aRecordThatPassesItsChecksumButNotItsBoundsIsSkipped() {
         let entry = le(UInt32(1)) + [0x61] + le(UInt32(0))
         let payload = le(UInt64(5)) + [1] + le(UInt32(0)) + le(UInt32(1)) + entry
@@ -285,6 +319,28 @@ import WireProtocol
         #expect(error?.description.contains("it is not a session file") == true)
         #expect(try String(contentsOfFile: folder.path + "/notes.txt", encoding: .utf8) == "my notes")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+    }
+
+    /// A session file of a version this supervisor does not read is not written over: a newer one is a newer
+    /// supervisor's. One it reads, older or cut short, is its own to replace.
+    @Test func aSessionFileOfANewerVersionIsRefusedAndKept() throws {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/session"
+        for version: UInt8 in [3, 0] {
+            var other = SessionFile.encode(Self.sample)
+            other[8] = version
+            try Data(other).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: FileError.self) { try SessionFile.write(SessionFile.encode(Session()), to: path) }
+            let said = version == 3 ? "is newer than this supervisor (2)" : "is not one this supervisor reads (2)"
+            #expect(error?.description == "cannot write '\(path)': session file version \(version) \(said); move it away or name another file")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(other))
+        }
+        for older in [Array(SessionFile.encode(Self.sample).prefix(9)), { var v1 = SessionFile.encode(Self.sample); v1[8] = 1; return v1 }()] {
+            try Data(older).write(to: URL(fileURLWithPath: path))
+            try SessionFile.write(SessionFile.encode(Session()), to: path)
+            #expect(try SessionFile.read(path) == (Session(), nil))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["session"])
     }
 
     /// Into a directory that is not there, or over a directory, which is refused before anything is written.

@@ -62,6 +62,25 @@ import WireProtocol
         #expect(damage?.description.contains("damaged bytes after the last intact save were ignored") == true)
     }
 
+    /// A save whose checksum passes but whose tab count names tabs it holds no record of is damage: its count
+    /// never sizes what the decoder allocates (see `SessionCLI` for four billion of them), and the warning says
+    /// what was ignored rather than nothing.
+    @Test func aSaveCountingTabsItDoesNotHoldIsDamage() {
+        let whole = SessionFile.encode(Self.base)
+        let added = SavedTab(id: 9, history: BackForwardList(entries: [HistoryEntry(url: "app://local/9")], index: 0), visible: false)
+        let record = SessionFile.record(for: added)[...]
+        // A thousand tabs more and no record, then two more and one record twice.
+        for save in [
+            SessionFile.save(tabCount: 1_003, journal: Self.base.journal, changes: []),
+            SessionFile.save(tabCount: 5, journal: Self.base.journal, changes: [(3, record), (3, record)]),
+        ] {
+            let (session, damage) = SessionFile.decode(whole + save)
+            #expect(session == Self.base)
+            #expect(damage?.trailingBytes == save.count && damage?.lostTabs == 0)
+            #expect(damage?.description == "\(save.count) damaged bytes after the last intact save were ignored (from byte \(whole.count))")
+        }
+    }
+
     /// Files written before saves were appended (version 1) still read.
     @Test func aVersionOneFileStillReads() {
         var bytes = SessionFile.encode(Self.base)

@@ -73,7 +73,10 @@ final class InputJournal {
         let scan = JournalScan(bytes)
         if let damage = scan.damage {
             guard salvage else { throw FileError(path, "use", .changed(damage.description + Self.salvageHint)) }
-            try rewrite(scan.records(afterDamage: damage), damage: damage)
+            let records = scan.records(afterDamage: damage)
+            try rewrite(records)
+            recovered = records.enumerated().map { (UInt64($0.offset + 1), $0.element) }
+            salvaged = damage
             return
         }
         recovered = scan.recovered
@@ -95,15 +98,13 @@ final class InputJournal {
         return bytes
     }
 
-    /// Replaces the journal with `records`, numbered from 1, in one step.
-    private func rewrite(_ records: [[UInt8]], damage: JournalDamage) throws(FileError) {
+    /// Replaces the journal with `records`, numbered from 1, and a synced mark, in one step.
+    private func rewrite(_ records: some Collection<[UInt8]>) throws(FileError) {
         var bytes = Self.header
         for (i, text) in records.enumerated() { Self.appendRecord(seq: UInt64(i + 1), text: text, to: &bytes) }
         Self.appendSyncedMark(seq: UInt64(records.count), to: &bytes)
         do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
-        recovered = records.enumerated().map { (UInt64($0.offset + 1), $0.element) }
         end = bytes.count
-        salvaged = damage
     }
 
     func append(seq: UInt64, text: [UInt8]) {
@@ -114,23 +115,30 @@ final class InputJournal {
     private var pendingSeq: UInt64 = 0
     var hasPending: Bool { !pending.isEmpty }
 
-    /// Writes every queued record, waits for the disk, marks them synced, then checks that the file still has
-    /// the journal's name: a journal deleted or replaced during the run saves nothing, and the run must say so.
-    func sync() throws(FileError) {
-        guard !pending.isEmpty else { return }
-        var mark: [UInt8] = []
-        Self.appendSyncedMark(seq: pendingSeq, to: &mark)
-        let bytes = pending
-        pending = []
-        do throws(SystemError) {
-            try Sys.write(bytes[...], to: file.fd, at: end)
-            try Sys.dataSync(file.fd)
-            try Sys.write(mark[...], to: file.fd, at: end + bytes.count)
-        } catch {
-            throw FileError(path, "write", error)
+    /// Writes every queued record (if any), waits for the disk, marks them synced, then checks that the file is
+    /// still the journal, as written: a journal deleted or replaced during the run saves nothing, and the run must
+    /// say so. One another process cut short or wrote to (`: > FILE`, a copy-truncate rotation) lost inputs it
+    /// had saved: it is written again whole from `inputs`, every input acknowledged so far, and the size it was
+    /// found at is returned, with the size the run had written, for the run to report.
+    func sync(inputs: some Collection<[UInt8]>) throws(FileError) -> (found: Int, written: Int)? {
+        if !pending.isEmpty {
+            var mark: [UInt8] = []
+            Self.appendSyncedMark(seq: pendingSeq, to: &mark)
+            let bytes = pending
+            pending = []
+            do throws(SystemError) {
+                try Sys.write(bytes[...], to: file.fd, at: end)
+                try Sys.dataSync(file.fd)
+                try Sys.write(mark[...], to: file.fd, at: end + bytes.count)
+            } catch {
+                throw FileError(path, "write", error)
+            }
+            end += bytes.count + mark.count
         }
-        end += bytes.count + mark.count
-        try file.checkInPlace()
+        guard let found = try file.checkInPlace(written: end) else { return nil }
+        let written = end
+        try rewrite(inputs)
+        return (found, written)
     }
 
     // MARK: - Encoding

@@ -58,6 +58,8 @@ struct ByteReader {
     mutating func journal() -> JournalField {
         guard let present = integer(UInt8.self), let records = integer(UInt64.self) else { return .truncated }
         guard present <= 1 else { return .outOfBounds(offset - 9) }
+        // The run counts records in an Int (the log, `session show --json`): a count past Int.max is out of bounds.
+        guard records <= UInt64(Int.max) else { return .outOfBounds(offset - 8) }
         guard let length = integer(UInt32.self) else { return .truncated }
         guard length <= SessionFile.maxStringBytes else { return .outOfBounds(offset - 4) }
         guard let path = string(length: Int(length)) else { return .truncated }

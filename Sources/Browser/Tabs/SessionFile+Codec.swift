@@ -188,7 +188,8 @@ extension SessionFile {
     /// end where its length says.
     private static func checkTab(_ record: ArraySlice<UInt8>) -> SessionRecord? {
         var reader = ByteReader(record, from: record.startIndex + 8)
-        guard let id = reader.integer(UInt64.self), let flags = reader.integer(UInt8.self),
+        // The run names a tab by an Int (the log, `session show --json`): an id past Int.max is out of bounds.
+        guard let id = reader.integer(UInt64.self), id <= UInt64(Int.max), let flags = reader.integer(UInt8.self),
             reader.integer(UInt32.self) != nil, let count = reader.integer(UInt32.self), count <= BackForwardList.capacity
         else { return nil }
         for _ in 0..<(2 * count) {

@@ -58,7 +58,7 @@ extension SessionFile {
                 if end == bytes.count { saves.tornBytes = bytes.count - start }
                 break
             }
-            guard let (count, position, changes) = read(bytes, reader, before: end - 4) else { break }
+            guard let (count, position, changes) = read(bytes, reader, before: end - 4, tabs: slots.count) else { break }
             if count < slots.count { slots.removeSubrange(count...) }
             slots += [SessionRecord?](repeating: nil, count: max(0, count - slots.count))
             for (index, record) in changes { slots[index] = record }
@@ -75,15 +75,21 @@ extension SessionFile {
         return saves
     }
 
-    /// The fields of a save whose checksum passed; nil when one breaks a bound.
-    private static func read(_ bytes: [UInt8], _ start: ByteReader, before limit: Int)
+    /// The fields of a save whose checksum passed, applied to `tabs` tabs; nil when one breaks a bound.
+    ///
+    /// Every tab a save adds is among its changes, as the writer makes it. A save counting tabs it holds no
+    /// record of is damage: its count would otherwise size the tabs (a 64-byte save claiming four billion of them
+    /// made the decoder allocate 206 GB) and leave tabs lost with no damage that names them.
+    private static func read(_ bytes: [UInt8], _ start: ByteReader, before limit: Int, tabs: Int)
         -> (count: Int, journal: JournalPosition?, changes: [(Int, SessionRecord)])?
     {
         var reader = ByteReader(bytes[..<limit], from: start.offset)
         guard let count = reader.integer(UInt32.self), case .read(let journal) = reader.journal(),
-            let changeCount = reader.integer(UInt32.self), Int(changeCount) <= reader.remaining / (4 + minimumRecordSize)
+            let changeCount = reader.integer(UInt32.self), Int(changeCount) <= reader.remaining / (4 + minimumRecordSize),
+            Int(count) - tabs <= Int(changeCount)
         else { return nil }
         var changes: [(Int, SessionRecord)] = []
+        var added = Set<Int>()
         var offset = reader.offset
         for _ in 0..<changeCount {
             var position = ByteReader(bytes[..<limit], from: offset)
@@ -91,9 +97,10 @@ extension SessionFile {
                 let (record, end) = readRecord(bytes, at: position.offset, before: limit), let record
             else { return nil }
             changes.append((Int(index), record))
+            if Int(index) >= tabs { added.insert(Int(index)) }
             offset = end
         }
-        guard offset == limit else { return nil }
+        guard offset == limit, added.count == max(0, Int(count) - tabs) else { return nil }
         return (Int(count), journal, changes)
     }
 }

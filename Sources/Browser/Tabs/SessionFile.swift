@@ -127,11 +127,20 @@ public enum SessionFile {
         return written
     }
 
-    /// Writes a whole session to `path`, which must be a session file or nothing, and must not be in use.
+    /// Writes a whole session to `path`, which must be nothing or a session file of a version this supervisor
+    /// reads, and must not be in use: a newer version's file is a newer supervisor's to read, not this one's to
+    /// write over.
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         let file = try LockedFile(path)
-        let head = try file.head(magic.count)
+        let head = try file.head(magic.count + 2)
         guard head.isEmpty || isSessionFile(head) else { throw FileError(path, "write", .notOurs("a session file")) }
+        if head.count == magic.count + 2 {
+            let version = UInt16(head[magic.count]) | UInt16(head[magic.count + 1]) << 8
+            guard versionsRead.contains(version) else {
+                let refusal = SessionDamage(refusal: .unsupportedVersion(version), at: magic.count)
+                throw FileError(path, "write", .changed("\(refusal); move it away or name another file"))
+            }
+        }
         do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
     }
 
@@ -156,6 +165,6 @@ public enum SessionFile {
 
     /// Whether `head`, a file's first bytes, begins the way every session file does.
     static func isSessionFile(_ head: [UInt8]) -> Bool {
-        head.count == magic.count && head.elementsEqual(magic)
+        head.starts(with: magic)
     }
 }

@@ -8,6 +8,11 @@ import Glibc
 /// regular file (or nothing: it is then created empty) is ever opened, so a FIFO or a device never blocks or feeds
 /// the run.
 ///
+/// It is open for appending (O_APPEND): every write lands at the file's end as it is then, whatever offset it
+/// names (pwrite(2), BUGS). The run only ever writes at the end; if another process cut the file short (`: >
+/// FILE`, a copy-truncate rotation, an editor), a write makes it shorter than the run wrote, which
+/// `checkInPlace(written:)` finds, rather than leaving a hole of zeros that hides the cut.
+///
 /// One thread uses it at a time: the loop's, or the disk queue's while a save it was given is being written.
 public final class LockedFile: @unchecked Sendable {
     /// As the user gave it.
@@ -27,8 +32,8 @@ public final class LockedFile: @unchecked Sendable {
             try named.requireRegularOrAbsent("use")
             let opened: FileDescriptor
             do throws(SystemError) {
-                let flags = named.status == nil
-                    ? O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW : O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
+                let flags = O_APPEND | (named.status == nil
+                    ? O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW : O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
                 opened = FileDescriptor(try Sys.open(named.resolved, flags, mode: 0o644))
             } catch where (error.errno == EEXIST || error.errno == ENOENT) && attempts < 10 {
                 continue  // created or removed by someone else between the look and the open
@@ -79,6 +84,16 @@ public final class LockedFile: @unchecked Sendable {
         guard now.isSameFile(as: status) else { throw FileError(path, "write", .changed("it was replaced during the run")) }
     }
 
+    /// Throws as `checkInPlace()` does, then returns nil when the file holds the `written` bytes the run put in
+    /// it, or the size it has instead: another process cut it short or wrote to it, and what the run saved there
+    /// is no longer all there. Only the run's own copy can put it back: the caller writes the file again whole.
+    public func checkInPlace(written: Int) throws(FileError) -> Int? {
+        try checkInPlace()
+        let size: Int
+        do throws(SystemError) { size = try Sys.status(fd).size } catch { throw FileError(path, "write", error) }
+        return size == written ? nil : size
+    }
+
     /// Replaces the file with `bytes` in one step, keeping the lock: they go to a new file beside it (created with
     /// O_EXCL, so nothing that stands at its name is followed or overwritten), reach the disk, and are renamed
     /// over it; then the directory is synced. A crash at any moment leaves the old file or the new one.
@@ -93,6 +108,7 @@ public final class LockedFile: @unchecked Sendable {
     package func replace(with temporary: TemporaryFile) throws(SystemError) {
         guard try Sys.lockExclusively(temporary.fd) else { throw SystemError("flock", errno: EWOULDBLOCK) }
         let held = FileDescriptor(try Sys.duplicate(temporary.fd))
+        try Sys.setAppending(held.rawValue)
         try temporary.place(durable: true)
         status = try Sys.status(held.rawValue)
         descriptor = held
