@@ -44,9 +44,10 @@ public struct RunOptions: Sendable {
         help: "jsonl writes the event log alone; ios also writes the run as an iOS-style console log to "
             + "<file>.ios.log.")
     public let json = Flag("--json", help: "Print the summary as one JSON object.")
+    public let force = forceFlag
 
     public var table: OptionTable {
-        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json])
+        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json, force])
     }
 
     public var help: CommandHelp {
@@ -68,7 +69,7 @@ public struct RunOptions: Sendable {
                 """,
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
-                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
+                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json] [--force]
                 """,
             tables: [("OPTIONS", table)], after: policiesHelp)
     }

@@ -127,13 +127,20 @@ public enum SessionFile {
         return written
     }
 
-    /// Writes a whole session to `path`, which must be a session file or nothing, and must not be in use.
-    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let file = try LockedFile(path)
-        let head = try file.head(magic.count)
-        guard head.isEmpty || isSessionFile(head) else { throw FileError(path, "write", .notOurs("a session file")) }
-        do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
+    /// Writes a whole session to `path`, which must be a session file (unless `force`) or nothing, and must not be
+    /// in use: a file that is there is locked first, as a run holds it. The new file takes the name whole, or
+    /// nothing does (see `OutputFile`).
+    public static func write(_ bytes: [UInt8], to path: String, force: Bool = false) throws(FileError) {
+        let existing = try OutputFile.check(path, kind: outputKind, force: force)
+        let held = try existing?.isRegular == true ? LockedFile(path, leftovers: isSessionFile) : nil
+        let output = try OutputFile(path, kind: outputKind, force: force)
+        try output.write(bytes)
+        try output.commit(durable: true)
+        _ = held
     }
+
+    /// What `session create` writes.
+    public static let outputKind = OutputKind(role: "the session", name: "a session file") { isSessionFile($0) }
 
     /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
     /// which a first start tells apart from a file it cannot read.
@@ -155,7 +162,7 @@ public enum SessionFile {
     }
 
     /// Whether `head`, a file's first bytes, begins the way every session file does.
-    static func isSessionFile(_ head: [UInt8]) -> Bool {
-        head.count == magic.count && head.elementsEqual(magic)
+    static func isSessionFile(_ head: some Collection<UInt8>) -> Bool {
+        head.starts(with: magic)
     }
 }
