@@ -64,8 +64,8 @@ public struct RunOptions: Sendable {
                 64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
                 launch, a limit reached, a write that failed, typed input lost). Files named on the command line
                 are checked before anything starts: only regular files are opened, an output is a new file or
-                replaces an existing one whole when the run ends, and no file may play two roles. '--' ends the
-                options.
+                replaces one of its own kind (an earlier run's log; any file with --force) whole when the run
+                ends, and no file may play two roles. '--' ends the options.
                 """,
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]

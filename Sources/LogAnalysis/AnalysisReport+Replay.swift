@@ -11,7 +11,9 @@ public struct ReplayExport {
     public let omitted: Int
 
     /// What `analyze --replay` writes: a schedule, told by its first key.
-    public static let outputKind = OutputKind(role: "the replay schedule", name: "a replay schedule") { ReplaySchedule.begins($0) }
+    public static let outputKind = OutputKind(role: "the replay schedule", name: "a replay schedule") {
+        ReplaySchedule.begins($0)
+    }
 
     /// The schedule as written: the format's JSON, one incident a line, so that a person can read and edit it.
     public var text: String {

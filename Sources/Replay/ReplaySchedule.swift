@@ -31,9 +31,10 @@ public struct ReplaySchedule: Equatable, Sendable {
     /// Whether `head`, a file's first bytes, begins as a schedule does: an object whose first key is `format`,
     /// naming this format (as `analyze --replay` writes it, and as the example above is laid out by hand).
     public static func begins(_ head: some Collection<UInt8>) -> Bool {
+        let blank = Set(" \n\t\r".utf8)
         var rest = head[...]
         for token in ["{", #""format""#, ":", "\"\(format)\""] {
-            rest = rest.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            rest = rest.drop { blank.contains($0) }
             guard rest.starts(with: token.utf8) else { return false }
             rest = rest.dropFirst(token.utf8.count)
         }

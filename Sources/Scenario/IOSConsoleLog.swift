@@ -19,7 +19,9 @@ public final class IOSConsoleLog {
 
     /// What `run --log-format ios` writes: its first line is in the Xcode envelope, after a timestamp of fixed
     /// width, from the process `supervisor` (or the runningboardd it writes for).
-    public static let outputKind = OutputKind(role: "the iOS log", name: "an iOS log written by supervisor", isLog: true) { head in
+    public static let outputKind = OutputKind(
+        role: "the iOS log", name: "an iOS log written by supervisor", isLog: true
+    ) { head in
         let process = head.dropFirst(timestamp(0).utf8.count)
         return process.starts(with: " supervisor[".utf8) || process.starts(with: " runningboardd[33:".utf8)
     }

@@ -46,7 +46,9 @@ enum AnalyzeCommand {
             }
             for (path, kind) in outputs { try roles.writes(path, kind, force: force, standardOutput: true) }
         }
-        let opened = try wanted.map { path, kind in try path.map { try OutputFile($0, kind: kind, force: force, standardOutputAllowed: true) } }
+        let opened = try wanted.map { path, kind in
+            try path.map { try OutputFile($0, kind: kind, force: force, standardOutputAllowed: true) }
+        }
         let (svg, html, replay) = (opened[0], opened[1], opened[2])
         _ = sv_ignore_signal(SIGPIPE)
 
@@ -112,7 +114,11 @@ enum AnalyzeCommand {
             if arguments[options.stats] { output += "\n" + stats(report, since: started).text }
         }
         // With an output on standard output, the report goes beside it, not into it.
-        if opened.contains(where: { $0?.isStandardOutput == true }) { writeStandardError(output + "\n") } else { try writeStandardOutput(output + "\n") }
+        if opened.contains(where: { $0?.isStandardOutput == true }) {
+            writeStandardError(output + "\n")
+        } else {
+            try writeStandardOutput(output + "\n")
+        }
         return failOn.contains { report.count($0.kind, atLeast: $0.atLeast) > 0 } ? foundStatus : 0
     }
 

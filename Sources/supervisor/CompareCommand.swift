@@ -36,7 +36,9 @@ enum CompareCommand {
             try RunCommand.checkDescriptorBudget(settings)
         }
         // Opened before the comparison runs, not after minutes of work; placed only once it is done.
-        let svg = try svgPath.map { try OutputFile($0, kind: DocumentKinds.chart, force: force, standardOutputAllowed: true) }
+        let svg = try svgPath.map { path in
+            try OutputFile(path, kind: DocumentKinds.chart, force: force, standardOutputAllowed: true)
+        }
         let jetsamLog = try workload.jetsamLog.map { try OutputFile($0, kind: JetsamSettings.logKind, force: force) }
         workload.settings.jetsam?.logFD = jetsamLog?.fd
         var configuration = workload.settings

@@ -9,5 +9,6 @@ enum DocumentKinds {
     static let reportSignature = "<!DOCTYPE html>\n<!-- report written by supervisor analyze -->\n"
 
     static let chart = OutputKind(role: "the chart", name: "a chart drawn by supervisor", beginning: chartSignature)
-    static let report = OutputKind(role: "the HTML report", name: "a report written by supervisor", beginning: reportSignature)
+    static let report = OutputKind(
+        role: "the HTML report", name: "a report written by supervisor", beginning: reportSignature)
 }

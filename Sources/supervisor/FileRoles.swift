@@ -18,7 +18,9 @@ struct FileRoles {
     /// it is refused, as `-` would otherwise be a file named `-`.
     mutating func writes(_ path: String, _ kind: OutputKind, force: Bool, standardOutput: Bool = false) throws {
         if OutputFile.namesStandardOutput(path) {
-            guard standardOutput else { throw UsageError("\(kind.role) cannot be written to standard output ('\(path)'): name a file") }
+            guard standardOutput else {
+                throw UsageError("\(kind.role) cannot be written to standard output ('\(path)'): name a file")
+            }
             return
         }
         try add(path, kind.role, writes: true, action: "write")

@@ -36,7 +36,8 @@ enum SessionCommand {
         let arguments = try options.table.parse(words)
         let path = try file(arguments, "create")
         if OutputFile.namesStandardOutput(path) {
-            throw UsageError("a session file is binary: 'session create' does not write it to standard output ('\(path)'); name a file")
+            throw UsageError(
+                "a session file is binary: 'session create' does not write it to standard output ('\(path)'); name a file")
         }
         let count = arguments[options.tabs]
         let pages = try RunCommand.contentProvider(arguments[options.content]).pages

@@ -33,7 +33,7 @@ extension Processes {
                 try killRunWritingLog(in: folder)
                 #expect(temporaries(folder).count == 1)
                 #expect(try String(contentsOfFile: folder.path + "/run.jsonl", encoding: .utf8).hasPrefix(#"{"time":""#))
-                let next = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' run --loads 1 --log run.jsonl"])
+                let next = try runSupervisor(in: folder, "run --loads 1 --log run.jsonl")
                 #expect(next.status == 0)
                 #expect(unwrapped(next.stderr) == "supervisor: warning: the event log of an earlier run on 'run.jsonl' that did not end is "
                     + "kept as 'run.jsonl.unfinished'\n")
@@ -42,7 +42,7 @@ extension Processes {
                 let log = try String(contentsOfFile: folder.path + "/run.jsonl", encoding: .utf8)
                 #expect(log.contains(#""loads":1,"#) && log.contains(#""event":"run-end""#))
             }
-            let quiet = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' run --loads 1 --log run.jsonl"])
+            let quiet = try runSupervisor(in: folder, "run --loads 1 --log run.jsonl")
             #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
         }
 
@@ -65,7 +65,7 @@ extension Processes {
                 reapOrphans(workers)
             }
             try #require(caught)
-            let next = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' run --session tabs --loads 1"])
+            let next = try runSupervisor(in: folder, "run --session tabs --loads 1")
             #expect(next.status == 0, "\(next.stderr)")
             #expect(names(folder) == ["tabs"])
         }
@@ -77,13 +77,25 @@ extension Processes {
             let first = try backgroundSupervisor(["run", "--loads", "1000000", "--dwell", "20", "--log", "shared.jsonl"], in: folder)
             // A new log takes its name at once, to be followed as the run goes.
             #expect(eventually(within: 20) { logEvents(folder.path + "/shared.jsonl").count > 1 })
-            let second = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' run --loads 1 --log shared.jsonl"])
+            let second = try runSupervisor(in: folder, "run --loads 1 --log shared.jsonl")
             #expect(second.status == 1)
             #expect(second.stderr == "supervisor: error: cannot write 'shared.jsonl': it is in use by pid \(first.pid) (another supervisor)\n")
             #expect(first.end(by: SIGTERM) == 130)
             let log = try String(contentsOfFile: folder.path + "/shared.jsonl", encoding: .utf8)
             #expect(log.contains(#""loads":1000000,"#) && log.contains(#""event":"run-end""#))
             #expect(names(folder) == ["shared.jsonl"])
+        }
+
+        /// `session create` over the session a run holds is refused too, naming the run.
+        @Test func aSessionInUseIsNotCreatedOver() throws {
+            let folder = try TemporaryFolder([:])
+            let run = try backgroundSupervisor(["run", "--session", "tabs", "--loads", "1000000", "--dwell", "20"], in: folder)
+            let size = { (try? FileManager.default.attributesOfItem(atPath: folder.path + "/tabs")[.size] as? Int) ?? 0 }
+            #expect(eventually(within: 20) { size() > 16 })
+            let create = try runSupervisor(in: folder, "session create tabs --tabs 1")
+            #expect(create.status == 1)
+            #expect(create.stderr == "supervisor: error: cannot write 'tabs': it is in use by pid \(run.pid) (another supervisor)\n")
+            #expect(run.end(by: SIGTERM) == 130)
         }
     }
 }

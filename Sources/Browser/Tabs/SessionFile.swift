@@ -128,15 +128,12 @@ public enum SessionFile {
     }
 
     /// Writes a whole session to `path`, which must be a session file (unless `force`) or nothing, and must not be
-    /// in use: a file that is there is locked first, as a run holds it. The new file takes the name whole, or
-    /// nothing does (see `OutputFile`).
+    /// in use (a run holds its session locked). The new file takes the name whole, or nothing does (see
+    /// `OutputFile`).
     public static func write(_ bytes: [UInt8], to path: String, force: Bool = false) throws(FileError) {
-        let existing = try OutputFile.check(path, kind: outputKind, force: force)
-        let held = try existing?.isRegular == true ? LockedFile(path, leftovers: isSessionFile) : nil
         let output = try OutputFile(path, kind: outputKind, force: force)
         try output.write(bytes)
         try output.commit(durable: true)
-        _ = held
     }
 
     /// What `session create` writes.

@@ -35,8 +35,9 @@ package enum Leftovers {
         let prefix = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         guard let entries = try? Sys.directoryEntries(prefix.isEmpty ? "." : prefix) else { return [] }
-        let candidates = entries.filter { TemporaryFile.isTemporary($0, of: name) }.map { prefix + $0 }.filter { $0 != own }
-            .compactMap { path in (try? Sys.status(ofPath: path)).flatMap { $0 }.map { (path, $0) } }
+        let candidates = entries.filter { TemporaryFile.isTemporary($0, of: name) }.map { prefix + $0 }
+            .filter { $0 != own }
+            .compactMap { path in (try? Sys.status(ofPath: path)).map { (path, $0) } }
             .filter { $0.1.isRegular }
             .sorted { $0.1.modified < $1.1.modified }
         var inUse: [InUse] = []
@@ -50,7 +51,9 @@ package enum Leftovers {
             }
             // Named again by now (a commit's rename or link) or taken away: no longer left over.
             guard let now = try? Sys.status(ofPath: path), now.isSameFile(as: status) else { continue }
-            guard let head = try? Sys.read(file.rawValue, count: headSize, at: 0), head.isEmpty || ours(head[...]) else { continue }
+            guard let head = try? Sys.read(file.rawValue, count: headSize, at: 0), head.isEmpty || ours(head[...]) else {
+                continue
+            }
             orphan(Orphan(path: path, status: status))
         }
         return inUse

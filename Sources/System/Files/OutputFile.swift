@@ -41,7 +41,9 @@ public final class OutputFile {
         case open, committed, discarded
     }
 
-    public init(_ path: String, kind: OutputKind, force: Bool = false, standardOutputAllowed: Bool = false) throws(FileError) {
+    public init(
+        _ path: String, kind: OutputKind, force: Bool = false, standardOutputAllowed: Bool = false
+    ) throws(FileError) {
         self.path = path
         self.kind = kind
         self.force = force
@@ -49,7 +51,7 @@ public final class OutputFile {
             (placement, file, fd) = (.standardOutput, nil, 1)
             return
         }
-        guard path != "-" else { throw FileError(path, "write", .notRegular("standard output, which cannot take \(kind.role)")) }
+        guard path != "-" else { throw FileError(path, "write", .notRegular("standard output")) }
         let replacing = try Self.check(path, kind: kind, force: force)
         let temporary: TemporaryFile
         do throws(SystemError) { temporary = try TemporaryFile(beside: path, permissions: replacing?.permissions) } catch {
@@ -58,14 +60,15 @@ public final class OutputFile {
         let others = Leftovers.find(beside: path, except: temporary.path, ours: kind.recognises) { orphan in
             Self.handle(orphan, of: path, kind: kind)
         }
-        if let holder = others.first.map(\.pid) ?? Self.holder(of: path) {
+        if let other = others.first ?? Self.holder(of: path) {
             temporary.discard()
-            throw FileError(path, "write", .inUse(pid: holder))
+            throw FileError(path, "write", .inUse(pid: other.pid))
         }
         if kind.isLog && replacing == nil {
             do throws(SystemError) {
+                let status = try Sys.status(temporary.fd)
                 try temporary.placeNew(durable: false)
-                placement = .atName(try Sys.status(temporary.fd))
+                placement = .atName(status)
             } catch {
                 throw FileError(path, "write", error)
             }
@@ -84,7 +87,9 @@ public final class OutputFile {
     /// Whether `path` is `-`, or names the file on descriptor 1 (`/dev/stdout`, `/proc/self/fd/1`).
     public static func namesStandardOutput(_ path: String) -> Bool {
         guard path != "-" else { return true }
-        guard let named = try? Sys.status(ofPath: path, following: true), let standard = try? Sys.status(1) else { return false }
+        guard let named = try? Sys.status(ofPath: path, following: true), let standard = try? Sys.status(1) else {
+            return false
+        }
         return named.isSameFile(as: standard)
     }
 
@@ -137,7 +142,11 @@ public final class OutputFile {
             do throws(FileError) {
                 let now: Sys.FileStatus?
                 do throws(SystemError) { now = try Sys.status(ofPath: path) } catch { throw FileError(path, "write", error) }
-                let unchanged = now.map { now in replacing.map { now.isSameFile(as: $0) } ?? false } ?? (replacing == nil)
+                let unchanged = switch (now, replacing) {
+                case (nil, nil): true
+                case (let now?, let replacing?): now.isSameFile(as: replacing)
+                default: false
+                }
                 let standing = unchanged ? now : try Self.check(path, kind: kind, force: force)
                 do throws(SystemError) {
                     if standing == nil { try file.placeNew(durable: durable) } else { try file.place(durable: durable) }
@@ -167,15 +176,14 @@ public final class OutputFile {
         registration.map { UnwrittenOutputs.remove($0, written: false) }
     }
 
-    /// The pid of another process writing a log at `path` now (a file a live process holds locked), nil if
-    /// there is none.
-    private static func holder(of path: String) -> Int32?? {
+    /// The file at `path` if a live process holds it locked: a run writing its log there now.
+    private static func holder(of path: String) -> Leftovers.InUse? {
         guard let fd = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { return nil }
         let file = FileDescriptor(fd)
-        guard let status = try? Sys.status(file.rawValue), status.isRegular, (try? Sys.lockExclusively(file.rawValue)) == false else {
-            return nil
-        }
-        return .some(Sys.lockHolder(of: status))
+        guard let status = try? Sys.status(file.rawValue), status.isRegular,
+            (try? Sys.lockExclusively(file.rawValue)) == false
+        else { return nil }
+        return Leftovers.InUse(path: path, pid: Sys.lockHolder(of: status))
     }
 
     // MARK: - Leftovers
@@ -197,10 +205,7 @@ public final class OutputFile {
         } catch {
             placed = false
         }
-        if placed {
-            printError("supervisor: warning: \(kind.role) of an earlier run on '\(visible(path))' that did not end is kept as '\(visible(kept))'")
-        } else {
-            printError("supervisor: warning: \(kind.role) of an earlier run on '\(visible(path))' that did not end is left in '\(visible(orphan.path))'")
-        }
+        let place = placed ? "kept as '\(visible(kept))'" : "left in '\(visible(orphan.path))'"
+        printError("supervisor: warning: \(kind.role) of an earlier run on '\(visible(path))' that did not end is \(place)")
     }
 }

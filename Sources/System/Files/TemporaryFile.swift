@@ -46,8 +46,9 @@ package final class TemporaryFile {
     static func isTemporary(_ name: String, of targetName: String) -> Bool {
         guard name.hasPrefix(targetName + suffixStart) else { return false }
         let suffix = name.utf8.dropFirst(targetName.utf8.count + suffixStart.utf8.count)
-        return (1...7).contains(suffix.count)
-            && suffix.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        let letters = UInt8(ascii: "a")...UInt8(ascii: "z")
+        return (1...7).contains(suffix.count) && suffix.allSatisfy { digits.contains($0) || letters.contains($0) }
     }
 
     /// Creates a new file beside `target` and locks it. Another run's look at the directory (`Leftovers`) may
@@ -65,7 +66,9 @@ package final class TemporaryFile {
             }
             do throws(SystemError) {
                 _ = try Sys.lockExclusively(fd, waiting: true)
-                if let named = try Sys.status(ofPath: candidate), named.isSameFile(as: try Sys.status(fd)) { return (candidate, fd) }
+                if let named = try Sys.status(ofPath: candidate), named.isSameFile(as: try Sys.status(fd)) {
+                    return (candidate, fd)
+                }
                 Sys.close(fd)
             } catch {
                 Sys.unlink(candidate)
