@@ -64,7 +64,8 @@ public final class OutputFile {
             temporary.discard()
             throw FileError(path, "write", .inUse(pid: other.pid))
         }
-        if kind.isLog && replacing == nil {
+        let atName = kind.isLog && replacing == nil
+        if atName {
             do throws(SystemError) {
                 let status = try Sys.status(temporary.fd)
                 try temporary.placeNew(durable: false)
@@ -77,7 +78,7 @@ public final class OutputFile {
         }
         file = temporary
         fd = temporary.fd
-        registration = UnwrittenOutputs.add(path, removing: kind.isLog && replacing == nil ? path : temporary.path)
+        registration = UnwrittenOutputs.add(path, removing: atName ? path : temporary.path)
     }
 
     deinit {
