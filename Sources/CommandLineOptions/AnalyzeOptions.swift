@@ -18,11 +18,15 @@ public struct AnalyzeOptions: Sendable {
             return pid
         }, show: { String($0) }),
         help: "Also print that pid's story, step by step, with the gap before each step.")
-    public let svg = Option("--svg", .path(), help: "Draw one swim lane per WebContent pid on a shared time axis.")
+    public let svg = Option(
+        "--svg", .path(),
+        help: "Draw one swim lane per WebContent pid on a shared time axis; '-' for standard output, the report then "
+            + "going to standard error.")
     public let html = Option(
         "--html", .path(),
         help: "Write the report as one self-contained page to share: the verdict, the incidents, the swim lanes, and "
-            + "each incident's lines quoted from the input. It fetches nothing (no script, font or image).")
+            + "each incident's lines quoted from the input. It fetches nothing (no script, font or image). '-' for "
+            + "standard output.")
     public let failOn = Option(
         "--fail-on", .incidentGates,
         help: "Exit 3 if an incident of these kinds (comma-separated, at least one) is found, for CI; "
@@ -45,10 +49,12 @@ public struct AnalyzeOptions: Sendable {
         "--replay", .path(),
         help: "Write what reproduces each WebContent death found (its launch→raise and launch→death gaps, exact or "
             + "the interval they lie in, its band, whether it had rendered, the cause and the evidence) as a replay "
-            + "schedule, for 'compare --replay'. The GPU process's and the host app's are left out, and counted.")
+            + "schedule, for 'compare --replay'; '-' for standard output. The GPU process's and the host app's are "
+            + "left out, and counted.")
+    public let force = forceFlag
 
     public var table: OptionTable {
-        OptionTable([json, timeline, svg, html, failOn, truth, zone, stats, replay], arguments: true)
+        OptionTable([json, timeline, svg, html, failOn, truth, zone, stats, replay, force], arguments: true)
     }
 
     public var help: CommandHelp {
@@ -83,7 +89,7 @@ public struct AnalyzeOptions: Sendable {
             usage: """
                 supervisor analyze <log>... [--json] [--timeline <pid>] [--svg <file>] [--html <file>]
                                           [--fail-on <kinds>] [--truth <run.jsonl>] [--tz <zone>] [--stats]
-                                          [--replay <file>]
+                                          [--replay <file>] [--force]
                 """,
             before: [(
                 "ARGUMENTS",

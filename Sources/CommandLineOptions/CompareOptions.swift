@@ -15,7 +15,8 @@ public struct CompareOptions: Sendable {
     public let svg = Option(
         "--svg", .path(),
         help: "Write a chart: time-to-visible CDF, blank loads, injected faults, and each policy's wait against its "
-            + "protected worker time with the frontier.")
+            + "protected worker time with the frontier; '-' for standard output, the tables then going to standard "
+            + "error.")
     public let replay = Option(
         "--replay", .path(),
         help: "Replay the incidents of this schedule (written by 'analyze --replay', or by hand) instead of drawing "
@@ -26,7 +27,9 @@ public struct CompareOptions: Sendable {
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by the seed.")
 
-    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats]) }
+    public let force = forceFlag
+
+    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats, force]) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -40,8 +43,9 @@ public struct CompareOptions: Sendable {
                 users saw; faults and cost) with a legend, or JSON, and optionally an SVG chart. Interrupted, it
                 says how many loads the last policy ran and which policies never ran.
                 """,
-            usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>]\n"
-                + "       supervisor compare --replay <file> [--repeat <n>] [--policies <list>] [--json] [--svg <file>]",
+            usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>] [--force]\n"
+                + "       supervisor compare --replay <file> [--repeat <n>] [--policies <list>] [--json] [--svg <file>]\n"
+                + "                          [--force]",
             tables: [("OPTIONS", table)], after: policiesHelp)
     }
 }

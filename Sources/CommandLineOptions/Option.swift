@@ -118,3 +118,10 @@ public struct Flag: OptionHandle {
             read: { _, _ in true }, show: { _ in nil }, defaultValue: nil)
     }
 }
+
+/// `--force`, for every command that writes files: an existing file at an output's name is replaced only when it
+/// is of the kind the output is (an earlier run's log, an older chart) or empty, unless this is given.
+public let forceFlag = Flag(
+    "--force",
+    help: "Replace a file at an output's name even if it is not one of that output's kind (a symbolic link is "
+        + "never followed or replaced).")

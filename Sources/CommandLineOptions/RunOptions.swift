@@ -44,9 +44,10 @@ public struct RunOptions: Sendable {
         help: "jsonl writes the event log alone; ios also writes the run as an iOS-style console log to "
             + "<file>.ios.log.")
     public let json = Flag("--json", help: "Print the summary as one JSON object.")
+    public let force = forceFlag
 
     public var table: OptionTable {
-        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json])
+        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json, force])
     }
 
     public var help: CommandHelp {
@@ -63,12 +64,12 @@ public struct RunOptions: Sendable {
                 64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
                 launch, a limit reached, a write that failed, typed input lost). Files named on the command line
                 are checked before anything starts: only regular files are opened, an output is a new file or
-                replaces an existing one whole when the run ends, and no file may play two roles. '--' ends the
-                options.
+                replaces one of its own kind (an earlier run's log; any file with --force) whole when the run
+                ends, and no file may play two roles. '--' ends the options.
                 """,
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
-                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json]
+                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json] [--force]
                 """,
             tables: [("OPTIONS", table)], after: policiesHelp)
     }

@@ -8,8 +8,9 @@ public struct SessionOptions: Sendable {
             "--seed", .seed, default: 1, help: "Seed for the tabs' pages, their history and which one is visible.")
         public let content = Option(
             "--content", .path("<dir>"), help: "Take the pages from the .html files in <dir> instead of the built-in pages.")
+        public let force = forceFlag
 
-        public var table: OptionTable { OptionTable([tabs, seed, content], arguments: true) }
+        public var table: OptionTable { OptionTable([tabs, seed, content, force], arguments: true) }
     }
 
     public struct Restore: Sendable {
@@ -43,7 +44,7 @@ public struct SessionOptions: Sendable {
                 saved state) until shown.
                 """,
             usage: """
-                supervisor session create <file> [--tabs <n>] [--seed <s>] [--content <dir>]
+                supervisor session create <file> [--tabs <n>] [--seed <s>] [--content <dir>] [--force]
                        supervisor session restore <file> [--json] [--worker <path>] [--content <dir>]
                        supervisor session show <file> [--json]
                 """,
@@ -52,7 +53,7 @@ public struct SessionOptions: Sendable {
                 [
                     ("create", "Write a session of --tabs tabs, each with two to five entries from the content's pages, "
                         + "the first one visible. <file> must be new or a session file not in use: nothing else is "
-                        + "overwritten."),
+                        + "overwritten without --force, and it is never standard output (the file is binary)."),
                     ("restore", #"Restore every tab, realize and render the visible one (one worker, no spare), and "#
                         + #"print {"tabs", "realized", "workersSpawned", "tabsReadyMs", "restoreMs" (to the visible "#
                         + #"tab's worker launched), "renderedMs", "bytesPerUnrealizedTab" (supervisor heap per tab), "#

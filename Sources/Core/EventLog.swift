@@ -19,6 +19,13 @@ public final class EventLog {
     /// The clock events are stamped by: the supervisor's, once one runs on this log.
     package var now: () -> Int = Sys.monotonicNanoseconds
 
+    /// What `run --log` writes: JSON Lines in the envelope of `Event.json`, `{"time":"…","mono":…,"event":…`,
+    /// whatever the event and the schema's version.
+    public static let outputKind = OutputKind(role: "the event log", name: "an event log", isLog: true) { head in
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return line.hasPrefix(#"{"time":""#) && line.contains(#"","mono":"#) && line.contains(#","event":""#)
+    }
+
     /// A log that writes JSON Lines to `output`, or only informs observers when it is nil.
     public init(output: OutputFile? = nil) {
         self.output = output

@@ -1,4 +1,5 @@
 import Replay
+import System
 import Text
 
 /// What `analyze --replay` writes: a schedule of the incidents a replay can run, and those it left out, by why.
@@ -8,6 +9,11 @@ public struct ReplayExport {
     public let skipped: [(reason: String, count: Int)]
     /// Incidents past the report's limit: counted, never listed, so not written.
     public let omitted: Int
+
+    /// What `analyze --replay` writes: a schedule, told by its first key.
+    public static let outputKind = OutputKind(role: "the replay schedule", name: "a replay schedule") {
+        ReplaySchedule.begins($0)
+    }
 
     /// The schedule as written: the format's JSON, one incident a line, so that a person can read and edit it.
     public var text: String {

@@ -27,6 +27,19 @@ public struct ReplaySchedule: Equatable, Sendable {
         self.sources = sources
         self.incidents = incidents
     }
+
+    /// Whether `head`, a file's first bytes, begins as a schedule does: an object whose first key is `format`,
+    /// naming this format (as `analyze --replay` writes it, and as the example above is laid out by hand).
+    public static func begins(_ head: some Collection<UInt8>) -> Bool {
+        let blank = Set(" \n\t\r".utf8)
+        var rest = head[...]
+        for token in ["{", #""format""#, ":", "\"\(format)\""] {
+            rest = rest.drop { blank.contains($0) }
+            guard rest.starts(with: token.utf8) else { return false }
+            rest = rest.dropFirst(token.utf8.count)
+        }
+        return true
+    }
 }
 
 /// One incident, as moments of its worker's life measured from its launch.

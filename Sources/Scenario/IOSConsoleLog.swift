@@ -17,6 +17,15 @@ public final class IOSConsoleLog {
     /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
     private var terminating: Set<Int32> = []
 
+    /// What `run --log-format ios` writes: its first line is in the Xcode envelope, after a timestamp of fixed
+    /// width, from the process `supervisor` (or the runningboardd it writes for).
+    public static let outputKind = OutputKind(
+        role: "the iOS log", name: "an iOS log written by supervisor", isLog: true
+    ) { head in
+        let process = head.dropFirst(timestamp(0).utf8.count)
+        return process.starts(with: " supervisor[".utf8) || process.starts(with: " runningboardd[33:".utf8)
+    }
+
     public init(output: OutputFile, process: String = "supervisor") {
         self.output = output
         self.process = "\(process)[\(hostPID):\(sv_gettid())]"

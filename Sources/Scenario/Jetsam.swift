@@ -17,6 +17,12 @@ public struct JetsamSettings: Sendable {
 
     public init(executable: String) { self.executable = executable }
 
+    /// What Jetsam's log holds: one JSON line per kill (Workers/Jetsam), empty until the first.
+    public static let logKind = OutputKind(role: "Jetsam's log", name: "a Jetsam log", isLog: true) { head in
+        let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return line.hasPrefix(#"{"time":"#) && line.contains(#""event":"jetsam-kill""#)
+    }
+
     /// The bounds Jetsam enforces (Workers/Jetsam): checked before a run, so that Jetsam never refuses to start.
     public static let maxBudgetMegabytes = Int(SV_JETSAM_MAX_BUDGET_MB)
     public static let intervalMilliseconds = SV_JETSAM_MIN_INTERVAL_MS...SV_JETSAM_MAX_INTERVAL_MS

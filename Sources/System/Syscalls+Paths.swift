@@ -19,12 +19,12 @@ extension Sys {
         return FileStatus(info)
     }
 
-    /// Takes the exclusive lock on the whole file open on `fd`, without waiting; false when another open file
-    /// holds it. The lock belongs to the open file, so it lasts until `fd` is closed. The corresponding C
-    /// function is `flock`, with LOCK_EX | LOCK_NB.
-    package static func lockExclusively(_ fd: Int32) throws(SystemError) -> Bool {
+    /// Takes the exclusive lock on the whole file open on `fd`, without waiting unless `waiting`; false when
+    /// another open file holds it. The lock belongs to the open file, so it lasts until `fd` is closed. The
+    /// corresponding C function is `flock`, with LOCK_EX (and LOCK_NB).
+    package static func lockExclusively(_ fd: Int32, waiting: Bool = false) throws(SystemError) -> Bool {
         // EWOULDBLOCK is EAGAIN: the wrapper's nil.
-        try syscall(.other, "flock", fd: fd) { flock(fd, LOCK_EX | LOCK_NB) } != nil
+        try syscall(.other, "flock", fd: fd) { flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) } != nil
     }
 
     /// The pid that holds a `flock` lock on the file `status` describes, as /proc/locks lists it; nil when it is

@@ -30,21 +30,26 @@ enum AnalyzeCommand {
             truthPaths.append(path + ".jetsam.jsonl")
         }
         let truthInputs = try truthPaths.isEmpty ? nil : LogInputs(truthPaths)
-        let svgPath = arguments[options.svg]
-        let htmlPath = arguments[options.html]
-        let replayPath = arguments[options.replay]
-        if svgPath != nil || htmlPath != nil || replayPath != nil {
+        let force = arguments[options.force]
+        let wanted = [
+            (arguments[options.svg], DocumentKinds.chart), (arguments[options.html], DocumentKinds.report),
+            (arguments[options.replay], ReplayExport.outputKind),
+        ]
+        let outputs = wanted.compactMap { path, kind in path.map { ($0, kind) } }
+        guard outputs.count(where: { OutputFile.namesStandardOutput($0.0) }) <= 1 else {
+            throw UsageError("standard output ('-') can take one output")
+        }
+        if !outputs.isEmpty {
             var roles = FileRoles()
             for input in inputs.files + (truthInputs?.files ?? []) where !input.isStandardInput {
                 try roles.reads(input.name, as: "a log to analyze")
             }
-            if let svgPath { try roles.writes(svgPath, as: "the chart") }
-            if let htmlPath { try roles.writes(htmlPath, as: "the HTML report") }
-            if let replayPath { try roles.writes(replayPath, as: "the replay schedule") }
+            for (path, kind) in outputs { try roles.writes(path, kind, force: force, standardOutput: true) }
         }
-        let svg = try svgPath.map { try OutputFile($0) }
-        let html = try htmlPath.map { try OutputFile($0) }
-        let replay = try replayPath.map { try OutputFile($0) }
+        let opened = try wanted.map { path, kind in
+            try path.map { try OutputFile($0, kind: kind, force: force, standardOutputAllowed: true) }
+        }
+        let (svg, html, replay) = (opened[0], opened[1], opened[2])
         _ = sv_ignore_signal(SIGPIPE)
 
         let started = Sys.monotonicNanoseconds()
@@ -85,7 +90,7 @@ enum AnalyzeCommand {
             let export = report.replay
             try replay.write(export.text)
             try replay.commit()
-            replayNote = export.summary(path: replay.path)
+            replayNote = export.summary(path: replay.isStandardOutput ? "standard output" : replay.path)
         }
         var output: String
         if arguments[options.json] {
@@ -108,7 +113,12 @@ enum AnalyzeCommand {
             }
             if arguments[options.stats] { output += "\n" + stats(report, since: started).text }
         }
-        try writeStandardOutput(output + "\n")
+        // With an output on standard output, the report goes beside it, not into it.
+        if opened.contains(where: { $0?.isStandardOutput == true }) {
+            writeStandardError(output + "\n")
+        } else {
+            try writeStandardOutput(output + "\n")
+        }
         return failOn.contains { report.count($0.kind, atLeast: $0.atLeast) > 0 } ? foundStatus : 0
     }
 

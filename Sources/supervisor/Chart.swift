@@ -25,7 +25,7 @@ struct Chart {
         func x(_ ms: Double) -> Double { left + (log10(max(ms, low)) - log10(low)) / (log10(high) - log10(low)) * plotWidth }
         func y(_ fraction: Double) -> Double { top + plotHeight - fraction * plotHeight }
 
-        var out = """
+        var out = DocumentKinds.chartSignature + """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>

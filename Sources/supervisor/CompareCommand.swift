@@ -15,8 +15,9 @@ enum CompareCommand {
         var workload = try RunCommand.workload(options.workload, arguments)
         let policies = arguments[options.policies]
         let svgPath = arguments[options.svg]
-        var roles = try RunCommand.workloadFiles(options.workload, arguments, workload)
-        if let svgPath { try roles.writes(svgPath, as: "the chart") }
+        let force = arguments[options.force]
+        var roles = try RunCommand.workloadFiles(options.workload, arguments, workload, force: force)
+        if let svgPath { try roles.writes(svgPath, DocumentKinds.chart, force: force, standardOutput: true) }
         let replay = try arguments[options.replay].map { path in
             try roles.reads(path, as: "the replay schedule")
             return try Self.replaySchedule(path, options, arguments)
@@ -35,8 +36,10 @@ enum CompareCommand {
             try RunCommand.checkDescriptorBudget(settings)
         }
         // Opened before the comparison runs, not after minutes of work; placed only once it is done.
-        let svg = try svgPath.map { try OutputFile($0) }
-        let jetsamLog = try workload.jetsamLog.map { try OutputFile($0) }
+        let svg = try svgPath.map { path in
+            try OutputFile(path, kind: DocumentKinds.chart, force: force, standardOutputAllowed: true)
+        }
+        let jetsamLog = try workload.jetsamLog.map { try OutputFile($0, kind: JetsamSettings.logKind, force: force) }
         workload.settings.jetsam?.logFD = jetsamLog?.fd
         var configuration = workload.settings
         TerminationSignals.block()
@@ -65,16 +68,19 @@ enum CompareCommand {
         let report = Comparison(
             summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration)
         let replayed = replay.map { ReplayReport(schedule: $0, runs: Array(zip(summaries, outcomes))) }
+        let text: String
         if arguments[options.json] {
             var json = report.json
             if let replayed, case .object(var members) = json {
                 members.append(("replay", replayed.json))
                 json = .object(members)
             }
-            try writeStandardOutput(json.text + "\n")
+            text = json.text + "\n"
         } else {
-            try writeStandardOutput(report.table + (replayed.map { "\n" + $0.table } ?? "") + "\n")
+            text = report.table + (replayed.map { "\n" + $0.table } ?? "") + "\n"
         }
+        // With the chart on standard output, the tables go beside it, not into it.
+        if svg?.isStandardOutput == true { writeStandardError(text) } else { try writeStandardOutput(text) }
         try svg?.write(Chart(comparison: report).svg)
         try svg?.commit()
         return report.interrupted ? 130 : 0

@@ -13,9 +13,18 @@ struct FileRoles {
         try add(path, role, writes: false, action: "read")
     }
 
-    /// A file the command writes.
-    mutating func writes(_ path: String, as role: String) throws {
-        try add(path, role, writes: true, action: "write")
+    /// A file the command writes as `kind`, refused here (before anything is opened) unless it may take that
+    /// name (see `OutputFile.check`). Standard output, where `standardOutput` allows it, plays no role; elsewhere
+    /// it is refused, as `-` would otherwise be a file named `-`.
+    mutating func writes(_ path: String, _ kind: OutputKind, force: Bool, standardOutput: Bool = false) throws {
+        if OutputFile.namesStandardOutput(path) {
+            guard standardOutput else {
+                throw UsageError("\(kind.role) cannot be written to standard output ('\(path)'): name a file")
+            }
+            return
+        }
+        try add(path, kind.role, writes: true, action: "write")
+        _ = try OutputFile.check(path, kind: kind, force: force)
     }
 
     /// A file the command reads and writes: a session, a journal.

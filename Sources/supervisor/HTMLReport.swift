@@ -15,8 +15,7 @@ struct HTMLReport {
     let title: String
 
     var page: String {
-        var out = """
-            <!DOCTYPE html>
+        var out = DocumentKinds.reportSignature + """
             <html lang="en">
             <head>
             <meta charset="utf-8">

@@ -26,10 +26,11 @@ enum RunCommand {
         if arguments.given(options.tabs) && sessionPath == nil {
             throw UsageError("'--tabs' is the size of a new session: it needs '--session <file>'")
         }
-        var roles = try workloadFiles(options.workload, arguments, workload)
+        let force = arguments[options.force]
+        var roles = try workloadFiles(options.workload, arguments, workload, force: force)
         if let sessionPath { try roles.uses(sessionPath, as: "the session") }
-        if let logFile { try roles.writes(logFile, as: "the event log") }
-        if let iosLogPath { try roles.writes(iosLogPath, as: "the iOS log") }
+        if let logFile { try roles.writes(logFile, EventLog.outputKind, force: force) }
+        if let iosLogPath { try roles.writes(iosLogPath, IOSConsoleLog.outputKind, force: force) }
         let content = try contentProvider(arguments[options.workload.content])
         try checkDescriptorBudget(workload.settings)
 
@@ -37,7 +38,7 @@ enum RunCommand {
         // session (locked, read), then the outputs (new, or replacements placed only at the end).
         let session = try sessionPath.map { path in try SessionStore(path: path) }
         let saved = try session?.read()
-        let outputs = try RunOutputs(log: logPath, iosLog: iosLogPath, jetsamLog: workload.jetsamLog)
+        let outputs = try RunOutputs(log: logPath, iosLog: iosLogPath, jetsamLog: workload.jetsamLog, force: force)
         workload.settings.jetsam?.logFD = outputs.jetsamLog?.fd
         let log = EventLog(output: outputs.log)
         if let file = outputs.iosLog {
@@ -87,11 +88,13 @@ enum RunCommand {
     }
 
     /// The files the workload names: the content it reads, the journal and Jetsam's log it writes.
-    static func workloadFiles(_ options: WorkloadOptions, _ arguments: ParsedOptions, _ workload: Workload) throws -> FileRoles {
+    static func workloadFiles(
+        _ options: WorkloadOptions, _ arguments: ParsedOptions, _ workload: Workload, force: Bool
+    ) throws -> FileRoles {
         var roles = FileRoles()
         if let path = arguments[options.content] { try roles.reads(path, as: "the content directory") }
         if let path = workload.settings.journalPath { try roles.uses(path, as: "the input journal") }
-        if let path = workload.jetsamLog { try roles.writes(path, as: "Jetsam's log") }
+        if let path = workload.jetsamLog { try roles.writes(path, JetsamSettings.logKind, force: force) }
         return roles
     }
 

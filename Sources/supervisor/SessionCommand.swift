@@ -35,10 +35,14 @@ enum SessionCommand {
         let options = Commands.session.create
         let arguments = try options.table.parse(words)
         let path = try file(arguments, "create")
+        if OutputFile.namesStandardOutput(path) {
+            throw UsageError(
+                "a session file is binary: 'session create' does not write it to standard output ('\(path)'); name a file")
+        }
         let count = arguments[options.tabs]
         let pages = try RunCommand.contentProvider(arguments[options.content]).pages
         let session = Session.generated(tabs: count, pages: pages, seed: arguments[options.seed])
-        try SessionFile.write(SessionFile.encode(session), to: path)
+        try SessionFile.write(SessionFile.encode(session), to: path, force: arguments[options.force])
         try writeStandardOutput(wrapped("wrote \(counted(count, "tab")) to \(path)", indent: 2).joined(separator: "\n") + "\n")
         return 0
     }

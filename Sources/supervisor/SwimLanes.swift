@@ -49,7 +49,7 @@ struct SwimLanes {
         body += legend(y: &y, kinds: lanes.map(\.kind))
         let top = y + 14
         let height = top + Double(max(lanes.count, 1)) * Self.laneHeight + (hidden > 0 ? 80 : 60)
-        let svg = """
+        let svg = DocumentKinds.chartSignature + """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(height))" \
             viewBox="0 0 \(Int(Self.width)) \(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>

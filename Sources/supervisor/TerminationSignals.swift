@@ -1,8 +1,8 @@
 import Glibc
 
 /// SIGINT and SIGTERM while a run's event loop owns them: blocked so that its signalfd takes them, and
-/// deliverable again (their default action ends the process) everywhere else, so that nothing before or after a
-/// run can leave the process deaf to Ctrl-C.
+/// deliverable again everywhere else (where they end the process, removing the outputs not written first: see
+/// `UnwrittenOutputs`), so that nothing before or after a run can leave the process deaf to Ctrl-C.
 enum TerminationSignals {
     static func block() { mask(SIG_BLOCK) }
     static func unblock() { mask(SIG_UNBLOCK) }

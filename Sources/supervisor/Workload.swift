@@ -1,4 +1,5 @@
 import Browser
+import Core
 import Scenario
 import System
 
@@ -17,10 +18,10 @@ struct RunOutputs {
     let iosLog: OutputFile?
     let jetsamLog: OutputFile?
 
-    init(log: String?, iosLog: String?, jetsamLog: String?) throws {
-        self.log = try log.map { try OutputFile($0, standardOutputAllowed: true) }
-        self.iosLog = try iosLog.map { try OutputFile($0) }
-        self.jetsamLog = try jetsamLog.map { try OutputFile($0) }
+    init(log: String?, iosLog: String?, jetsamLog: String?, force: Bool) throws {
+        self.log = try log.map { try OutputFile($0, kind: EventLog.outputKind, force: force, standardOutputAllowed: true) }
+        self.iosLog = try iosLog.map { try OutputFile($0, kind: IOSConsoleLog.outputKind, force: force) }
+        self.jetsamLog = try jetsamLog.map { try OutputFile($0, kind: JetsamSettings.logKind, force: force) }
     }
 
     func commit() throws {

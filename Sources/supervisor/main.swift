@@ -15,14 +15,16 @@ func ensureStandardDescriptors() {
     }
 }
 
+/// Says why the command failed, and which of its outputs it did not write, in one message.
 func fail(_ message: String, status: Int32) -> Never {
-    printError("supervisor: error: \(message)")
+    printError("supervisor: error: \(message)\(UnwrittenOutputs.failureNote)")
     exit(status)
 }
 
 ensureStandardDescriptors()
 // A mask inherited blocked (from a parent's thread that blocks them) must not leave the process deaf to Ctrl-C.
 TerminationSignals.unblock()
+UnwrittenOutputs.removeOnInterruption()
 let words = CommandLine.arguments.dropFirst()
 let commands: [String: (help: CommandHelp, main: (ArraySlice<String>) throws -> Int32)] = [
     "run": (Commands.run.help, RunCommand.main),

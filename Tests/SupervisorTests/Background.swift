@@ -4,15 +4,20 @@ import ProcFS
 
 @testable import Text
 
-/// A `supervisor` started in the background, its output going to files, for tests that signal it mid-run.
+/// A `supervisor` started in the background, its output going to files in `folder`, for tests that signal it
+/// mid-run. Started `in` a directory, the names it is given are relative to that; with `waitingInput` its standard
+/// input is a pipe held open, so that `analyze -` waits on it.
 final class BackgroundSupervisor {
     let folder: TemporaryFolder
     private let process = Process()
+    private let input = Pipe()
 
-    init(_ arguments: [String], folder: TemporaryFolder) throws {
+    init(_ arguments: [String], folder: TemporaryFolder, in directory: TemporaryFolder? = nil, waitingInput: Bool = false) throws {
         self.folder = folder
         process.executableURL = URL(fileURLWithPath: supervisorPath)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory.path) }
+        if waitingInput { process.standardInput = input }
         _ = FileManager.default.createFile(atPath: folder.path + "/stdout", contents: nil)
         _ = FileManager.default.createFile(atPath: folder.path + "/stderr", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: folder.path + "/stdout")
@@ -33,6 +38,13 @@ final class BackgroundSupervisor {
     func wait() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Sends `signal` and waits for the exit; returns the status as a shell tells it (128 + a signal's number).
+    func end(by signal: Int32) -> Int32 {
+        kill(pid, signal)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// Its children that have not exited, by name: WebContent workers and Jetsam.

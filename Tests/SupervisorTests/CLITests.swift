@@ -101,7 +101,7 @@ extension Processes {
             let raced = Set(runs.compactMap { $0["unobservedDeaths"] as? Int }.filter { $0 > 0 })
             #expect(raced.count == 1)
             let drawing = try String(contentsOfFile: svg, encoding: .utf8)
-            #expect(drawing.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(drawing.hasPrefix("<!-- chart drawn by supervisor -->\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
             for policy in Policy.all { #expect(drawing.contains(">\(policy.name)</text>")) }
             #expect(drawing.components(separatedBy: "<polyline").count - 1 == runs.filter { ($0["rendered"] as? Int ?? 0) > 0 }.count)
         }

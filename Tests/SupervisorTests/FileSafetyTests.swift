@@ -182,7 +182,7 @@ extension Processes {
         /// /dev/zero or a 3 GB sparse file as a session or journal was read whole until the allocation failed.
         @Test(arguments: [
             (["run", "--loads", "1", "--session", "/dev/zero"], "cannot use '/dev/zero': it is a character device, not a regular file"),
-            (["session", "create", "/dev/full"], "cannot use '/dev/full': it is a character device, not a regular file"),
+            (["session", "create", "/dev/full"], "cannot write '/dev/full': it is a character device, not a regular file"),
             (["run", "--loads", "1", "--typing", "5", "--journal", "/dev/full"], "cannot use '/dev/full': it is a character device"),
             (["session", "show", "/dev/zero"], "cannot read '/dev/zero': it is a character device, not a regular file"),
             (["run", "--loads", "1", "--session", "sparse"], "cannot use 'sparse': it is not a session file"),

@@ -44,7 +44,7 @@ final class InputJournal {
     /// unless `salvage` is set: then the intact records after it are kept, renumbered, and the journal rewritten
     /// without the damaged bytes.
     init(path: String, salvage: Bool = false) throws(FileError) {
-        file = try LockedFile(path)
+        file = try LockedFile(path, leftovers: { $0.starts(with: Self.magic) })
         // Whose file it is, before how big it is: a file that is not a journal is never read whole.
         let head = try file.head(Self.headerSize)
         guard head.isEmpty || head.starts(with: Self.magic.prefix(head.count)) else {

@@ -127,22 +127,25 @@ public enum SessionFile {
         return written
     }
 
-    /// Writes a whole session to `path`, which must be nothing or a session file of a version this supervisor
-    /// reads, and must not be in use: a newer version's file is a newer supervisor's to read, not this one's to
-    /// write over.
-    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let file = try LockedFile(path)
-        let head = try file.head(magic.count + 2)
-        guard head.isEmpty || isSessionFile(head) else { throw FileError(path, "write", .notOurs("a session file")) }
-        if head.count == magic.count + 2 {
+    /// Writes a whole session to `path`, which must be nothing or a session file (unless `force`) of a version
+    /// this supervisor reads, and must not be in use (a run holds its session locked): a newer version's file is a
+    /// newer supervisor's to read, not this one's to write over. The new file takes the name whole, or nothing does
+    /// (see `OutputFile`).
+    public static func write(_ bytes: [UInt8], to path: String, force: Bool = false) throws(FileError) {
+        if !force, let head = try? InputFile(path).head(magic.count + 2), head.count == magic.count + 2, isSessionFile(head) {
             let version = UInt16(head[magic.count]) | UInt16(head[magic.count + 1]) << 8
             guard versionsRead.contains(version) else {
                 let refusal = SessionDamage(refusal: .unsupportedVersion(version), at: magic.count)
                 throw FileError(path, "write", .changed("\(refusal); move it away or name another file"))
             }
         }
-        do throws(SystemError) { try file.replaceContents(with: bytes) } catch { throw FileError(path, "write", error) }
+        let output = try OutputFile(path, kind: outputKind, force: force)
+        try output.write(bytes)
+        try output.commit(durable: true)
     }
+
+    /// What `session create` writes.
+    public static let outputKind = OutputKind(role: "the session", name: "a session file") { isSessionFile($0) }
 
     /// Reads and decodes the session at `path`. A file that is not there is an error whose `errno` is ENOENT,
     /// which a first start tells apart from a file it cannot read.
@@ -164,7 +167,7 @@ public enum SessionFile {
     }
 
     /// Whether `head`, a file's first bytes, begins the way every session file does.
-    static func isSessionFile(_ head: [UInt8]) -> Bool {
+    static func isSessionFile(_ head: some Collection<UInt8>) -> Bool {
         head.starts(with: magic)
     }
 }

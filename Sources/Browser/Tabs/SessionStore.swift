@@ -32,7 +32,7 @@ public final class SessionStore {
     /// a regular file or is in use.
     public init(path: String) throws(FileError) {
         self.path = path
-        file = try LockedFile(path)
+        file = try LockedFile(path, leftovers: SessionFile.isSessionFile)
     }
 
     /// A session that is read but never written.

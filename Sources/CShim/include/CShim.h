@@ -155,4 +155,18 @@ size_t sv_heap_in_use(void);
 int sv_pin_to_one_cpu(void *saved);
 int sv_restore_affinity(const void *saved);
 
+/// How many temporary files an interruption can remove (Interruption.c): more than any command has outputs.
+#define SV_INTERRUPTION_SLOTS 16
+
+/// Remembers `path` as a file to remove if SIGINT or SIGTERM ends the process; returns its slot, or -1 when the
+/// path is too long or every slot is taken (the file is then left for the next run to find).
+int sv_interruption_add(const char *path);
+/// Forgets the file of `slot`: it was placed, or removed.
+void sv_interruption_remove(int slot);
+/// The text written to standard error if SIGINT or SIGTERM ends the process (copied, at most 4 KiB); "" for none.
+void sv_interruption_message(const char *text);
+/// Makes SIGINT and SIGTERM remove the files added, write the message and end the process by the same signal, as
+/// their default action would. A signal the process inherited ignored stays ignored. 0, or -1 with errno.
+int sv_interruption_install(void);
+
 #endif

@@ -11,6 +11,10 @@ public struct FileError: Error, CustomStringConvertible {
         case inUse(pid: Int32?)
         /// A file with content that this supervisor did not write: never emptied or overwritten.
         case notOurs(String)
+        /// An output's name that already holds a file of another kind: `a replay schedule`.
+        case notOutput(String)
+        /// An output's name that is a symbolic link: through it, a file anywhere could be replaced.
+        case symbolicLink
         case tooBig(size: Int, limit: Int)
         /// Read or written, then found to be other than it was (deleted, replaced, damaged).
         case changed(String)
@@ -46,6 +50,8 @@ public struct FileError: Error, CustomStringConvertible {
         case .inUse(let pid?): "it is in use by pid \(pid) (another supervisor)"
         case .inUse(nil): "it is in use by another process"
         case .notOurs(let what): "it is not \(what); move it away or name another file"
+        case .notOutput(let what): "it is not \(what); name another file, or give --force to replace it"
+        case .symbolicLink: "it is a symbolic link, which an output never follows or replaces; name the file itself"
         case .tooBig(let size, let limit):
             // Rounded, a size just over the limit reads as the limit itself: then both in bytes.
             byteCount(size) == byteCount(limit)

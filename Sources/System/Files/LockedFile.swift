@@ -23,7 +23,9 @@ public final class LockedFile: @unchecked Sendable {
     /// When it was locked.
     public private(set) var status: Sys.FileStatus
 
-    public init(_ path: String) throws(FileError) {
+    /// `leftovers` recognises by their first bytes the files `replace` writes: one a death left beside the file
+    /// (a temporary nobody holds, see `Leftovers`) is removed once the file is held.
+    public init(_ path: String, leftovers: (ArraySlice<UInt8>) -> Bool) throws(FileError) {
         self.path = path
         var attempts = 0
         while true {
@@ -59,6 +61,7 @@ public final class LockedFile: @unchecked Sendable {
             status = (try? Sys.status(opened.rawValue)) ?? found
             descriptor = opened
             resolved = named.resolved
+            _ = Leftovers.find(beside: resolved, ours: leftovers) { Sys.unlink($0.path) }
             return
         }
     }
