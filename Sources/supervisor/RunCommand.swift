@@ -28,6 +28,11 @@ enum RunCommand {
         }
         var roles = try workloadFiles(options.workload, arguments, workload)
         if let sessionPath { try roles.uses(sessionPath, as: "the session") }
+        if let path = arguments[options.outsideKills] {
+            try roles.reads(path, as: "the outside kills")
+            _ = try InputFile(path)
+            workload.settings.outsideKillsPath = path
+        }
         if let logFile { try roles.writes(logFile, as: "the event log") }
         if let iosLogPath { try roles.writes(iosLogPath, as: "the iOS log") }
         let content = try contentProvider(arguments[options.workload.content])

@@ -29,7 +29,7 @@ extension Processes {
             }, content: ContentProvider()) { event in
                 if event.name == "visible", !killed, let pid = event.pid {
                     killed = true
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             #expect(summary.rendered == 3 && killed)
