@@ -101,10 +101,11 @@ enum RunCommand {
     }
 
     /// Stops a run that would run out of descriptors before it starts, saying what it needs: each worker holds
-    /// three (its two pipe ends and its pidfd), and a view being rebuilt holds its old worker and its new one.
+    /// four (its channel's two pipe ends, its standard error's and its pidfd), and a view being rebuilt holds its
+    /// old worker and its new one.
     static func checkDescriptorBudget(_ settings: RunConfiguration) throws {
         let workers = 2 * settings.views + settings.policy.spareWorkers + (settings.typingIntervalNanoseconds > 0 ? 1 : 0)
-        let needed = 32 + 3 * workers
+        let needed = 32 + 4 * workers
         let limit = Sys.raiseDescriptorLimit()
         guard needed > limit else { return }
         throw RuntimeError(

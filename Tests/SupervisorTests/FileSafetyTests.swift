@@ -218,7 +218,7 @@ extension Processes {
         }
 
         /// `ulimit -n 64` with 40 views was blamed on the worker binary; with 32 (issue 20) it is one line too.
-        @Test(arguments: [(32, 224), (40, 272)])
+        @Test(arguments: [(32, 288), (40, 352)])
         func tooFewDescriptorsForTheViewsIsSaidBeforeTheRun(views: Int, needed: Int) throws {
             let result = try runCommand(
                 "/usr/bin/timeout", ["-s", "KILL", "30", "/bin/sh", "-c",
