@@ -93,6 +93,8 @@ package final class WorkerProcess: WorkerHandle {
         child = nil
         loop.unwatch(nil, token: exitToken)
         errors.finish(on: loop)
+        // What escaped its group (a setsid child) was re-parented to the supervisor when it died.
+        Orphans.sweep(on: loop)
         return result
     }
 

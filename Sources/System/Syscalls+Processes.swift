@@ -78,6 +78,7 @@ extension Sys {
             Glibc.errno = rc
             return rc == 0 ? 0 : -1
         }
+        Orphans.spawned(pid)
         return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
     }
 

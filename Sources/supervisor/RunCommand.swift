@@ -50,6 +50,8 @@ enum RunCommand {
             log.observers.append(console.record)
             log.flushers.append(console.flush)
         }
+        try Orphans.adopt()
+        defer { Orphans.sweepAll() }
         let simulation = try Simulation(configuration: workload.settings, content: content, log: log)
         if let session {
             if let (records, damage) = saved, !records.records.isEmpty {
