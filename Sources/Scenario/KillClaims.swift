@@ -29,9 +29,6 @@ package final class KillClaims {
         sources.append(Source(file))
     }
 
-    /// The descriptor of the `index`th source, for an event loop to watch (a pipe must be read as it fills).
-    package func descriptor(_ index: Int) -> Int32 { sources[index].file.rawValue }
-
     /// Whether a killer named `pid`; the claim is used up either way. Reads every source first.
     package func take(_ pid: Int32) -> Bool {
         readAll()
