@@ -84,8 +84,8 @@ public struct RunOptions: Sendable {
 let policiesHelp: String = {
     let limits = Policy(name: "")
     let crashLoop = "Every policy that recovers stops at a crash loop: more than \(limits.crashRestarts) crashes of a "
-        + "load's workers in \(plain(Double(limits.crashWindowNanoseconds) / 1e9)) s (a kill Jetsam, --outside-kills "
-        + "or an injected fault claims does not count) end it on an error page; restarts in the window back off. "
+        + "load's workers in \(plain(Double(limits.crashWindowNanoseconds) / 1e9)) s (a kill Jetsam or --outside-kills "
+        + "claimed, or an injected one, does not count) end it on an error page; restarts in the window back off. "
         + "'supervisor policies' prints each policy as its fields, the form a policy of your own is written in."
     return """
         POLICIES:

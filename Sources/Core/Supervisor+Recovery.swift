@@ -28,9 +28,10 @@ extension Supervisor {
             code: code, status: status, saidHello: worker.helloAt != nil || worker.toldToExit,
             verdict: worker.verdict, sandboxed: worker.sandbox == .installed, forbidden: worker.forbiddenCall)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
+        // Every death takes its pid's claim, if any: one whose kill never landed must not vouch for a later worker.
+        let claimed = claimedKill(worker.pid)
         let cause = DeathCause.of(
-            code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit,
-            claimed: claimedKill(worker.pid))
+            code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit, claimed: claimed)
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
         let death = SupervisorEvent.Death(

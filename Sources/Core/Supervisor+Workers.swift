@@ -8,8 +8,9 @@ extension Supervisor {
     package func startWorker(for view: View) {
         guard !stopping else { return }
         guard let worker = launchWorker(for: view) else {
-            if !waitsForProcess(view) { terminated(view, .launchFailed(reason: "see the death event"), pid: nil, crash: true) }
-            return
+            // A view the process limit keeps waiting gets its worker later; any other failure ends this one.
+            guard !waitsForProcess(view) else { return }
+            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil, crash: true)
         }
         adopt(worker, into: view)
     }

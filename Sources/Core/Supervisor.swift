@@ -50,8 +50,8 @@ package final class Supervisor {
     /// Called with every worker that died, whatever it served.
     package var workerDied: (Worker) -> Void = { _ in }
     /// Whether a killer outside the supervisor (Jetsam, chaos) named the worker with this pid as one it killed, and
-    /// so takes that claim: asked of each death by a signal the supervisor did not send, and the only thing that
-    /// makes such a death a kill from outside. By default nobody claims anything.
+    /// so takes that claim: asked at each death, and the only thing that makes a death by a signal the supervisor
+    /// did not send a kill from outside. By default nobody claims anything.
     package var claimedKill: (Int32) -> Bool = { _ in false }
     /// How its driver stops the run when the supervisor aborts it; by default, every worker is shut down.
     package var stopRun: (() -> Void)?

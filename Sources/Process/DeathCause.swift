@@ -25,15 +25,13 @@ public enum DeathCause: String, CaseIterable, Sendable {
     }
 
     /// The cause of a death `waitid` reported as `code` and `status`, given the signal the supervisor last sent the
-    /// worker, if any, whether it told the worker to exit, and whether a killer outside claimed the kill (asked only
-    /// of a signal the supervisor did not send, since asking takes the claim).
+    /// worker, if any, whether it told the worker to exit, and whether a killer outside claimed the kill.
     package static func of(
-        code: Int32, status: Int32, sent: (signal: Int32, by: Sender)?, toldToExit: Bool,
-        claimed: @autoclosure () -> Bool
+        code: Int32, status: Int32, sent: (signal: Int32, by: Sender)?, toldToExit: Bool, claimed: Bool
     ) -> DeathCause {
         guard code != sv_cld_exited() else { return toldToExit ? .supervisor : .worker }
         if let sent, sent.signal == status { return sent.by == .injection ? .injected : .supervisor }
-        if claimed() { return .outside }
+        if claimed { return .outside }
         return TerminationStatus.crashSignals.contains(status) ? .worker : .unknown
     }
 }
