@@ -8,8 +8,8 @@ import Text
 ///
 /// What a worker writes there is still worth seeing: its runtime's last words when it traps, a `--worker` script's
 /// errors. So the first `shownLines` lines of each worker are shown, each cut at `longestLine` bytes; the rest is
-/// read and counted, never kept, and its size said in one line when the worker is reaped. A worker flooding its stderr costs
-/// the supervisor one bounded read per wake-up and no memory; the pipe it fills blocks only the worker.
+/// read and counted, never kept, and its size said in one line when the worker is reaped. A worker flooding its
+/// stderr costs the supervisor one bounded read per wake-up and no memory; the pipe it fills blocks only the worker.
 final class StandardErrorRelay {
     private let pid: Int32
     /// The pipe's read end (non-blocking) until the worker is reaped.
@@ -75,7 +75,10 @@ final class StandardErrorRelay {
     private func take(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         while !rest.isEmpty {
-            guard shown < Self.shownLines else { return hiddenBytes += rest.count }
+            guard shown < Self.shownLines else {
+                hiddenBytes += rest.count
+                return
+            }
             let base = rest.baseAddress!
             let end = memchr(base, Int32(UInt8(ascii: "\n")), rest.count).map { base.distance(to: UnsafeRawPointer($0)) }
             let piece = UnsafeRawBufferPointer(rebasing: rest[..<(end ?? rest.count)])
