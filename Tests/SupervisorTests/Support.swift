@@ -82,10 +82,11 @@ func simulate(
 }
 
 /// The file every in-process run reads kill claims from (`RunConfiguration.outsideKillsPath`): each run reads only
-/// what is appended after it starts.
+/// what is appended after it starts. Removed when the tests exit.
 let outsideKills: String = {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("supervisor-test-kills-\(getpid())").path
     _ = FileManager.default.createFile(atPath: path, contents: nil)
+    atexit { unlink(outsideKills) }
     return path
 }()
 
