@@ -47,7 +47,7 @@ let package = Package(
         /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
         .target(name: "System", dependencies: ["CShim", "ProcFS", "Text"]),
         /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
-        .target(name: "Process", dependencies: ["System", "WireProtocol", "CShim"]),
+        .target(name: "Process", dependencies: ["System", "Text", "WireProtocol", "CShim"]),
         /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
         /// launcher it is given. Commands in, events out; it knows no tab, session, editor, seed or fault.
         .target(name: "Core", dependencies: ["Process", "Events", "System", "WireProtocol", "CShim"]),

@@ -7,7 +7,7 @@ The invariants are checked over every restart (see `Checks`), against what chaos
 import ctypes, json, os, random, signal, subprocess, textwrap, time
 
 from chaos_files import Journal, Session
-from chaos_proc import children, is_worker, percentile, stat
+from chaos_proc import children, claimed_kill, is_worker, percentile, stat
 from chaos_restart_checks import Checks
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -106,8 +106,10 @@ def run(args, binary, work):
     tabs = max(2, args.views)
     subprocess.run([binary, "session", "create", session, "--tabs", str(tabs), "--seed", str(args.seed)],
                    check=True, stdout=subprocess.DEVNULL)
+    claims_path = os.path.join(work, "kills")
+    claims = os.open(claims_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     command = [binary, "run", "--policy", "guarded", "--session", session, "--loads", "10000000", "--dwell", "200",
-               "--typing", "20", "--journal", journal, "--json"]
+               "--typing", "20", "--journal", journal, "--json", "--outside-kills", claims_path]
     checks = Checks()
     checks.expect(Journal(journal), Session(session))
     failures = checks.failures
@@ -145,9 +147,7 @@ def run(args, binary, work):
                 if live:
                     victim = rng.choice(live)
                     try:
-                        fd = os.pidfd_open(victim)
-                        signal.pidfd_send_signal(fd, signal.SIGKILL)
-                        os.close(fd)
+                        claimed_kill(claims, victim)
                         incarnation.kills.append((victim, time.monotonic()))
                     except OSError:
                         pass

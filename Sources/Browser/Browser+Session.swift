@@ -58,6 +58,36 @@ extension Browser {
         sessionChanged()
     }
 
+    /// Checks each entry of `tab` against this launch's navigation policy before a worker is given them, once, as
+    /// the tab is realized (a restored tab is not even decoded before). The file may hold what an earlier launch
+    /// allowed and this one does not (another `--allow-host`), or what a lying worker once committed. Each entry
+    /// refused becomes the error page standing for it, as a navigation refused on its way would leave it: the
+    /// worker loads that page instead, and reloading it asks the policy again.
+    func screenHistory(of tab: Tab) {
+        let history = tab.history
+        var entries = history.entries
+        var refused = false
+        for (position, entry) in history.entries.enumerated() {
+            let decision = decision(tab, .backForward, .main, entry.url)
+            guard decision.verdict != .allow else { continue }
+            record(decision, tab, .backForward, .main, entry.url)
+            var page = InternalURL.errorPage(for: entry.url, code: Self.refusedCode, key: launchKey)
+            if page.utf8.count > maxURLBytes {
+                // Percent-encoded, a long URL outgrows the page's own: the page names its origin alone.
+                let origin = WebURL(entry.url).map { "\($0.scheme)://\($0.host)/" } ?? ""
+                page = InternalURL.errorPage(for: origin, code: Self.refusedCode, key: launchKey)
+            }
+            entries[position] = HistoryEntry(url: page, title: "")
+            refused = true
+        }
+        guard refused else { return }
+        tab.history = BackForwardList(entries: entries, index: history.index)
+        sessionChanged(tab)
+    }
+
+    /// The error page's code for an entry the navigation policy refused: 403, as the scheme handler refuses.
+    static let refusedCode = 403
+
     private func rekeyed(_ url: String) -> String {
         guard let parsed = WebURL(url), parsed.path == InternalURL.errorPagePath, let original = parsed.queryValue("url") else {
             return url

@@ -9,6 +9,7 @@ extension Browser {
     /// told.
     func realize(_ tab: Tab, because reason: String) {
         guard !stopping, tab.markRealized() else { return }
+        screenHistory(of: tab)
         let load = Load(index: -1, client: TabClient(browser: self, tab: tab), startedAt: clock.now)
         tab.load = load
         if tab.visible { supervisor.shown(load) }
@@ -34,7 +35,7 @@ extension Browser {
     package func navigate(_ tab: Tab, to url: String, type: NavigationType = .other) {
         tab.pageNavigations = 0
         guard decide(tab, type, .main, url) == .allow else { return }
-        perform(on: tab, .push, .load(url: url, replace: false))
+        perform(on: tab, .push(url), .load(url: url, replace: false))
     }
 
     package func goBack(_ tab: Tab) { go(tab, by: -1) }
@@ -43,10 +44,10 @@ extension Browser {
     func go(_ tab: Tab, by offset: Int) {
         tab.pageNavigations = 0
         let target = tab.history.index + offset
-        guard tab.history.entries.indices.contains(target),
-            decide(tab, .backForward, .main, tab.history.entries[target].url) == .allow
-        else { return }
-        perform(on: tab, .stay, .goTo(index: UInt32(target))) { _ = $0.history.go(to: offset) }
+        guard tab.history.entries.indices.contains(target) else { return }
+        let url = tab.history.entries[target].url
+        guard decide(tab, .backForward, .main, url) == .allow else { return }
+        perform(on: tab, .go(url), .goTo(index: UInt32(target))) { _ = $0.history.go(to: offset) }
     }
 
     /// Reloads the current entry. An error page retries the URL it stands for, in its place: history does not grow.
@@ -55,10 +56,10 @@ extension Browser {
         guard let current = tab.url else { return }
         if let original = errorPageTarget(current) {
             guard decide(tab, .reload, .main, original) == .allow else { return }
-            return perform(on: tab, .replace, .load(url: original, replace: true))
+            return perform(on: tab, .replace(original), .load(url: original, replace: true))
         }
         guard decide(tab, .reload, .main, current) == .allow else { return }
-        perform(on: tab, .stay, .reload)
+        perform(on: tab, .reload, .reload)
     }
 
     /// Asks the tab's worker for its back/forward list (a tab observer hears the answer). That needs the live
@@ -94,17 +95,32 @@ extension Browser {
     func decide(_ tab: Tab, _ type: NavigationType, _ frame: NavigationPolicy.Frame, _ url: String)
         -> NavigationPolicy.Decision.Verdict
     {
+        let decision = decision(tab, type, frame, url)
+        record(decision, tab, type, frame, url)
+        return decision.verdict
+    }
+
+    /// `decide`'s decision, neither logged nor told.
+    func decision(_ tab: Tab, _ type: NavigationType, _ frame: NavigationPolicy.Frame, _ url: String)
+        -> NavigationPolicy.Decision
+    {
         let length = url.utf8.count
         let tooLong = "a URL of \(length) bytes, over the \(maxURLBytes)-byte limit"
-        let decision = length > maxURLBytes
+        return length > maxURLBytes
             ? NavigationPolicy.Decision(verdict: .cancel, reason: tooLong)
             : tab.decider?(type, frame, url).map { NavigationPolicy.Decision(verdict: $0, reason: "the tab's decider") }
                 ?? settings.navigation.decide(type, frame: frame, url: url, key: launchKey)
+    }
+
+    /// Logs `decision` and tells the tab's observers.
+    func record(
+        _ decision: NavigationPolicy.Decision, _ tab: Tab, _ type: NavigationType, _ frame: NavigationPolicy.Frame,
+        _ url: String
+    ) {
         log.emit(.navigationDecision(
             tab: Int(tab.id), type: NavigationPolicy.name(type), frame: frame.rawValue, url: url,
             decision: decision.verdict.rawValue, reason: decision.reason))
         tab.notify(.decided(type: type, frame: frame, url: url, verdict: decision.verdict))
-        return decision.verdict
     }
 
     /// The URL an error page of this launch stands for; nil for anything else.
@@ -127,14 +143,16 @@ extension Browser {
             return nil
         }
         tab.restoring = true
-        tab.pending = [.stay]
+        tab.pending = [.go(tab.url ?? "")]
         pieces.forEach { supervisor.send($0, to: worker) }
         return tab.url ?? ""
     }
 
-    func committed(_ tab: Tab, url: String) {
-        tab.committed(url)
+    /// A page committed in `tab`; false when no navigation sent to it was to `url`.
+    func committed(_ tab: Tab, url: String) -> Bool {
+        guard tab.committed(url) else { return false }
         sessionChanged(tab)
+        return true
     }
 
     func finished(_ tab: Tab, by worker: Worker, title: String) {
@@ -170,14 +188,15 @@ extension Browser {
     /// otherwise.
     func failed(_ tab: Tab, by worker: Worker, provisional: Bool, error: String) {
         tab.notify(.failed(provisional: provisional, error: error))
-        let pending = provisional && !tab.pending.isEmpty ? tab.pending.removeFirst() : .replace
+        let pending = provisional && !tab.pending.isEmpty ? tab.pending.removeFirst() : nil
+        let pushed = if case .push? = pending { true } else { false }
         let failed = provisional ? worker.lastDocument?.url ?? tab.url ?? "" : tab.url ?? ""
         guard errorPageTarget(failed) == nil, WebURL(failed)?.scheme != InternalURL.scheme else {
             // An error page that cannot be shown: no error page for it, or this would never end.
             return navigationEnded(tab, error: error)
         }
         let code = Int(worker.lastDocument?.status ?? 0)
-        showErrorPage(in: tab, for: failed, code: code, replace: pending != .push, by: worker, because: error,
+        showErrorPage(in: tab, for: failed, code: code, replace: !pushed, by: worker, because: error,
             kind: provisional ? "provisional" : "committed")
     }
 
@@ -191,7 +210,7 @@ extension Browser {
         let page = InternalURL.errorPage(for: url, code: code, key: launchKey)
         guard page.utf8.count <= maxURLBytes else { return navigationEnded(tab, error: error) }
         log.emit(.errorPage(tab: Int(tab.id), url: url, code: code, kind: kind), view: tab.load?.view?.id, pid: worker.pid)
-        tab.pending.append(replace ? .replace : .push)
+        tab.pending.append(replace ? .replace(page) : .push(page))
         supervisor.navigate(worker, .load(url: page, replace: replace))
     }
 
@@ -208,7 +227,7 @@ extension Browser {
                 because: error, kind: "too-many-navigations")
         }
         tab.pageNavigations += 1
-        perform(on: tab, .push, .load(url: url, replace: false))
+        perform(on: tab, .push(url), .load(url: url, replace: false))
     }
 
     static let maxNavigationsPerPage = 8

@@ -29,8 +29,6 @@ final class TabClient: LoadClient {
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool {
         guard let browser, let tab else { return false }
         switch message {
-        case .didCommit(let url):
-            browser.committed(tab, url: url)
         case .navigationAction(let type, let mainFrame, let url):
             browser.navigationRequested(tab, type: type, mainFrame: mainFrame, url: url, by: worker)
         case .history(let index, _, let urls):
@@ -40,6 +38,14 @@ final class TabClient: LoadClient {
         }
         return true
     }
+
+    /// Only the tab's oldest navigation under way may commit, and only to the URL it was sent to.
+    func committed(_ url: String, by worker: Worker, in view: View) -> Bool {
+        guard let browser, let tab else { return false }
+        return browser.committed(tab, url: url)
+    }
+
+    func reloading(_ worker: Worker, in view: View) { tab?.pending.append(.reload) }
 
     func rendered(_ view: View, by worker: Worker, title: String) {
         guard let tab else { return }
@@ -84,6 +90,8 @@ final class EditorClient: LoadClient {
     }
 
     var longestDocument: Int { browser?.longestDocument ?? pieceBytes }
+
+    func committed(_ url: String, by worker: Worker, in view: View) -> Bool { url == ContentProvider.editorURL }
 
     func rendered(_ view: View, by worker: Worker, title: String) {}
 

@@ -85,7 +85,7 @@ static int sv_spawn_with(const char *path, char *const argv[], char *const envp[
 }
 
 int sv_spawn(const char *path, char *const argv[], char *const envp[],
-             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd) {
+             int in_fd, int out_fd, int null_fd, int err_fd, pid_t *pid, int *pidfd) {
     posix_spawn_file_actions_t actions;
     int rc;
 
@@ -94,6 +94,7 @@ int sv_spawn(const char *path, char *const argv[], char *const envp[],
     /* The caller guarantees every source fd is above the targets, so no dup2 clobbers a later source. */
     if ((rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 0)) == 0 &&
         (rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 1)) == 0 &&
+        (err_fd < 0 || (rc = posix_spawn_file_actions_adddup2(&actions, err_fd, 2)) == 0) &&
         (rc = posix_spawn_file_actions_adddup2(&actions, in_fd, SV_CHANNEL_IN_FD)) == 0 &&
         (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, SV_CHANNEL_OUT_FD)) == 0 &&
         (rc = posix_spawn_file_actions_addclosefrom_np(&actions, SV_CHANNEL_OUT_FD + 1)) == 0)

@@ -37,8 +37,8 @@ extension PolicyField {
             help: "Recoveries of one load before it is given up."),
         PolicyField(
             "crash-restarts", .integer(0...1000), \.crashRestarts, json: .number,
-            help: "Crashes of a load's workers (kills from outside are no crash) restarted within the crash window; "
-                + "one more ends the load on an error page."),
+            help: "Crashes of a load's workers (a kill Jetsam or --outside-kills claimed is no crash) restarted within "
+                + "the crash window; one more ends the load on an error page."),
         PolicyField(
             "crash-window", .milliseconds(1...3_600_000), \.crashWindowNanoseconds, json: .number,
             help: "The window crashes are counted in."),

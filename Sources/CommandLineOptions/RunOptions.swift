@@ -43,11 +43,16 @@ public struct RunOptions: Sendable {
         default: .jsonl,
         help: "jsonl writes the event log alone; ios also writes the run as an iOS-style console log to "
             + "<file>.ios.log.")
+    public let outsideKills = Option(
+        "--outside-kills", .path(),
+        help: "A file a killer outside the run (scripts/chaos) appends each worker's pid to, one a line, before it "
+            + "kills it: such a death is logged with cause 'outside', as Jetsam's kills are. A kill nobody named is "
+            + "'unknown' (the worker may have sent it itself) and counts toward a crash loop.")
     public let json = Flag("--json", help: "Print the summary as one JSON object.")
     public let force = forceFlag
 
     public var table: OptionTable {
-        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, json, force])
+        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, outsideKills, json, force])
     }
 
     public var help: CommandHelp {
@@ -69,7 +74,8 @@ public struct RunOptions: Sendable {
                 """,
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
-                                      [--allow-host <hosts>] [--log <file>] [--log-format ios] [--json] [--force]
+                                      [--allow-host <hosts>] [--log <file>] [--log-format ios]
+                                      [--outside-kills <file>] [--json] [--force]
                 """,
             tables: [("OPTIONS", table)], after: policiesHelp)
     }
@@ -79,9 +85,9 @@ public struct RunOptions: Sendable {
 let policiesHelp: String = {
     let limits = Policy(name: "")
     let crashLoop = "Every policy that recovers stops at a crash loop: more than \(limits.crashRestarts) crashes of a "
-        + "load's workers in \(plain(Double(limits.crashWindowNanoseconds) / 1e9)) s (kills from outside do not "
-        + "count) end it on an error page; restarts in the window back off. 'supervisor policies' prints each "
-        + "policy as its fields, the form a policy of your own is written in."
+        + "load's workers in \(plain(Double(limits.crashWindowNanoseconds) / 1e9)) s (a kill Jetsam or --outside-kills "
+        + "claimed, or an injected one, does not count) end it on an error page; restarts in the window back off. "
+        + "'supervisor policies' prints each policy as its fields, the form a policy of your own is written in."
     return """
         POLICIES:
           none                    Nothing: no observer reaction, no watchdog.

@@ -11,8 +11,13 @@ package protocol LoadClient: AnyObject {
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse
     /// A message the supervisor does not handle itself (a navigation the page asks for, an input applied, a
     /// document: false if the client did not ask for it, which counts toward a flood), or one it handled and passes
-    /// on (a commit, a history: the answer is not asked).
+    /// on (a history: the answer is not asked).
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool
+    /// The page in `view` committed `url`, the document the supervisor served it. False when the client never sent
+    /// the worker there: a worker that says it shows what nobody asked for is lying, and is cut off.
+    func committed(_ url: String, by worker: Worker, in view: View) -> Bool
+    /// The supervisor is reloading what `worker` shows in `view` (a recovery): its next commit is that page again.
+    func reloading(_ worker: Worker, in view: View)
     /// The longest document the client could expect a worker to report: a longer one is refused unread.
     var longestDocument: Int { get }
     /// The page in `view` finished loading, with `title`.
@@ -28,5 +33,6 @@ package protocol LoadClient: AnyObject {
 
 extension LoadClient {
     package func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool { false }
+    package func reloading(_ worker: Worker, in view: View) {}
     package var longestDocument: Int { pieceBytes }
 }

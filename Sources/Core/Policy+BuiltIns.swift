@@ -33,9 +33,9 @@ extension Policy {
     /// a pending view (the boosted band: foreground oom_score_adj, background nice, so it does not take CPU from
     /// the supervisor and the views already on screen), then band by visibility; rebuild a visible view at once on
     /// any death, and a hidden one when it is shown (rebuilding hidden tabs under memory pressure only feeds the
-    /// killer). Kills from outside are recovered every time: each one is the OS's doing, not the page's; crashes
-    /// are bounded by the crash-loop limit. A spare worker, reused from closed views, makes every new view start
-    /// warm.
+    /// killer). Kills from outside are recovered every time: each one a killer claimed is the OS's doing, not the
+    /// page's; crashes, and kills nobody claimed, are bounded by the crash-loop limit. A spare worker, reused from
+    /// closed views, makes every new view start warm.
     public static let guarded = with(Policy(name: "guarded")) {
         $0.observe = .spawn
         $0.launchBand = .boosted

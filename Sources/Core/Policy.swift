@@ -53,10 +53,11 @@ public struct Policy: Sendable, Equatable {
     public var recoveryCooldownNanoseconds = 0
     /// Recoveries of one load before it is given up, whatever the deaths were; `.max`: never.
     public var maxRecoveries = 3
-    /// The crash-loop limit: a load whose workers crash (anything but a kill from outside: a signal, an exit, a
-    /// failed launch, a protocol violation, a hang) more than `crashRestarts` times within `crashWindowNanoseconds`
-    /// is not restarted again; its view shows an internal error page. Restarts after the first in the window wait
-    /// `crashBackoffNanoseconds` × `crashBackoffGrowth`^(n-2), so the n-th restart waits longer than the one before.
+    /// The crash-loop limit: a load whose workers crash (anything but a kill from outside that its killer claimed,
+    /// or an injected one: a signal, an exit, a failed launch, a protocol violation, a hang, a kill nobody claimed)
+    /// more than `crashRestarts` times within `crashWindowNanoseconds` is not restarted again; its view shows an
+    /// internal error page. Restarts after the first in the window wait `crashBackoffNanoseconds` ×
+    /// `crashBackoffGrowth`^(n-2), so the n-th restart waits longer than the one before.
     public var crashRestarts = 3
     public var crashWindowNanoseconds = 5_000_000_000
     public var crashBackoffNanoseconds = 100_000_000

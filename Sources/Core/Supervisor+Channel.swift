@@ -99,9 +99,17 @@ extension Supervisor {
             fetch(url, kind, for: worker)
         case .didCommit(let url):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
+            // Once, and only the document it was given: never a page it fetched nothing for, or a second commit.
+            guard let document = worker.uncommitted, document == url else {
+                return violation(by: worker, "a commit of \(url), where the document it was given to commit is "
+                    + (worker.uncommitted ?? "none"))
+            }
+            worker.uncommitted = nil
+            if let view, !view.load.client.committed(url, by: worker, in: view) {
+                return violation(by: worker, "a commit of \(url), which no navigation it was sent was to")
+            }
             worker.replyBytes = 0
             log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
-            _ = view?.load.client.received(message, from: worker, in: view)
         case .didFinish(let title):
             guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
             worker.owed.results -= 1
@@ -112,6 +120,7 @@ extension Supervisor {
             if worker.owed.results > 0 { worker.owed.results -= 1 } else { worker.owed.fetches -= 1 }
             worker.owed.resources = 0
             worker.replyBytes = 0
+            worker.uncommitted = nil
             clock.cancel(worker.timer)
             let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.

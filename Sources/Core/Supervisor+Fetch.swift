@@ -30,6 +30,7 @@ extension Supervisor {
         }
         if kind == .document {
             worker.lastDocument = (url, response.status, response.status == 200 ? nil : String(decoding: body, as: UTF8.self))
+            worker.uncommitted = url
         }
         log.emit(
             .fetch(url: url, kind: "\(kind)", status: Int(response.status), bytes: body.count), view: worker.view?.id,

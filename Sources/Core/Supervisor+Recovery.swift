@@ -22,10 +22,16 @@ extension Supervisor {
         worker.handle.closeChannel()
         clock.cancel(worker.timer)
         forget(worker)
+        // Its process is gone: a view waiting for one may have it now.
+        if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }
         let termination = TerminationStatus.classify(
             code: code, status: status, saidHello: worker.helloAt != nil || worker.toldToExit,
             verdict: worker.verdict, sandboxed: worker.sandbox == .installed, forbidden: worker.forbiddenCall)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
+        // Every death takes its pid's claim, if any: one whose kill never landed must not vouch for a later worker.
+        let claimed = claimedKill(worker.pid)
+        let cause = DeathCause.of(
+            code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit, claimed: claimed)
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
         let death = SupervisorEvent.Death(
@@ -33,7 +39,7 @@ extension Supervisor {
             reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
-            cause: DeathCause.of(code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit).rawValue,
+            cause: cause.rawValue,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
             shutdown: worker.toldToExit)
         log.emit(.death(death), view: view?.id, pid: worker.pid)
@@ -50,7 +56,8 @@ extension Supervisor {
             return
         }
         view.worker = nil
-        terminated(view, termination, pid: worker.pid)
+        // A kill nobody claimed may be the worker's own: it counts toward a crash loop, as a crash does.
+        terminated(view, termination, pid: worker.pid, crash: termination.isCrash || cause == .unknown)
     }
 
     /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making
@@ -62,14 +69,14 @@ extension Supervisor {
         abort(because: "worker '\(launcher.executable)' failed to launch \(launchFailuresInARow) times in a row: \(reason)")
     }
 
-    /// The termination callback.
-    func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?) {
+    /// The termination callback. A `crash` is recorded toward the load's crash loop.
+    func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?, crash: Bool) {
         log.emit(.termination(status: status.name), view: view.id, pid: pid)
-        if status.isCrash { view.load.history.crashes.append(clock.now) }
+        if crash { view.load.history.crashes.append(clock.now) }
         switch policy.onTermination(visible: view.visible) {
         case .nothing: break
         case .whenShown(let recovery): view.deferredRecovery = recovery
-        case .now(let recovery): recover(view, recovery, because: "termination", crash: status.isCrash)
+        case .now(let recovery): recover(view, recovery, because: "termination", crash: crash)
         }
     }
 
@@ -115,6 +122,7 @@ extension Supervisor {
         guard !worker.reaped, worker.channelOpen else { return deadChannel(view, "reload") }
         worker.rendered = false
         view.title = ""
+        view.load.client.reloading(worker, in: view)
         send(.reload, to: worker)
         watchLiveness(of: worker)
     }

@@ -8,8 +8,9 @@ extension Supervisor {
     package func startWorker(for view: View) {
         guard !stopping else { return }
         guard let worker = launchWorker(for: view) else {
-            terminated(view, .launchFailed(reason: "see the death event"), pid: nil)
-            return
+            // A view the process limit keeps waiting gets its worker later; any other failure ends this one.
+            guard !waitsForProcess(view) else { return }
+            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil, crash: true)
         }
         adopt(worker, into: view)
     }
@@ -21,7 +22,9 @@ extension Supervisor {
             worker = Worker(try launcher.launch())
         } catch {
             log.emit(.launchFailed(reason: error.description), view: view?.id)
-            if let limit = Self.limitReached(error.underlying.errno) {
+            if error.underlying.errno == EAGAIN {
+                refusedProcess(for: view)
+            } else if let limit = Self.limitReached(error.underlying.errno) {
                 abort(because: "cannot start a worker: \(limit)")
             } else {
                 launchFailed(error.description)
@@ -40,13 +43,13 @@ extension Supervisor {
         return worker
     }
 
-    /// What a launch that failed for want of descriptors, processes or memory ran into: the machine's limit, not
-    /// the worker binary's fault, and not something another try will get past.
+    /// What a launch that failed for want of descriptors or memory ran into: the machine's limit, not the worker
+    /// binary's fault, and not something another try will get past. (Processes are another matter: see
+    /// `refusedProcess`.)
     static func limitReached(_ errno: Int32) -> String? {
         switch errno {
         case EMFILE: "this process may open no more descriptors (ulimit -n: \(Sys.descriptorLimit()))"
         case ENFILE: "the system may open no more files (fs.file-max)"
-        case EAGAIN: "the system refused a new process (ulimit -u, or the kernel's limit)"
         case ENOMEM: "out of memory"
         default: nil
         }

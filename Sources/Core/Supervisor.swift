@@ -35,6 +35,11 @@ package final class Supervisor {
     var everSaidHello = false
     var warnedPriorityDenied = false
     var warnedNoSandbox = false
+    var warnedProcessLimit = false
+    /// Views whose worker the kernel refused for want of a process, oldest first, and the retry timer.
+    var waitingForProcess: [View] = []
+    var processRetry: TimerID?
+    var refusalsWithNoneAlive = 0
 
     /// How long after its creation a view enters the window (its opener's choice; at once by default).
     package var attachDelay: (View) -> Int = { _ in 0 }
@@ -44,6 +49,10 @@ package final class Supervisor {
     package var renderedOffScreen: (View) -> Void = { _ in }
     /// Called with every worker that died, whatever it served.
     package var workerDied: (Worker) -> Void = { _ in }
+    /// Whether a killer outside the supervisor (Jetsam, chaos) named the worker with this pid as one it killed, and
+    /// so takes that claim: asked at each death, and the only thing that makes a death by a signal the supervisor
+    /// did not send a kill from outside. By default nobody claims anything.
+    package var claimedKill: (Int32) -> Bool = { _ in false }
     /// How its driver stops the run when the supervisor aborts it; by default, every worker is shut down.
     package var stopRun: (() -> Void)?
 
@@ -64,6 +73,7 @@ package final class Supervisor {
         }
         stopping = true
         for view in views.values { view.timers.forEach(clock.cancel) }
+        stopWaitingForProcesses()
         return true
     }
 

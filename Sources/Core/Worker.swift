@@ -43,6 +43,8 @@ package final class Worker {
     var incoming: Incoming?
     /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
     package internal(set) var lastDocument: (url: String, status: UInt16, refusal: String?)?
+    /// The URL of the document it fetched last, until it commits it: the one commit it may send.
+    var uncommitted: String?
     /// Bytes of fetch replies sent that it may not have read yet: it asked for them, so they do not count
     /// toward its unread backlog.
     var replyBytes = 0

@@ -175,7 +175,8 @@ extension SupervisorEvent {
         /// Its priority band, `none` if none was ever applied.
         public var band: String
         public var lifetimeMs: Double
-        /// Who ended it: `worker`, `supervisor`, `injection` or `outside`.
+        /// Who ended it: `worker` (its own exit or crash signal), `supervisor`, `injected`, `outside` (a signal a
+        /// killer outside claimed: Jetsam, chaos) or `unknown` (a signal nobody claimed).
         public var cause: String
         /// It had been told to exit.
         public var shutdown: Bool

@@ -1,16 +1,21 @@
 import CShim
 import Glibc
 
-/// Who ended a worker. The supervisor knows every signal it sent, so a kill it did not send came from outside
-/// (Jetsam, chaos, an operator): that is what tells the killer's work apart from the faults we inject.
+/// Who ended a worker. The supervisor knows every signal it sent; of the others, the kernel says only which signal
+/// it was, never who sent it (waitid(2) fills in the child's pid and uid, the `struct waitid_info` of Linux's
+/// kernel/exit.h has no field for a sender). So a kill is from outside only when its killer said so: Jetsam and
+/// scripts/chaos name each worker they kill before the kill (`KillClaims`). Any other kill is `unknown`: the worker
+/// may have sent it to itself.
 public enum DeathCause: String, CaseIterable, Sendable {
-    /// An injected fault's SIGKILL (`--inject-race`, `--inject-kill`).
+    /// An injected fault's signal (`--inject-race`, `--inject-kill`, a replayed death).
     case injected
     /// The supervisor ended it: told to shut down, or killed for a hang, a protocol violation, a flood or a
     /// shutdown it did not finish.
     case supervisor
-    /// A signal the supervisor did not send.
+    /// A signal the supervisor did not send, from a killer that named the worker before it sent it.
     case outside
+    /// A signal nobody owned up to: a kill no killer named, or one the worker sent itself.
+    case unknown
     /// It ended on its own: an exit nobody asked for, or a crash signal (taken to be its own fault).
     case worker
 
@@ -20,10 +25,13 @@ public enum DeathCause: String, CaseIterable, Sendable {
     }
 
     /// The cause of a death `waitid` reported as `code` and `status`, given the signal the supervisor last sent the
-    /// worker, if any, and whether it told the worker to exit.
-    package static func of(code: Int32, status: Int32, sent: (signal: Int32, by: Sender)?, toldToExit: Bool) -> DeathCause {
+    /// worker, if any, whether it told the worker to exit, and whether a killer outside claimed the kill.
+    package static func of(
+        code: Int32, status: Int32, sent: (signal: Int32, by: Sender)?, toldToExit: Bool, claimed: Bool
+    ) -> DeathCause {
         guard code != sv_cld_exited() else { return toldToExit ? .supervisor : .worker }
         if let sent, sent.signal == status { return sent.by == .injection ? .injected : .supervisor }
-        return TerminationStatus.crashSignals.contains(status) ? .worker : .outside
+        if claimed { return .outside }
+        return TerminationStatus.crashSignals.contains(status) ? .worker : .unknown
     }
 }

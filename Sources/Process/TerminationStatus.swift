@@ -41,8 +41,9 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the worker's own content or binary ended it, as a crash loop counts deaths: everything but a kill
-    /// from outside (the OS, Jetsam, an operator's `kill -9`), which says nothing about the page.
+    /// Whether the worker's own content or binary ended it, as a crash loop counts deaths: everything but a kill,
+    /// which says nothing about the page when a killer outside (Jetsam, chaos) or an injected fault sent it. A kill
+    /// nobody claimed (`DeathCause.unknown`) is counted by the supervisor all the same.
     public var isCrash: Bool {
         if case .killed = self { false } else { true }
     }

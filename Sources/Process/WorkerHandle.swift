@@ -13,7 +13,7 @@ package protocol WorkerHandle: AnyObject {
     var reaped: Bool { get }
     /// Bytes queued for it that it has not read yet.
     var pendingOutput: Int { get }
-    /// The last signal the supervisor sent it, and why: a death by any other signal came from outside.
+    /// The last signal the supervisor sent it, and why: a death by any other signal did not come from it.
     var sent: (signal: Int32, by: DeathCause.Sender)? { get }
     /// Starts reporting: `readable` when messages may have arrived, `exited` once the process has exited (it is
     /// then reaped with `reap`).

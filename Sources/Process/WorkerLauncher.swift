@@ -21,7 +21,8 @@ package struct LaunchError: Error, CustomStringConvertible {
 /// Starts WebContent workers with posix_spawn, never fork: vfork-style spawning costs the same however large the
 /// supervisor grows.
 ///
-/// The worker gets its channel on fds 3 and 4, /dev/null on 0 and 1, the supervisor's stderr on 2, and nothing
+/// The worker gets its channel on fds 3 and 4, /dev/null on 0 and 1, a pipe of its own on 2 (its lines are passed
+/// on by `StandardErrorRelay`, named and made visible, never straight to the operator's terminal), and nothing
 /// else. Its signal mask and dispositions are reset, it leads its own process group, and a pidfd is taken before
 /// anything else can happen to it. The argument vector and environment never change, so they are built once.
 package final class WorkerLauncher: Launcher {
@@ -69,14 +70,22 @@ package final class WorkerLauncher: Launcher {
         let fromChild = try Sys.pipe()
         let parentIn = FileDescriptor(fromChild.read)
         let childOut = FileDescriptor(fromChild.write)
+        let fromStandardError = try Sys.pipe()
+        let errorsIn = FileDescriptor(fromStandardError.read)
+        let childErrors = FileDescriptor(fromStandardError.write)
         let input = try SpawnRecipe.aboveChannel(childIn)
         let output = try SpawnRecipe.aboveChannel(childOut)
+        let errors = try SpawnRecipe.aboveChannel(childErrors)
         try Sys.setNonBlocking(parentIn.rawValue)
         try Sys.setNonBlocking(parentOut.rawValue)
+        try Sys.setNonBlocking(errorsIn.rawValue)
         let spawnedAt = loop.now
         let child = try Sys.spawn(
-            executable, argv, envp, input: input.rawValue, output: output.rawValue, null: null.rawValue)
+            executable, argv, envp, input: input.rawValue, output: output.rawValue, null: null.rawValue,
+            standardError: errors.rawValue)
+        let errorRelay = StandardErrorRelay(pid: child.pid, pipe: errorsIn)
         return WorkerProcess(
-            child, channel: Channel(read: parentIn, write: parentOut), spawnedAt: spawnedAt, loop: loop, scratch: scratch)
+            child, channel: Channel(read: parentIn, write: parentOut), errors: errorRelay, spawnedAt: spawnedAt,
+            loop: loop, scratch: scratch)
     }
 }

@@ -11,6 +11,8 @@ import WireProtocol
 package final class WorkerProcess: WorkerHandle {
     package let pid: Int32
     package let channel: Channel
+    /// Its standard error, passed on until its reap.
+    private let errors: StandardErrorRelay
     package let spawnedAt: Int
     private let loop: EventLoop
     /// Where received bytes land on their way to the decoder: one buffer for every worker of a launcher.
@@ -22,10 +24,14 @@ package final class WorkerProcess: WorkerHandle {
     package private(set) var channelOpen = true
     package private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
 
-    init(_ child: consuming ChildProcess, channel: Channel, spawnedAt: Int, loop: EventLoop, scratch: ScratchBuffer) {
+    init(
+        _ child: consuming ChildProcess, channel: Channel, errors: StandardErrorRelay, spawnedAt: Int, loop: EventLoop,
+        scratch: ScratchBuffer
+    ) {
         pid = child.pid
         self.child = consume child
         self.channel = channel
+        self.errors = errors
         self.spawnedAt = spawnedAt
         self.loop = loop
         self.scratch = scratch
@@ -39,6 +45,7 @@ package final class WorkerProcess: WorkerHandle {
         guard !reaped else { preconditionFailure("watching a reaped worker") }
         exitToken = try loop.watch(pidfd) { _ in exited() }
         channelToken = try loop.watch(channel.readFD) { _ in readable() }
+        try errors.watch(on: loop)
     }
 
     package var pendingOutput: Int { channel.pendingOutput }
@@ -78,13 +85,16 @@ package final class WorkerProcess: WorkerHandle {
 
     /// Reaps the process once it has exited, then closes the pidfd. Between its death and the reap, while its
     /// zombie still holds the group's id, what it left in its group is killed: children that would otherwise live
-    /// on holding its channel's pipes.
+    /// on holding its channel's pipes. What it wrote to its standard error before it died is passed on first.
     package func reap(wait: Bool) throws(SystemError) -> (code: Int32, status: Int32)? {
         guard try child?.hasExited(wait: wait) == true else { return nil }
         Sys.signalGroup(pid, SIGKILL)
         guard let result = try child?.reap() else { return nil }
         child = nil
         loop.unwatch(nil, token: exitToken)
+        errors.finish(on: loop)
+        // What escaped its group (a setsid child) was re-parented to the supervisor when it died.
+        Orphans.sweep(on: loop)
         return result
     }
 

@@ -28,31 +28,41 @@ public struct JetsamSettings: Sendable {
     public static let intervalMilliseconds = SV_JETSAM_MIN_INTERVAL_MS...SV_JETSAM_MAX_INTERVAL_MS
 }
 
-/// The running Jetsam process. It is the OS in this model: the supervisor starts and stops it, and never hears
-/// from it; its kills arrive like any other death, through the workers' pidfds.
+/// The running Jetsam process. It is the OS in this model: the supervisor starts and stops it, and its kills
+/// arrive like any other death, through the workers' pidfds. All it says is which worker it is about to kill, on a
+/// pipe (`claims`), since nothing else could tell its kills from a worker's own SIGKILL.
 package final class JetsamProcess {
     /// Jetsam until it is reaped; nil after.
     private var child: ChildProcess?
     /// Readable when Jetsam exits, which it never does on its own while the run lasts: the run watches it.
     package let pidfd: Int32
+    /// The read end of the pipe Jetsam names its victims on, one pid a line (non-blocking), until it is taken.
+    package var claims: FileDescriptor?
 
     package init(_ settings: JetsamSettings) throws(SystemError) {
         // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
         let null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
         let log = try settings.logFD.map { fd throws(SystemError) in try Sys.duplicate(fd, above: SV_CHANNEL_OUT_FD + 1) }
         defer { if let log { Sys.close(log) } }
+        let pipe = try Sys.pipe()
+        let claims = FileDescriptor(pipe.read)
+        let claimed = try SpawnRecipe.aboveChannel(FileDescriptor(pipe.write))
+        try Sys.setNonBlocking(claims.rawValue)
         var arguments = [
             settings.executable, "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
+            "--claims-fd", "\(SV_CHANNEL_IN_FD)",
         ]
         if log != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup(SpawnRecipe.environment), nil]
         defer { (argv + envp).forEach { free($0) } }
+        // The claims' write end goes where a worker's input would, on fd 3.
         let child = try Sys.spawn(
-            settings.executable, argv, envp, input: null.rawValue, output: log ?? null.rawValue, null: null.rawValue)
+            settings.executable, argv, envp, input: claimed.rawValue, output: log ?? null.rawValue, null: null.rawValue)
         pidfd = child.descriptor
         self.child = consume child
+        self.claims = consume claims
     }
 
     /// Reaps Jetsam after its pidfd turned readable, and says how it ended.

@@ -48,6 +48,9 @@ public struct RunConfiguration: Sendable {
     public var tabs = 3
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
+    /// A file killers outside the run (scripts/chaos) append a worker's pid to, one a line, before they kill it:
+    /// only a kill named there or by Jetsam counts as from outside (`KillClaims`).
+    public var outsideKillsPath: String?
     /// Replays these incidents instead of drawing pages and faults: load `i` is incident `i % count`, its view
     /// attaching and its first worker dying at the incident's moments (see `Simulation+Replay`).
     public var replay: ReplaySchedule?

@@ -38,7 +38,7 @@ extension RunSummary {
     }
 
     /// Who can kill a worker, in the order they are reported.
-    package static let killers: [DeathCause] = [.injected, .supervisor, .outside]
+    package static let killers: [DeathCause] = [.injected, .supervisor, .outside, .unknown]
 
     /// Peak resident memory in MiB with one decimal (a worker can hold less than one), or nil when unmeasured.
     public var peakWorkerRSSMiB: String? { peakWorkerRSSBytes.map { fixed(Double($0) / 1_048_576, 1) } }
@@ -56,7 +56,8 @@ extension RunSummary {
             + "reused \(counted(reuses, "time")); \(deaths) ended" + (statuses.isEmpty ? "" : " (\(statuses))")
             + (launchErrors > 0 ? "; \(counted(launchErrors, "launch")) failed before a process existed" : ""))
         lines.append("kills: \(killsByCause[.injected, default: 0]) injected, \(killsByCause[.supervisor, default: 0]) "
-            + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (Jetsam, chaos, an operator)")
+            + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (claimed by Jetsam or chaos), "
+            + "\(killsByCause[.unknown, default: 0]) unknown")
         lines.append("recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild")
         lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")

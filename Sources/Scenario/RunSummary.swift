@@ -21,7 +21,7 @@ public final class RunSummary {
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [String: Int] = [:]
     /// Deaths by a signal, by who sent it: injected faults, the supervisor (hangs, protocol violations, floods,
-    /// shutdowns not finished in time), or someone outside (Jetsam, chaos, an operator).
+    /// shutdowns not finished in time), a killer outside that claimed it (Jetsam, chaos), or nobody (`unknown`).
     public private(set) var killsByCause: [DeathCause: Int] = [:]
     /// Launches that failed before a process existed (posix_spawn refused): no process, so no death.
     public private(set) var launchErrors = 0

@@ -31,6 +31,8 @@ final class PageLoad: LoadClient {
 
     var longestDocument: Int { simulation?.browser.longestDocument ?? pieceBytes }
 
+    func committed(_ url: String, by worker: Worker, in view: View) -> Bool { url == self.url }
+
     func rendered(_ view: View, by worker: Worker, title: String) {}
 
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {

@@ -26,6 +26,8 @@ public final class Simulation {
     var replayDeaths: [ObjectIdentifier: Int] = [:]
     /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
     var signals: FileDescriptor?
+    /// The kills Jetsam and the killers outside named: what makes a death a kill from outside.
+    let claims = KillClaims()
 
     /// Throws a `SystemError` when the loop or the launcher cannot be set up, a `FileError` when the journal
     /// cannot be used.
@@ -56,6 +58,13 @@ public final class Simulation {
         let loads = configuration.loads
         supervisor.moreViewsComing = { [weak self] in (self?.nextLoadIndex ?? loads) < loads }
         supervisor.workerDied = { [weak browser] in browser?.workerDied($0) }
+        supervisor.claimedKill = { [claims] in claims.take($0) }
+        if let path = configuration.outsideKillsPath {
+            // Claims written before this run began are of other runs' workers.
+            let file = try InputFile(path)
+            try Sys.seek(file.fd, to: file.status.size)
+            claims.add(FileDescriptor(try Sys.duplicate(file.fd, above: 0)))
+        }
         supervisor.renderedOffScreen = { [weak self] in self?.renderedOffScreen($0) }
         supervisor.stopRun = { [weak self] in self?.stop() }
         browser.onNavigationEnded = { [weak self] in self?.navigationEnded($0, error: $1, blank: $2) }
@@ -75,11 +84,16 @@ public final class Simulation {
             killRate: configuration.killRate, tabs: browser.browsesSession ? browser.tabs.count : nil)))
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
         defer { jetsam?.stop() }
-        if let jetsam {
+        if let jetsam, let pipe = jetsam.claims.take() {
+            let claimsFD = pipe.rawValue
+            claims.add(pipe)
+            // Read as it fills: Jetsam waits on a full pipe.
+            let claimsToken = try loop.watch(claimsFD) { [claims] _ in claims.readAll() }
             // The killer only ends when the run stops it: any earlier exit means the run goes on without one.
             var token: UInt64 = 0
             token = try loop.watch(jetsam.pidfd) { [unowned self] _ in
                 loop.unwatch(jetsam.pidfd, token: token)
+                loop.unwatch(claimsFD, token: claimsToken)
                 supervisor.abort(because: jetsam.exited())
             }
         }

@@ -50,6 +50,7 @@ package struct ChildProcess: ~Copyable {
         guard let result = try Sys.reap(pidfd.rawValue, wait: true) else {
             preconditionFailure("waitid(P_PIDFD) returned without a child after waiting for it")
         }
+        Orphans.reaped(pid)
         return result
     }
 }

@@ -64,20 +64,21 @@ extension Sys {
     }
 
     /// Starts `path` with `argv` and `envp` (NUL-terminated C arrays, built once by the caller): `input` and
-    /// `output` become its fds 3 and 4, `null` its 0 and 1, standard error is shared, and nothing else is
-    /// inherited; its signals are reset and it leads a process group of its own. The corresponding C function is
-    /// `posix_spawn`, then `pidfd_open`.
+    /// `output` become its fds 3 and 4, `null` its 0 and 1, `standardError` its 2 (without one, this process's is
+    /// shared), and nothing else is inherited; its signals are reset and it leads a process group of its own. The
+    /// corresponding C function is `posix_spawn`, then `pidfd_open`.
     package static func spawn(
         _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], input: Int32,
-        output: Int32, null: Int32
+        output: Int32, null: Int32, standardError: Int32? = nil
     ) throws(SystemError) -> ChildProcess {
         var pid: pid_t = 0
         var pidfd: Int32 = -1
         _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
-            let rc = sv_spawn(path, argv, envp, input, output, null, &pid, &pidfd)
+            let rc = sv_spawn(path, argv, envp, input, output, null, standardError ?? -1, &pid, &pidfd)
             Glibc.errno = rc
             return rc == 0 ? 0 : -1
         }
+        Orphans.spawned(pid)
         return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
     }
 

@@ -44,6 +44,8 @@ enum CompareCommand {
         var configuration = workload.settings
         TerminationSignals.block()
         defer { TerminationSignals.unblock() }
+        try Orphans.adopt()
+        defer { Orphans.sweepAll() }
         var summaries: [RunSummary] = []
         var outcomes: [ReplayOutcome] = []
         for (i, policy) in policies.enumerated() {

@@ -29,6 +29,11 @@ enum RunCommand {
         let force = arguments[options.force]
         var roles = try workloadFiles(options.workload, arguments, workload, force: force)
         if let sessionPath { try roles.uses(sessionPath, as: "the session") }
+        if let path = arguments[options.outsideKills] {
+            try roles.reads(path, as: "the outside kills")
+            _ = try InputFile(path)
+            workload.settings.outsideKillsPath = path
+        }
         if let logFile { try roles.writes(logFile, EventLog.outputKind, force: force) }
         if let iosLogPath { try roles.writes(iosLogPath, IOSConsoleLog.outputKind, force: force) }
         let content = try contentProvider(arguments[options.workload.content])
@@ -46,6 +51,8 @@ enum RunCommand {
             log.observers.append(console.record)
             log.flushers.append(console.flush)
         }
+        try Orphans.adopt()
+        defer { Orphans.sweepAll() }
         let simulation = try Simulation(configuration: workload.settings, content: content, log: log)
         if let session {
             if let (records, damage) = saved, !records.records.isEmpty {
@@ -99,10 +106,11 @@ enum RunCommand {
     }
 
     /// Stops a run that would run out of descriptors before it starts, saying what it needs: each worker holds
-    /// three (its two pipe ends and its pidfd), and a view being rebuilt holds its old worker and its new one.
+    /// four (its channel's two pipe ends, its standard error's and its pidfd), and a view being rebuilt holds its
+    /// old worker and its new one.
     static func checkDescriptorBudget(_ settings: RunConfiguration) throws {
         let workers = 2 * settings.views + settings.policy.spareWorkers + (settings.typingIntervalNanoseconds > 0 ? 1 : 0)
-        let needed = 32 + 3 * workers
+        let needed = 32 + 4 * workers
         let limit = Sys.raiseDescriptorLimit()
         guard needed > limit else { return }
         throw RuntimeError(

@@ -20,7 +20,7 @@ enum Scale {
 
     /// Each count of workers measured `rounds` times, the counts taking turns.
     static func compare(workers counts: [Int], rounds: Int, workerPath: String) throws -> [(workers: Int, results: [Result])] {
-        let needed = 64 + 3 * counts.max()!
+        let needed = 64 + 4 * counts.max()!
         let limit = Sys.raiseDescriptorLimit()
         guard needed <= limit else {
             throw RuntimeError("scale: \(grouped(counts.max()!)) workers need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")

@@ -62,6 +62,8 @@ enum SessionCommand {
         configuration.sessionPath = path
         let content = try RunCommand.contentProvider(arguments[options.content])
         let log = EventLog()
+        try Orphans.adopt()
+        defer { Orphans.sweepAll() }
         let simulation = try Simulation(configuration: configuration, content: content, log: log)
         let measure = RestoreMeasurement(log: log)
         let damage = try measure.restoring { () throws -> SessionDamage? in

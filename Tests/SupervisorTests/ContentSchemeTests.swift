@@ -75,6 +75,19 @@ struct ContentScheme {
         #expect(fetch("app://local/out/secret.txt").status == 403)
     }
 
+    /// A hard link leads nowhere, so the kernel's resolution beneath the root cannot see that the file it names
+    /// also lives outside: a file with a second name is refused, whichever name is inside.
+    @Test func aHardLinkToAFileOutsideTheRootIsForbidden() throws {
+        let outside = try TemporaryFolder(["secret.txt": "SECRET"])
+        try #require(link(outside.path + "/secret.txt", folder.path + "/linked.txt") == 0)
+        let (status, text) = fetch("app://local/linked.txt")
+        #expect(status == 403 && text.contains("linked.txt has 2 hard links"), "\(text)")
+        #expect(!text.contains("SECRET"))
+        // Its other name gone, it is a file of the root like any other.
+        try FileManager.default.removeItem(atPath: outside.path + "/secret.txt")
+        #expect(fetch("app://local/linked.txt") == (200, "SECRET"))
+    }
+
     @Test func aSymlinkThatStaysInsideIsFollowed() throws {
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/alias.html", withDestinationPath: "index.html")
         #expect(fetch("app://local/alias.html") == (200, page("Index")))

@@ -21,7 +21,7 @@ extension Processes {
                 if event.name == "priority", event.string("band") == "foreground" { onScreen.insert(pid) }
                 if committed.contains(pid) && onScreen.contains(pid) {
                     killed = pid
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             let death = try #require(events.named("death").first { $0.pid == killed })
@@ -43,7 +43,7 @@ extension Processes {
                 event in
                 if event.name == "visible", killed == nil, let pid = event.pid {
                     killed = pid
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             #expect(events.named("death").first { $0.pid == killed }?["rendered"] == .bool(true))

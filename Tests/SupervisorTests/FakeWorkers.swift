@@ -27,6 +27,8 @@ final class FakeWorker: WorkerHandle {
     /// How it answers each message; by default, like a healthy worker (`FakeWorker.healthy`).
     var script: (ToWorker, FakeWorker) -> Void = FakeWorker.healthy
     var pendingOutput = 0
+    /// The page it was last sent to, which a reload loads again and a healthy worker commits.
+    var page = ""
 
     init(pid: Int32, clock: VirtualClock) {
         self.pid = pid
@@ -106,9 +108,11 @@ final class FakeWorker: WorkerHandle {
     /// title, pings and title probes answered, and an exit when told to shut down.
     static func healthy(_ message: ToWorker, _ worker: FakeWorker) {
         switch message {
-        case .load(let url, _): worker.say(.fetch(url: url, kind: .document))
-        case .reload: worker.say(.fetch(url: "app://local/reloaded.html", kind: .document))
-        case .fetchReply: worker.say(.didCommit(url: "app://local/page.html"), .didFinish(title: "Page"))
+        case .load(let url, _):
+            worker.page = url
+            worker.say(.fetch(url: url, kind: .document))
+        case .reload: worker.say(.fetch(url: worker.page, kind: .document))
+        case .fetchReply: worker.say(.didCommit(url: worker.page), .didFinish(title: "Page"))
         case .ping(let seq): worker.say(.pong(seq: seq))
         case .titleQuery(let id): worker.say(.title(id: id, title: "Page"))
         case .shutdown: worker.die(code: sv_cld_exited(), status: 0)

@@ -165,7 +165,7 @@ extension Processes {
                     guard let worker = tab.load?.view?.worker else { return }
                     if finished == 1 {
                         killed = worker.pid
-                        kill(worker.pid, SIGKILL)
+                        killFromOutside(worker.pid)
                     } else {
                         simulation.supervisor.send(.input(seq: 1, text: String(repeating: "x", count: maxFrameSize)), to: worker)
                         simulation.browser.queryWorkerHistory(tab)

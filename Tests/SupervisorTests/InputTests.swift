@@ -274,7 +274,7 @@ extension Processes {
                 if event.name == "load-end", let pid = editorPID {
                     editorPID = nil
                     kills += 1
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             let editor = try #require(summary.audit)

@@ -57,6 +57,10 @@ extension Processes {
             #expect(kills.map { $0["oomScoreAdj"] as? Int } == [900, 900, 800, 0])
             #expect(kills.allSatisfy { $0["reason"] as? String == "rss-over-budget" && $0["event"] as? String == "jetsam-kill" })
             #expect((kills[0]["rssBytes"] as? Int ?? 0) >= 32 << 20)
+            // Each kill was claimed, by pid, before it was sent: the supervisor's only evidence of who killed.
+            let claims = KillClaims()
+            if let pipe = jetsam.claims.take() { claims.add(pipe) }
+            #expect(kills.allSatisfy { claims.take(Int32($0["pid"] as? Int ?? 0)) })
         }
 
         /// No injection at all: under pressure the killer finds each new worker at background priority before its
@@ -74,6 +78,8 @@ extension Processes {
                 $0.jetsam = Self.settings(critical: true)
             }, content: ContentProvider(pages: [("page.html", page("Page", render: "cpu=30ms"))]))
             #expect(events.named("inject").isEmpty)
+            // Jetsam claimed every kill it made.
+            #expect(events.named("death").filter { $0.string("status") == "killed" }.allSatisfy { $0.string("cause") == "outside" })
             if let raceKills { #expect(summary.raceKills == raceKills) }
             #expect(summary.unobservedDeaths == (policy == "none" ? 4 : 0))
             #expect(summary.rendered == rendered)

@@ -23,7 +23,7 @@ extension Processes {
                     if event.name == "spawn", let pid = event.pid { loadOfPid[pid] = event.int("load") }
                     if event.name == "hello", let pid = event.pid, let load = loadOfPid[pid], !killedLoads.contains(load) {
                         killedLoads.insert(load)
-                        kill(pid, SIGKILL)
+                        killFromOutside(pid)
                     }
                 }
                 #expect(events.named("death").filter { $0.int("signal") == 9 }.count == 1000)

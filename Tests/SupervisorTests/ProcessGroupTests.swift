@@ -29,7 +29,7 @@ extension Processes {
             }, content: ContentProvider()) { event in
                 if event.name == "visible", !killed, let pid = event.pid {
                     killed = true
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             #expect(summary.rendered == 3 && killed)
@@ -65,6 +65,32 @@ extension Processes {
             #expect(try worker.reap(wait: true) != nil)
             if !isDead(child) { kill(child, SIGKILL) }
             reapOrphans([child])
+        }
+
+        /// A `--worker` script whose children leave its process group by `setsid`, one of them forking again and
+        /// exiting (a daemon's double fork): the group kill cannot reach them, but the supervisor, a child
+        /// subreaper, inherits each when its parent dies and kills it. None is alive once the run has ended.
+        @Test func aChildThatLeftTheWorkersGroupDiesWithTheRunToo() throws {
+            // What the supervisor leaves, if anything, is re-parented here rather than to init, to be reaped.
+            _ = sv_set_child_subreaper()
+            let folder = try TemporaryFolder([:])
+            let script = folder.path + "/worker.sh"
+            let children = folder.path + "/children"
+            try """
+            #!/bin/sh
+            setsid /bin/sh -c 'echo $$ >> \(children); exec /bin/sleep 1000' &
+            setsid /bin/sh -c '/bin/sleep 1000 & echo $! >> \(children)'
+            exec \(workerPath) "$@"
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            let result = try runSupervisorBounded(["run", "--worker", script, "--loads", "3", "--dwell", "50"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let pids = try String(contentsOfFile: children, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+            #expect(pids.count == 6)
+            let alive = { pids.filter { !isDead($0) } }
+            #expect(alive().isEmpty, "still alive: \(alive())")
+            for pid in alive() { kill(pid, SIGKILL) }
+            reapOrphans(pids)
         }
     }
 }

@@ -56,7 +56,7 @@ extension Processes {
             let (summary, events) = try simulate({ $0.policy = .guarded; $0.loads = 1 }, content: try content.provider) { event in
                 if event.name == "commit", kills < 6, let pid = event.pid {
                     kills += 1
-                    kill(pid, SIGKILL)
+                    killFromOutside(pid)
                 }
             }
             #expect(kills == 6)

@@ -24,7 +24,7 @@ extension Processes {
                     // tenth park: the kill waits for it.
                     if parked >= 10, killedSpare == nil, let idle = launched.first {
                         killedSpare = idle
-                        kill(idle, SIGKILL)
+                        killFromOutside(idle)
                     }
                 }
                 #expect(summary.rendered == 40)

@@ -34,6 +34,7 @@ final class RecordingClient: LoadClient {
         SchemeResponse(status: 200, mime: "text/html", body: Array("<title>Page</title>Page".utf8))
     }
 
+    func committed(_ url: String, by worker: Worker, in view: View) -> Bool { url == self.url }
     func rendered(_ view: View, by worker: Worker, title: String) { renders.append((view.id, title)) }
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
         failures.append((view.id, provisional, error))
@@ -92,7 +93,7 @@ extension FakeWorker {
     /// Like a healthy worker, but its page has an empty title: a blank view, whatever the process is doing.
     static func blank(_ message: ToWorker, _ worker: FakeWorker) {
         switch message {
-        case .fetchReply: worker.say(.didCommit(url: "app://local/page.html"), .didFinish(title: ""))
+        case .fetchReply: worker.say(.didCommit(url: worker.page), .didFinish(title: ""))
         case .titleQuery(let id): worker.say(.title(id: id, title: ""))
         default: healthy(message, worker)
         }

@@ -68,6 +68,7 @@ func simulate(
     var configuration = RunConfiguration(workerPath: workerPath)
     // Loads that cannot recover end as blank after a second rather than five.
     configuration.blankTimeoutNanoseconds = 1_000_000_000
+    configuration.outsideKillsPath = outsideKills
     configure(&configuration)
     let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
@@ -78,6 +79,26 @@ func simulate(
     let simulation = try Simulation(configuration: configuration, content: content, log: log)
     let summary = try simulation.run()
     return (summary, events)
+}
+
+/// The file every in-process run reads kill claims from (`RunConfiguration.outsideKillsPath`): each run reads only
+/// what is appended after it starts. Removed when the tests exit.
+let outsideKills: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("supervisor-test-kills-\(getpid())").path
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    atexit { unlink(outsideKills) }
+    return path
+}()
+
+/// Kills `pid` as a killer outside the run does (scripts/chaos): named in the claims first, so that its death is
+/// a kill from outside, not one nobody owned up to.
+func killFromOutside(_ pid: Int32, _ signal: Int32 = SIGKILL, claims: String = outsideKills) {
+    let fd = open(claims, O_WRONLY | O_APPEND | O_CLOEXEC)
+    precondition(fd >= 0, "cannot open \(claims)")
+    let line = Array("\(pid)\n".utf8)
+    precondition(write(fd, line, line.count) == line.count, "cannot write \(claims)")
+    close(fd)
+    kill(pid, signal)
 }
 
 extension [Event] {

@@ -19,6 +19,7 @@ func runTabs(
     configuration.policy = .guarded
     configuration.policy.spareWorkers = 0
     configuration.loads = 0
+    configuration.outsideKillsPath = outsideKills
     configure(&configuration)
     let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
@@ -118,7 +119,7 @@ extension Processes {
                 switch event {
                 case .finished where killed == nil:
                     killed = tab.load?.view?.worker?.pid
-                    kill(killed!, SIGKILL)
+                    killFromOutside(killed!)
                 case .finished:
                     simulation.browser.queryWorkerHistory(tab)
                 case .workerHistory(let index, let urls):

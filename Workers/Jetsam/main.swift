@@ -7,12 +7,16 @@ import ProcFS
 /// It knows only the supervisor's pid. Every interval it scans /proc for the supervisor's WebContent children and,
 /// under memory pressure, SIGKILLs the lowest-priority one: highest oom_score_adj, then highest nice, then largest
 /// RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
-/// time, same parent): a pid recycled since the scan is never killed. It never talks to the supervisor, which learns of each kill only through its pidfd, as on a phone. Every
-/// kill is logged as a JSON line: the ground truth that log analysis is checked against.
+/// time, same parent): a pid recycled since the scan is never killed. The supervisor learns of each death through
+/// its pidfd, as on a phone; what it hears from Jetsam is only who did it: with `--claims-fd`, the victim's pid on
+/// a line of its own, written before the kill, since the kernel never tells the supervisor who sent a signal.
+/// Every kill is logged as a JSON line: the ground truth that log analysis is checked against.
 ///
 ///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log-fd FD]
+///          [--claims-fd FD]
 ///
-/// Its log is a descriptor it inherits, never a file it opens: the supervisor decides what file that is.
+/// Its log and its claims go to descriptors it inherits, never to files it opens: the supervisor decides what
+/// they are.
 ///
 /// Under budget pressure (total worker RSS above the budget) any worker may die, foreground ones last. Under
 /// critical pressure the lowest-priority background worker dies every interval, whatever the total.
@@ -31,6 +35,7 @@ struct Options {
     var intervalNanoseconds = 2_000_000
     var critical = false
     var logFD: Int32 = -1
+    var claimsFD: Int32 = -1
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -44,12 +49,13 @@ struct Options {
                 intervalNanoseconds = ms.isFinite && Self.intervalMilliseconds.contains(ms) ? Int(ms * 1e6) : 0
             case "--pressure": critical = value == "critical"
             case "--log-fd": logFD = Int32(value) ?? -1
+            case "--claims-fd": claimsFD = Int32(value) ?? -1
             default: fail("unknown option '\(name)'")
             }
         }
         guard supervisor > 0, budgetBytes > 0, intervalNanoseconds > 0 else {
             fail("usage: Jetsam --supervisor PID [--budget-mb 1-\(Self.maxBudgetMegabytes)] [--interval-ms \(Self.intervalMilliseconds)] "
-                + "[--pressure normal|critical] [--log-fd FD]")
+                + "[--pressure normal|critical] [--log-fd FD] [--claims-fd FD]")
         }
     }
 
@@ -75,12 +81,23 @@ func scan(_ supervisor: Int32, pageSize: Int) -> [Candidate] {
 /// SIGKILLs `victim` through a pidfd, which names one process for good; false if it is not there any more. The
 /// pidfd is opened on whatever holds the pid now, so that process must be the one scanned: the same start time
 /// and parent. If the victim dies and its pid is reused after the check, the pidfd still names the dead victim,
-/// and the signal reaches nobody.
-func kill(_ victim: Candidate) -> Bool {
+/// and the signal reaches nobody. The kill is claimed on `claims` first, if there is one.
+func kill(_ victim: Candidate, claims: Int32) -> Bool {
     let pidfd = sv_pidfd_open(victim.pid)
     guard pidfd >= 0 else { return false }
     defer { close(pidfd) }
-    return victim.stat.isStillRunning && sv_pidfd_send_signal(pidfd, SIGKILL) == 0
+    guard victim.stat.isStillRunning else { return false }
+    if claims >= 0 { writeOrExit(claims, "\(victim.pid)\n", what: "its claims") }
+    return sv_pidfd_send_signal(pidfd, SIGKILL) == 0
+}
+
+/// Writes `text` whole to `fd`, or stops Jetsam: a kill it cannot log or claim would go unaccounted, and stopping
+/// stops the run instead.
+func writeOrExit(_ fd: Int32, _ text: String, what: String) {
+    guard text.withCString({ write(fd, $0, strlen($0)) }) != text.utf8.count else { return }
+    let error = "Jetsam: error: cannot write \(what): \(String(cString: strerror(errno)))\n"
+    _ = error.withCString { write(2, $0, strlen($0)) }
+    exit(74)
 }
 
 func monotonicNanoseconds() -> Int {
@@ -112,7 +129,7 @@ while getppid() == options.supervisor {
     let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= 500 } : workers
     if overBudget || options.critical,
         let victim = pool.max(by: { ($0.oomScoreAdjust, $0.nice, $0.rssBytes) < ($1.oomScoreAdjust, $1.nice, $1.rssBytes) }),
-        kill(victim)
+        kill(victim, claims: options.claimsFD)
     {
         dying.insert(victim.pid)
         let band = victim.oomScoreAdjust >= 500 ? "background" : "foreground"
@@ -123,12 +140,7 @@ while getppid() == options.supervisor {
             "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason)"}
 
             """
-        // A kill it cannot log is ground truth lost: better to stop, which stops the run, than to go on silently.
-        if logFD >= 0, line.withCString({ write(logFD, $0, strlen($0)) }) != line.utf8.count {
-            let error = "Jetsam: error: cannot write its log: \(String(cString: strerror(errno)))\n"
-            _ = error.withCString { write(2, $0, strlen($0)) }
-            exit(74)
-        }
+        if logFD >= 0 { writeOrExit(logFD, line, what: "its log") }
     }
     next = max(next + options.intervalNanoseconds, monotonicNanoseconds())
     var until = timespec(tv_sec: next / 1_000_000_000, tv_nsec: next % 1_000_000_000)

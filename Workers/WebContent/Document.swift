@@ -15,8 +15,9 @@ import WorkerRuntime
 /// at the default: no memory, no CPU, exit code 1.
 struct Document {
     enum Fault: Equatable {
-        /// `fail`: the navigation fails (`didFail`); the others kill or wedge the worker.
-        case segv, abort, exit(Int32), hang, malformedFrame, oversizedFrame, fail
+        /// `fail`: the navigation fails (`didFail`); the others kill or wedge the worker. `kill` is a SIGKILL the
+        /// worker sends itself: to the kernel, a kill like any other.
+        case segv, abort, kill, exit(Int32), hang, malformedFrame, oversizedFrame, fail
     }
 
     enum Moment: Equatable {
@@ -137,6 +138,7 @@ struct Document {
             }
             if key.matches("segv") { kind = .segv }
             if key.matches("abort") { kind = .abort }
+            if key.matches("kill") { kind = .kill }
             if key.matches("exit") { kind = .exit(Document.exitCode(value)) }
             if key.matches("hang") { kind = .hang }
             if key.matches("fail") { kind = .fail }

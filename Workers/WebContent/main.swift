@@ -176,6 +176,8 @@ struct Worker {
             UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = 1
         case .abort:
             wr_abort()
+        case .kill:
+            wr_kill_self()
         case .exit(let code):
             wr_exit(code)
         case .hang, .fail:

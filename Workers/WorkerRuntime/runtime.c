@@ -63,10 +63,14 @@ _Noreturn void wr_exit(int code) {
     for (;;) sys(SYS_exit_group, code, 0, 0);
 }
 
-_Noreturn void wr_abort(void) {
-    sys(SYS_kill, wr_getpid(), 6 /* SIGABRT */, 0);
+static _Noreturn void die_of(int signal) {
+    sys(SYS_kill, wr_getpid(), signal, 0);
     wr_exit(127);
 }
+
+_Noreturn void wr_abort(void) { die_of(6 /* SIGABRT */); }
+
+_Noreturn void wr_kill_self(void) { die_of(9 /* SIGKILL */); }
 
 _Noreturn void wr_hang(void) {
     for (;;) {

@@ -9,6 +9,10 @@ import System
 /// outside it. A file is first reached with O_PATH, which reads nothing: only a regular file is then opened for
 /// reading, so a FIFO never blocks the event loop and a device node is never touched. That second open goes
 /// through /proc/self/fd: without /proc mounted, every read is a 500.
+///
+/// A hard link is a name, not a path: nothing on the way to it leads out, yet it may be a second name of any file
+/// its maker could read (a link in the root to `/etc/shadow`, made by whoever can write the root). Nothing tells
+/// such a link from a file made in the root, so a file with more than one name is refused.
 final class ContentRoot {
     let path: String
     private let fd: Int32
@@ -33,6 +37,9 @@ final class ContentRoot {
         defer { Sys.close(pathFD) }
         let found = try Self.status(pathFD, name)
         guard found.isRegular else { throw .forbidden("\(name) is \(found.kindName), not a regular file") }
+        guard found.links <= 1 else {
+            throw .forbidden("\(name) has \(found.links) hard links: another name of it may lie outside the content root")
+        }
         guard found.size <= limit else { throw Self.tooBig(name, size: "\(found.size)", limit: limit) }
         // The same inode, size, mtime and ctime: the file the copy was read from, unchanged since.
         if let cached, cached.version == found { return cached }

@@ -38,7 +38,8 @@ public final class Tab {
     /// Decides this tab's navigations before the browser's policy does; nil leaves the decision to the policy.
     public var decider: ((NavigationType, NavigationPolicy.Frame, String) -> NavigationPolicy.Decision.Verdict?)?
     private var observers: [(TabEvent) -> Void] = []
-    /// What each navigation sent to the worker does to the list when it commits (or fails first), in order.
+    /// What each navigation sent to the worker is to commit, and what that does to the list (or it fails first),
+    /// in order.
     var pending: [Pending] = []
     /// Navigations asked of the tab while its history was being restored; they start once its page is back.
     var queued: [() -> Void] = []
@@ -56,13 +57,17 @@ public final class Tab {
     /// The tab's session record as last saved (or restored); nil once something in it changed.
     var record: ArraySlice<UInt8>?
 
-    enum Pending {
+    /// A navigation sent and not yet committed: the URL the worker was sent to, and where it goes in the list. A
+    /// worker that commits anything else is lying about what it shows (`committed`).
+    enum Pending: Equatable {
         /// A new entry (a load, a link): the forward entries go.
-        case push
+        case push(String)
         /// `location.replace`: the current entry becomes the new URL (an error page's retry, or its placeholder).
-        case replace
-        /// The list already points at the entry being loaded (back, forward, reload, restore).
-        case stay
+        case replace(String)
+        /// The list already points at this entry (back, forward, restore).
+        case go(String)
+        /// The entry current when it commits, loaded again.
+        case reload
     }
 
     public init(id: UInt64, history: BackForwardList, visible: Bool) {
@@ -101,16 +106,22 @@ public final class Tab {
         return true
     }
 
-    /// Applies a commit of `url` as the oldest pending navigation says.
-    func committed(_ url: String) {
+    /// Applies a commit of `url` as the oldest pending navigation says; false, and nothing changes, when no
+    /// navigation sent was to `url`.
+    func committed(_ url: String) -> Bool {
+        guard let next = pending.first else { return false }
         let entry = HistoryEntry(url: url, title: "")
-        switch pending.isEmpty ? .push : pending.removeFirst() {
-        case .push: history.push(entry)
-        case .replace: history.replaceCurrent(entry)
-        case .stay where history.current?.url != url: history.replaceCurrent(entry)
-        case .stay: break
+        switch next {
+        case .push(url): history.push(entry)
+        case .replace(url): history.replaceCurrent(entry)
+        case .go(url) where history.current?.url != url: history.replaceCurrent(entry)
+        case .go(url): break
+        case .reload where history.current?.url == url: break
+        case .push, .replace, .go, .reload: return false
         }
+        pending.removeFirst()
         notify(.committed(url: url))
+        return true
     }
 }
 

@@ -17,11 +17,12 @@
 #define SV_JETSAM_MIN_INTERVAL_MS 0.1
 #define SV_JETSAM_MAX_INTERVAL_MS 60000.0
 
-/// Spawns `path` with posix_spawn: `in_fd`/`out_fd` become fds 3/4, `null_fd` becomes 0 and 1, 2 is inherited and
-/// every other descriptor is closed; the signal mask and every disposition are reset; the child leads its own
-/// process group. A pidfd is opened right after the spawn. Returns 0 or an errno value.
+/// Spawns `path` with posix_spawn: `in_fd`/`out_fd` become fds 3/4, `null_fd` becomes 0 and 1, `err_fd` becomes 2
+/// (with -1, 2 is inherited), and every other descriptor is closed; the signal mask and every disposition are
+/// reset; the child leads its own process group. A pidfd is opened right after the spawn. Returns 0 or an errno
+/// value.
 int sv_spawn(const char *path, char *const argv[], char *const envp[],
-             int in_fd, int out_fd, int null_fd, pid_t *pid, int *pidfd);
+             int in_fd, int out_fd, int null_fd, int err_fd, pid_t *pid, int *pidfd);
 
 /// Spawns `path` as a filter with posix_spawn: `in_fd` becomes its standard input, `out_fd` its standard output,
 /// /dev/null its standard error, and every other descriptor is closed; the signal mask and every disposition are

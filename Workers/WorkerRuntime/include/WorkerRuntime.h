@@ -67,6 +67,9 @@ long wr_attempt(int call, const char *path);
 
 _Noreturn void wr_exit(int code);
 _Noreturn void wr_abort(void);
+/// SIGKILL to itself, which the sandbox allows as it allows abort(): a death the kernel reports as a kill, like
+/// one from outside (`x-fault` `kill`).
+_Noreturn void wr_kill_self(void);
 _Noreturn void wr_hang(void);
 
 #endif
