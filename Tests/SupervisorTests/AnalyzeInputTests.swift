@@ -163,6 +163,27 @@ extension Processes {
             #expect(unwrapped(named.stderr) == "supervisor: error: cannot read '\(logs)/b.log': Permission denied\n")
         }
 
+        /// A folder is read within itself: `loop -> ..` read the parent folder's logs, and a link to a file outside
+        /// read that file. A link to a file inside is read (a log's other name); one out of the folder, or to a
+        /// folder, is not followed, and said.
+        @Test func symbolicLinksLeadingOutOfTheFolderOrToAFolderAreNotFollowed() throws {
+            let folder = try TemporaryFolder(["outside.log": Fixture.xcode])
+            let logs = folder.path + "/logs"
+            try FileManager.default.createDirectory(atPath: logs + "/sub", withIntermediateDirectories: true)
+            let quiet = "Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1 - [PID=4200] WebProcessProxy::didFinishLaunching:\n"
+            try quiet.write(toFile: logs + "/in.log", atomically: false, encoding: .utf8)
+            try quiet.write(toFile: logs + "/sub/deep.log", atomically: false, encoding: .utf8)
+            for (link, target) in [("loop", ".."), ("escape.log", "../outside.log"), ("alias.log", "sub/deep.log"), ("again", "sub")] {
+                try FileManager.default.createSymbolicLink(atPath: logs + "/" + link, withDestinationPath: target)
+            }
+            let result = try runSupervisor(["analyze", logs, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try analyzedFiles(result.stdout) == [logs + "/alias.log", logs + "/in.log", logs + "/sub/deep.log"])
+            #expect(!result.stdout.contains("killed-before-render"), "the log outside the folder was read")
+            #expect(unwrapped(result.stderr) == "supervisor: warning: did not follow 3 symbolic links that lead out of "
+                + "the directory analyzed or to a directory: \(logs)/again, \(logs)/escape.log, \(logs)/loop\n")
+        }
+
         /// A binary file in a folder is passed over, said once; the logs beside it are read.
         @Test func binaryFilesArePassedOver() throws {
             let folder = try TemporaryFolder(["a.log": Fixture.xcode])
