@@ -115,6 +115,7 @@ struct LogInputs {
             return unreadable.append("\(path) (\(error.reason))")
         }
         guard let status = named.status else { throw FileError(path, "read", SystemError("stat", errno: ENOENT)) }
+        // A symbolic link (only a link resolves to another path) is followed to a file within the directory named.
         if let root, named.resolved != path, status.isDirectory || !named.resolved.hasPrefix(root == "/" ? "/" : root + "/") {
             return notFollowed.append(path)
         }

@@ -8,8 +8,7 @@ package enum TarName {
 }
 
 /// The records that name the next member: GNU's long name and pax's `path`, read in bounded memory. A name is kept
-/// up to `TarName.limit` bytes and the rest of it skipped; pax records other than `path` are skipped unread (only their
-/// keys are looked at, for GNU's sparse files).
+/// up to `TarName.limit` bytes and the rest of it skipped; the values of other pax records are skipped unread.
 extension TarReader {
     /// A member's name as the archive spells it, at most `TarName.limit` bytes of it.
     struct Name {
