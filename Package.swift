@@ -122,6 +122,7 @@ if Context.environment["SUPERVISOR_FUZZ"] != nil {
         ("journal", ["Browser", "System"]),
         ("analyzer-lines", ["LogAnalysis", "System"]), ("analyzer-reports", ["LogAnalysis", "Events", "System"]),
         ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events"]),
+        ("tar-headers", ["LogAnalysis", "System"]),
     ]
     package.products = []
     package.targets = package.targets.filter { kept.contains($0.name) }

@@ -15,9 +15,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 
 #ifndef SYS_pidfd_open
@@ -185,6 +187,19 @@ int sv_openat_path_nofollow(int dirfd, const char *name) {
 }
 
 int sv_open_directory_path(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
+
+int sv_on_kernel_file_system(int fd) {
+    static const uint32_t made[] = {
+        PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC, SELINUX_MAGIC, SMACK_MAGIC,
+        EFIVARFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, BPF_FS_MAGIC, BINFMTFS_MAGIC,
+    };
+    struct statfs info;
+    if (fstatfs(fd, &info)) return -1;
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        if ((uint32_t)info.f_type == made[i]) return 1;
+    }
+    return 0;
+}
 
 int sv_pin_to_one_cpu(void *saved) {
     cpu_set_t *mask = saved, one;

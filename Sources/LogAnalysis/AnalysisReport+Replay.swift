@@ -41,9 +41,15 @@ extension AnalysisReport {
         var incidents: [ReplayIncident] = []
         var skipped: [(reason: String, count: Int)] = []
         for incident in self.incidents {
-            guard var entry = incident.replayed(files: files) else {
-                let reason = incident.notReplayable ?? "naming no pid"
-                if let i = skipped.firstIndex(where: { $0.reason == reason }) { skipped[i].count += 1 } else { skipped.append((reason, 1)) }
+            var entry: ReplayIncident
+            switch incident.replayed(files: files) {
+            case .success(let replayed): entry = replayed
+            case .failure(let left):
+                if let i = skipped.firstIndex(where: { $0.reason == left.reason }) {
+                    skipped[i].count += 1
+                } else {
+                    skipped.append((left.reason, 1))
+                }
                 continue
             }
             if incidents.contains(where: { $0.id == entry.id }) { entry.id += " at \(place(incident.firstSeen))" }

@@ -19,9 +19,11 @@ extension Incident {
 
     /// The incident as a replay schedule's entry: the moments of its worker's life, in milliseconds after its launch,
     /// as the input tells them or the intervals they lie in, with what was assumed in `detail`. `files` names the
-    /// inputs its evidence is in. Nil when `notReplayable` says why.
-    package func replayed(files: [String]) -> ReplayIncident? {
-        guard notReplayable == nil, let pid, let m = moments else { return nil }
+    /// inputs its evidence is in. An interval that runs past the hour a schedule holds is cut there, and says so; a
+    /// moment that lies wholly past it cannot be replayed: the incident is then left out, as when `notReplayable`
+    /// says why, and the reason is given instead.
+    package func replayed(files: [String]) -> Result<ReplayIncident, Skipped> {
+        guard notReplayable == nil, let pid, let m = moments else { return .failure(Skipped(reason: notReplayable ?? "naming no pid")) }
         func place(_ stamp: Stamp) -> String { "\(files[stamp.file]):\(stamp.line)" }
         var assumed: [String] = []
         let raise = m.raise.flatMap(Moment.init)
@@ -32,9 +34,15 @@ extension Incident {
             assumed.append("launch not in the input: assumed between its first line (\(place(m.firstSeen))) and "
                 + (raise == nil ? "its end" : "the raise"))
         }
+        func span(_ name: String, from launch: Moment, to later: Moment) -> ReplayIncident.Span? {
+            guard let span = launch.span(to: later) else { return nil }
+            if span.cut { assumed.append("\(name) may lie past the hour after launch a schedule holds: cut there") }
+            return span.span
+        }
         let attach: ReplayIncident.Span
         if let launch, let raise {
-            attach = launch.span(to: raise)
+            guard let span = span("the attach", from: launch, to: raise) else { return .failure(.pastTheLimit) }
+            attach = span
         } else {
             attach = Moment.untimed
             let why = m.raise == nil ? "no raise in the input"
@@ -48,15 +56,24 @@ extension Incident {
         }
         let death: ReplayIncident.Span
         if let launch, let died {
-            death = launch.span(to: died)
+            guard let span = span("the death", from: launch, to: died) else { return .failure(.pastTheLimit) }
+            death = span
         } else {
             death = Moment.untimed
             assumed.append("death assumed within \(Int(Self.untimedMs / 1000)) s of launch")
         }
-        return ReplayIncident(
+        return .success(ReplayIncident(
             id: "pid \(pid)", kind: kind.rawValue, attach: attach, death: death, band: m.band, rendered: m.rendered,
             cause: m.cause, detail: ([m.why] + assumed).joined(separator: "; "),
-            evidence: evidence.prefix(Self.replayEvidenceLimit).map { place($0.stamp) + " " + $0.text })
+            evidence: evidence.prefix(Self.replayEvidenceLimit).map { place($0.stamp) + " " + $0.text }))
+    }
+
+    /// Why an incident is not in a schedule, in the words the summary counts it by.
+    package struct Skipped: Error {
+        package let reason: String
+
+        /// A moment of the worker's life lies wholly past the latest a schedule may name.
+        static let pastTheLimit = Skipped(reason: "past the hour after launch a schedule holds")
     }
 }
 
@@ -75,11 +92,13 @@ private struct Moment {
         (low, high) = (time, time + (stamp.coarse ? 999_999 : 0))
     }
 
-    /// From `self` (the launch) to `later`, in milliseconds: exact when both are, never below zero.
-    func span(to later: Moment) -> ReplayIncident.Span {
-        let low = max(0, later.low - high)
-        let high = max(low, later.high - self.low)
-        let ms = { (micros: Int) in Double(micros) / 1000 }
-        return ReplayIncident.Span(lowMs: ms(low), highMs: ms(high))!
+    /// From `self` (the launch) to `later`, in milliseconds: exact when both are, never below zero, and cut at the
+    /// latest moment a schedule may name (`cut` then says so). Nil when even its earliest lies past that.
+    func span(to later: Moment) -> (span: ReplayIncident.Span, cut: Bool)? {
+        let low = Double(max(0, later.low - high)) / 1000
+        let high = max(low, Double(later.high - self.low) / 1000)
+        let limit = ReplayIncident.Span.limitMs
+        guard let span = ReplayIncident.Span(lowMs: low, highMs: min(high, limit)) else { return nil }
+        return (span, high > limit)
     }
 }

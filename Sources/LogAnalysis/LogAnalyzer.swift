@@ -76,8 +76,12 @@ public final class LogAnalyzer {
         if let shape = DiagnosticReport.shape(of: source.head) {
             let reading = try DiagnosticReport.read(&source, as: shape)
             add(reading.facts, file: file)
-            report.formatLines[reading.format, default: 0] += reading.lines
-            report.placed[file] = reading.lines
+            if reading.understood {
+                report.formatLines[reading.format, default: 0] += reading.lines
+                report.placed[file] = reading.lines
+            } else {
+                report.linesSkipped += reading.lines
+            }
             report.linesRead += reading.lines
             report.bytesRead += reading.bytes
             return
@@ -104,7 +108,7 @@ public final class LogAnalyzer {
     public func finish() -> AnalysisReport {
         pairing.finish()
         for (format, lines) in zip(LogFormat.allCases, assembler.formatCounts) where lines > 0 { report.formatLines[format] = lines }
-        report.linesSkipped = assembler.linesSkipped
+        report.linesSkipped += assembler.linesSkipped
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]

@@ -15,7 +15,9 @@ import Events
 ///    "detail": "jetsam: per-process-limit",
 ///    "evidence": ["device.log:1412 ... Specified target process does not exist"]}]}
 /// ```
-/// Every key of an incident is required (null where the format says so); `detail` and `evidence` may be empty.
+/// Every key of an incident is required (null where the format says so), and no key may be given twice; `detail` and
+/// `evidence` may be empty. A schedule holds at most 10,000 incidents, each quoting at most 100 lines, in at most
+/// 64 MiB (`fileLimit` and the limits beside it).
 public struct ReplaySchedule: Equatable, Sendable {
     public static let format = "supervisor-replay"
     public static let version = 1

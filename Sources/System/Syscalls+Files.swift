@@ -38,6 +38,12 @@ extension Sys {
         package var minor: UInt64 { (device & 0xff) | ((device >> 12) & ~0xff) }
     }
 
+    /// Whether the file open on `fd` is one the kernel makes as it is read (in /proc, /sys and their like): it says it
+    /// is regular and empty, and may be endless or wait for data. The corresponding C function is `fstatfs`.
+    package static func isMadeByTheKernel(_ fd: Int32) throws(SystemError) -> Bool {
+        try retrying("fstatfs", .stat, fd: fd) { sv_on_kernel_file_system(fd) } == 1
+    }
+
     /// The status of the file open on `fd`, an O_PATH descriptor included. The corresponding C function is `fstat`.
     package static func status(_ fd: Int32) throws(SystemError) -> FileStatus {
         var info = stat()

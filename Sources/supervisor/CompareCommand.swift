@@ -98,7 +98,7 @@ enum CompareCommand {
         for option in contradicting where arguments.given(option) {
             throw UsageError("'\(option.entry.name)' cannot be combined with '--replay': the schedule says what each load meets")
         }
-        let bytes = try InputFile(path).readAll(limit: 64 << 20)
+        let bytes = try InputFile(path).readAll(limit: ReplaySchedule.fileLimit)
         let schedule: ReplaySchedule
         do {
             schedule = try ReplaySchedule(json: bytes)

@@ -12,6 +12,10 @@ import Text
 /// error; one in a directory that cannot be read, or a symbolic link there that leads nowhere, is skipped with a
 /// warning: one bad file in a sysdiagnose must not cost the rest. A `.logarchive` folder is not read (see
 /// `InputReader`).
+///
+/// A directory is read within itself: a symbolic link in it is followed only to a file inside the directory named
+/// (a log's other name); one that leads out of it, or to a directory, is not followed, and said (`loop -> ..` read
+/// the parent's files).
 struct LogInputs {
     struct Input {
         let name: String
@@ -29,16 +33,23 @@ struct LogInputs {
     /// `path (why)` of each file in a directory that cannot be read.
     private var unreadable: [String] = []
     private var logArchives: [String] = []
-    /// Directories already walked: a symbolic link back up the tree is not followed round.
+    /// Symbolic links in a directory that lead out of the directory named, or to a directory: not followed.
+    private var notFollowed: [String] = []
+    /// Directories already walked: a directory mounted inside itself is not walked round.
     private var walked: Set<UserPath.Identity> = []
     var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
     var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
 
     init(_ paths: [String]) throws {
-        for path in paths { try add(path, inDirectory: false) }
+        for path in paths { try add(path, within: nil) }
         if !passedOver.isEmpty {
             printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
                 + "\(passedOver.count == 1 ? "is" : "are") not regular: \(listed(passedOver))")
+        }
+        if !notFollowed.isEmpty {
+            printError("supervisor: warning: did not follow \(counted(notFollowed.count, "symbolic link")) that "
+                + "\(notFollowed.count == 1 ? "leads" : "lead") out of the directory analyzed or to a directory: "
+                + listed(notFollowed.map(visible)))
         }
         if files.isEmpty {
             let named = paths.map { "'\($0)'" }.joined(separator: ", ")
@@ -89,7 +100,9 @@ struct LogInputs {
 
     private static let clocksEnough = 16
 
-    private mutating func add(_ path: String, inDirectory: Bool) throws {
+    /// Adds `path`, named by the user (`root` nil) or found in the directory whose real path is `root`.
+    private mutating func add(_ path: String, within root: String?) throws {
+        let inDirectory = root != nil
         if path == "-" {
             files.append(Input(name: "<stdin>", path: nil, bytes: 0, inDirectory: false))
             return
@@ -102,6 +115,10 @@ struct LogInputs {
             return unreadable.append("\(path) (\(error.reason))")
         }
         guard let status = named.status else { throw FileError(path, "read", SystemError("stat", errno: ENOENT)) }
+        // A symbolic link (only a link resolves to another path) is followed to a file within the directory named.
+        if let root, named.resolved != path, status.isDirectory || !named.resolved.hasPrefix(root == "/" ? "/" : root + "/") {
+            return notFollowed.append(path)
+        }
         if status.isDirectory {
             if path.split(separator: "/").last?.hasSuffix(".logarchive") == true { return logArchives.append(path) }
             guard walked.insert(named.identity).inserted else { return }
@@ -113,7 +130,11 @@ struct LogInputs {
                 guard inDirectory else { throw RuntimeError("cannot read directory '\(path)': \(reason)") }
                 return unreadable.append("\(path) (\(reason))")
             }
-            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name, inDirectory: true) }
+            var within = root
+            if within == nil {
+                do throws(SystemError) { within = try Sys.realPath(path) } catch { throw FileError(path, "read", error) }
+            }
+            for name in names.sorted() { try add(path.hasSuffix("/") ? path + name : path + "/" + name, within: within) }
         } else if !status.isRegular && inDirectory {
             passedOver.append("\(path) (\(status.kindName))")
         } else {

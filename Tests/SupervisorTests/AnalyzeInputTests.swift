@@ -163,6 +163,50 @@ extension Processes {
             #expect(unwrapped(named.stderr) == "supervisor: error: cannot read '\(logs)/b.log': Permission denied\n")
         }
 
+        /// A `.tar.gz` cut short inside its only member, a JetsamEvent report, after its metadata line or a part of
+        /// its body: "No incidents." and exit 0 broke `help analyze`'s promise of exit 1 when no input has a line it
+        /// can place. A report that names no process places none; whole, the same archive is read.
+        @Test(arguments: [0, 200])
+        func anArchiveCutShortWithNothingReadIsAnError(bodyBytes: Int) throws {
+            let report = Array(ReportFixture.jetsam.utf8)
+            let metadata = try #require(report.firstIndex(of: 10)) + 1
+            let whole = TarFixture.member("sd/JetsamEvent.ips", data: report) + TarFixture.end
+            let folder = try TemporaryFolder([:])
+            for (name, bytes) in [("cut.tar", Array(whole.prefix(512 + metadata + bodyBytes))), ("whole.tar", whole)] {
+                try Data(bytes).write(to: URL(fileURLWithPath: folder.path + "/" + name))
+                let packed = try runCommand("/bin/sh", ["-c", "gzip '\(folder.path)/\(name)'"])
+                try #require(packed.status == 0, "\(packed.stderr)")
+            }
+            let cut = try runSupervisor(["analyze", folder.path + "/cut.tar.gz"])
+            #expect(cut.status == 1 && cut.stdout.isEmpty, "\(cut.stdout)")
+            #expect(unwrapped(cut.stderr) == "supervisor: warning: \(folder.path)/cut.tar.gz is damaged or cut short: what "
+                + "came before the damage was read\nsupervisor: error: \(folder.path)/cut.tar.gz:sd/JetsamEvent.ips: no line "
+                + "in a format analyze reads\n")
+            let read = try runSupervisor(["analyze", folder.path + "/whole.tar.gz"])
+            #expect(read.status == 0 && read.stdout.contains("jetsam-report"), "\(read.stderr)")
+        }
+
+        /// A folder is read within itself: `loop -> ..` read the parent folder's logs, and a link to a file outside
+        /// read that file. A link to a file inside is read (a log's other name); one out of the folder, or to a
+        /// folder, is not followed, and said.
+        @Test func symbolicLinksLeadingOutOfTheFolderOrToAFolderAreNotFollowed() throws {
+            let folder = try TemporaryFolder(["outside.log": Fixture.xcode])
+            let logs = folder.path + "/logs"
+            try FileManager.default.createDirectory(atPath: logs + "/sub", withIntermediateDirectories: true)
+            let quiet = "Mar  2 10:11:12 iPhone MyApp(WebKit)[4100] <Notice>: 0x1 - [PID=4200] WebProcessProxy::didFinishLaunching:\n"
+            try quiet.write(toFile: logs + "/in.log", atomically: false, encoding: .utf8)
+            try quiet.write(toFile: logs + "/sub/deep.log", atomically: false, encoding: .utf8)
+            for (link, target) in [("loop", ".."), ("escape.log", "../outside.log"), ("alias.log", "sub/deep.log"), ("again", "sub")] {
+                try FileManager.default.createSymbolicLink(atPath: logs + "/" + link, withDestinationPath: target)
+            }
+            let result = try runSupervisor(["analyze", logs, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try analyzedFiles(result.stdout) == [logs + "/alias.log", logs + "/in.log", logs + "/sub/deep.log"])
+            #expect(!result.stdout.contains("killed-before-render"), "the log outside the folder was read")
+            #expect(unwrapped(result.stderr) == "supervisor: warning: did not follow 3 symbolic links that lead out of "
+                + "the directory analyzed or to a directory: \(logs)/again, \(logs)/escape.log, \(logs)/loop\n")
+        }
+
         /// A binary file in a folder is passed over, said once; the logs beside it are read.
         @Test func binaryFilesArePassedOver() throws {
             let folder = try TemporaryFolder(["a.log": Fixture.xcode])

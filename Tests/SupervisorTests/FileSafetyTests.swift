@@ -195,6 +195,19 @@ extension Processes {
             try expectRefused(arguments, in: folder, status: 1, saying: message)
         }
 
+        /// A file the kernel makes as it is read says it is regular and empty: `analyze /proc/kmsg` waited forever
+        /// for the kernel's next message, and other such files were read as a byte (a schedule, a policy) or as
+        /// a log. Each is refused before it is read.
+        @Test(arguments: [
+            ["analyze", "/proc/kmsg"], ["analyze", "/proc/self/status"], ["compare", "--replay", "/proc/self/status"],
+            ["session", "show", "/proc/self/status"], ["compare", "--policies", "@/proc/self/status"],
+        ])
+        func filesTheKernelMakesAreRefusedBeforeTheyAreRead(arguments: [String]) throws {
+            let path = try #require(arguments.last?.trimmingPrefix("@"))
+            try expectRefused(arguments, in: try TemporaryFolder([:]), status: arguments[1] == "--policies" ? 64 : 1,
+                              saying: "cannot read '\(path)': it is a file the kernel makes as it is read, not a regular file")
+        }
+
         /// Numbers from outside were used unchecked: 1e300 ms trapped on conversion, 9223372036854 ms passed
         /// validation, emptied the log and trapped on overflow later.
         @Test(arguments: [

@@ -41,6 +41,9 @@ import Testing
         (#""band": "purple""#, "incident 1: 'band' must be foreground, boosted, background, hidden or null"),
         (#""cause": "boom""#, "incident 1: 'cause' must be kill, crash, hang or unknown"),
         (#""colour": 1"#, "incident 1: unknown key 'colour' (the keys are id, kind, attachMs, deathMs, band, rendered, cause, detail, evidence)"),
+        (#""deathMs": 2, "deathMs": 3"#, "incident 1: 'deathMs' is given twice; give it once"),
+        (#""id": [1, 2]"#, "incident 1: 'id' must be a string"),
+        (#""evidence": ["a", 1]"#, "incident 1: 'evidence' must be a list of strings"),
     ])
     func aMistakeIsOneLine(change: String, error: String) throws {
         var members = [
@@ -62,5 +65,34 @@ import Testing
         }
         let newer = #"{"format": "supervisor-replay", "version": 2, "sources": [], "incidents": []}"#
         #expect(throws: ReplayError("version 2; this supervisor reads version 1")) { try ReplaySchedule(json: Array(newer.utf8)) }
+        let twice = #"{"format": "supervisor-replay", "version": 1, "sources": [], "sources": ["a"], "incidents": []}"#
+        #expect(throws: ReplayError("'sources' is given twice; give it once")) { try ReplaySchedule(json: Array(twice.utf8)) }
+        let broken = "{\"format\": \"supervisor-replay\",\n \"version\": 1, \"sources\": [\"a\" \"b\"]}"
+        #expect(throws: ReplayError("not well-formed JSON at line 2, column 32")) { try ReplaySchedule(json: Array(broken.utf8)) }
+    }
+
+    /// A schedule is read a value at a time: a wrong key is refused before its value is read (here a value no JSON
+    /// reader could build, nested past what one follows), and no list grows past what a schedule holds, so that no
+    /// file makes the reader hold many times its size (a 60 MB file of empty strings took 876 MB as a tree).
+    @Test func aScheduleIsRefusedBeforeItsReaderHoldsTooMuch() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: ReplayError("unknown key 'x' (the keys are format, version, sources, incidents)")) {
+            try ReplaySchedule(json: Array(#"{"x": \#(deep)"#.utf8))
+        }
+        let quoting = { (lines: Int) in
+            #"{"format": "supervisor-replay", "version": 1, "sources": [], "incidents": [{"id": "a", "kind": "crash", "#
+                + #""attachMs": 3, "deathMs": 2, "band": null, "rendered": null, "cause": "kill", "detail": "", "evidence": ["#
+                + Array(repeating: #""""#, count: lines).joined(separator: ",") + "]}]}"
+        }
+        #expect(try ReplaySchedule(json: Array(quoting(ReplaySchedule.evidenceLimit).utf8)).incidents.first?.evidence.count == 100)
+        #expect(throws: ReplayError("incident 1 quotes over 100 lines of evidence; an incident quotes at most 100")) {
+            try ReplaySchedule(json: Array(quoting(ReplaySchedule.evidenceLimit + 1).utf8))
+        }
+        let incident = Self.incident.json.text
+        let many = ReplaySchedule(sources: [], incidents: []).json.text.dropLast(2)
+            + Array(repeating: incident, count: ReplaySchedule.incidentLimit + 1).joined(separator: ",") + "]}"
+        #expect(throws: ReplayError("over 10,000 incidents; a schedule holds at most 10,000, as many as analyze reports")) {
+            try ReplaySchedule(json: Array(many.utf8))
+        }
     }
 }

@@ -84,6 +84,33 @@ import Testing
         #expect(export.summary(path: "S.json") == "Replay schedule: 2 incidents written to S.json (2 skipped, with no "
             + "WebContent life to replay: 1 of the GPU process, 1 naming no pid).")
     }
+
+    /// A process alive at 10:00 and found gone at 12:57 (its lines less than an hour apart, so one timeline): its
+    /// attach lies wholly past the hour a schedule holds, so it is left out and counted. One whose death lies between
+    /// 30 and 70 minutes after launch is written, its interval cut at the hour, and says so. Neither traps.
+    @Test func aLifePastTheHourIsCutOrLeftOutNeverATrap() throws {
+        let long = #"""
+            2026-04-14 10:00:00.000000-0700 Reader[5200:71001] [Process] 0x1046c2a80 - [PID=5233] WebProcessProxy::didFinishLaunching:
+            2026-04-14 10:50:00.312350-0700 Reader[5200:71004] [Loading] WebContent[pid=5233, processIdentifier=12] WebPage::loadRequest: navigationID=3
+            2026-04-14 11:40:00.312350-0700 Reader[5200:71004] [Loading] WebContent[pid=5233, processIdentifier=12] WebPage::loadRequest: navigationID=4
+            2026-04-14 12:30:00.312350-0700 Reader[5200:71004] [Loading] WebContent[pid=5233, processIdentifier=12] WebPage::loadRequest: navigationID=5
+            2026-04-14 12:57:00.317150-0700 Reader[5200:71003] [ProcessSuspension] 0x1046c2a80 - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=5233, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}
+
+            """#
+        let straddling = #"""
+            2026-04-14 10:00:00.000000-0700 Reader[5200:71001] [Process] 0x1046c2a90 - [PID=5240] WebProcessProxy::didFinishLaunching:
+            2026-04-14 10:30:00.000000-0700 Reader[5200:71004] [Loading] WebContent[pid=5240, processIdentifier=13] WebPage::loadRequest: navigationID=3
+            2026-04-14 11:10:00.000000-0700 Reader[5200:71001] [Process] 0x1046c2a90 - [PID=5240] WebProcessProxy::didClose: (web process 0 crash)
+
+            """#
+        let export = try analyze([("long.log", Array(long.utf8)), ("straddling.log", Array(straddling.utf8))], replay: true).replay
+        let entry = try #require(export.schedule.incidents.only)
+        #expect(entry.id == "pid 5240" && entry.death == ReplayIncident.Span(lowMs: 1_800_000, highMs: ReplayIncident.Span.limitMs))
+        #expect(entry.detail.hasSuffix("the death may lie past the hour after launch a schedule holds: cut there"))
+        #expect(export.summary(path: "S.json") == "Replay schedule: 1 incident written to S.json (1 skipped, with no "
+            + "WebContent life to replay: 1 past the hour after launch a schedule holds).")
+        #expect(try ReplaySchedule(json: Array(export.text.utf8)) == export.schedule)
+    }
 }
 
 extension Processes {

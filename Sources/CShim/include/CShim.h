@@ -146,6 +146,10 @@ int sv_openat2_beneath(int dirfd, const char *path);
 int sv_openat_path_nofollow(int dirfd, const char *name);
 /// open(path, O_PATH | O_DIRECTORY | O_CLOEXEC): a directory held for openat, never read through this descriptor.
 int sv_open_directory_path(const char *path);
+/// 1 when `fd` is on a file system whose files the kernel makes as they are read (proc, sysfs, debugfs, tracefs,
+/// securityfs, SELinux's and Smack's, efivarfs, cgroup, bpf, binfmt_misc: linux/magic.h), else 0; -1 with errno.
+/// Such a file says it is regular and empty, and may be endless or wait for data (/proc/kmsg). fstatfs(2).
+int sv_on_kernel_file_system(int fd);
 
 
 /// Bytes of heap the process has allocated and not freed (glibc's mallinfo2 uordblks + hblkhd).

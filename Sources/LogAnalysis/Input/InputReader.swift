@@ -12,12 +12,12 @@ public final class InputReader {
     /// other than tab, line ends, form feed and escape: a NUL-padded log still reads, a tracev3 or a plist does not.
     package static let binaryProbe = 4096
 
+    /// The most files read from one archive; the rest are counted. Each costs its name in the report, and an archive
+    /// of empty members with long names is small packed: without a limit, 3 MB of gzip could hold millions of them.
+    package static let memberLimit = 20_000
+
     private let analyzer: LogAnalyzer
-    private var binary: [String] = []
-    /// gzip-compressed members of an archive: one gzip at a time is read, so these are named, not read.
-    private var compressedMembers: [String] = []
-    private var logArchives: [String] = []
-    private var damaged: [String] = []
+    private var found = InputNotes()
 
     public init(_ analyzer: LogAnalyzer) {
         self.analyzer = analyzer
@@ -53,34 +53,16 @@ public final class InputReader {
         } catch {
             throw InputError(name, error)
         }
-        if unpacked.outcome == .failed, damaged.last != name { damaged.append(name) }
+        if unpacked.outcome == .failed, found.damaged.last != name { found.damaged.add(name) }
     }
 
     /// Passes over a `.logarchive` folder met in a directory: it is said once, in `notes`.
     public func passOverLogArchive(_ path: String) {
-        logArchives.append(path)
+        found.logArchives.add(path)
     }
 
     /// What the user should know about the reading, one message each: what was passed over, what was damaged.
-    public var notes: [String] {
-        var notes: [String] = []
-        if let first = logArchives.first {
-            let more = logArchives.count > 1 ? " (and \(logArchives.count - 1) more)" : ""
-            notes.append("not read: " + Self.logArchiveNote(first + more))
-        }
-        if !binary.isEmpty {
-            notes.append("passed over \(binary.count) binary \(binary.count == 1 ? "file" : "files"): " + listed(binary))
-        }
-        if !compressedMembers.isEmpty {
-            notes.append("not read: \(compressedMembers.count) gzip-compressed \(compressedMembers.count == 1 ? "member" : "members") "
-                + "inside an archive (" + listed(compressedMembers) + "); unpack the archive and analyze its folder to read them")
-        }
-        if !damaged.isEmpty {
-            notes.append("\(listed(damaged)) \(damaged.count == 1 ? "is" : "are") damaged or cut short: "
-                + "what came before the damage was read")
-        }
-        return notes
-    }
+    public var notes: [String] { found.messages }
 
     /// What a `.logarchive` is and how to make it readable.
     public static func logArchiveNote(_ path: String) -> String {
@@ -98,25 +80,35 @@ public final class InputReader {
             return try readText(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
         }
         let archive = TarReader(source)
+        var read = 0
         while let entry = try archive.next() {
-            guard entry.kind == .file else { continue }
             let components = entry.path.split(separator: "/")
             if let at = components.firstIndex(where: { $0.hasSuffix(".logarchive") }) {
                 let folder = "\(name):" + components[...at].joined(separator: "/")
-                if logArchives.last != folder { logArchives.append(folder) }
+                if found.logArchives.last != folder { found.logArchives.add(folder) }
                 continue
             }
-            guard let last = components.last, !last.hasPrefix(".") else { continue }
-            let member = try ReplaySource(TarMember(archive: archive), limit: DiagnosticReport.headLimit)
             let memberName = "\(name):\(entry.path)"
-            if member.head.starts(with: [0x1F, 0x8B]) {
-                compressedMembers.append(memberName)
-            } else {
-                try readText(member, name: memberName, passingOverBinary: true, tick: tick)
+            switch entry.kind {
+            case .directory: continue
+            case .link: found.links.add(memberName)
+            case .sparse: found.sparseMembers.add(memberName)
+            case .other: found.otherMembers.add(memberName)
+            case .file where components.last?.hasPrefix(".") == true: found.hiddenMembers.add(memberName)
+            case .file where read == Self.memberLimit: found.unreadMembers.add(memberName)
+            case .file:
+                read += 1
+                if entry.cut { found.cutNames.add(memberName) }
+                let member = try ReplaySource(TarMember(archive: archive), limit: DiagnosticReport.headLimit)
+                if member.head.starts(with: [0x1F, 0x8B]) {
+                    found.compressedMembers.add(memberName)
+                } else {
+                    try readText(member, name: memberName, passingOverBinary: true, tick: tick)
+                }
+                tick()
             }
-            tick()
         }
-        if archive.damaged { damaged.append(name) }
+        if archive.damaged { found.damaged.add(name) }
     }
 
     private func readText<S: ByteSource>(
@@ -125,7 +117,7 @@ public final class InputReader {
         if let order = UTF16Order.of(source.head) {
             return try analyzer.read(UTF16Source(source, order: order), name: name) { _ in tick() }
         }
-        guard !passingOverBinary || !Self.looksBinary(source.head) else { return binary.append(name) }
+        guard !passingOverBinary || !Self.looksBinary(source.head) else { return found.binary.add(name) }
         try analyzer.read(source, name: name) { _ in tick() }
     }
 

@@ -2,18 +2,30 @@ import System
 
 /// A tar archive read as a stream, member by member, so that a sysdiagnose is analyzed straight from gzip's output
 /// with no copy on disk and in bounded memory. It reads ustar and GNU headers (512-byte blocks, octal or base-256
-/// sizes), GNU long names (`././@LongLink`) and the pax `path` records macOS's tar writes for long names.
+/// sizes), GNU long names (`././@LongLink`) and the pax records macOS's tar writes for long names.
+///
+/// Whatever the archive says, what it holds at once is a block, a name of at most `TarName.limit` bytes and its read
+/// buffer: a longer name is cut, and the rest of it, like every record it does not use, is skipped unread.
 package final class TarReader<Source: ByteSource> {
     package struct Entry {
-        package enum Kind { case file, directory, other }
+        package enum Kind {
+            case file, directory
+            /// A hard or symbolic link: a name for another member or file, with no data of its own.
+            case link
+            /// A sparse file, in GNU's form (type `S`, or pax `GNU.sparse.*` records): its data is a map, not its bytes.
+            case sparse
+            /// A device, a FIFO, or a type this reader does not know.
+            case other
+        }
+
         package let path: String
         package let size: Int
         package let kind: Kind
+        /// The name was longer than `TarName.limit` bytes, and `path` is its start.
+        package let cut: Bool
     }
 
     package static var blockSize: Int { 512 }
-    /// Longest long name or pax header read; the rest is skipped.
-    package static var headerDataLimit: Int { 1 << 20 }
 
     private var source: Source
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -39,7 +51,8 @@ package final class TarReader<Source: ByteSource> {
         try skip(remaining + padding)
         remaining = 0
         padding = 0
-        var longName: String?
+        var named: Name?
+        var sparse = false
         while true {
             guard let header = try block() else { return nil }
             if header.allSatisfy({ $0 == 0 }) { return nil }
@@ -50,22 +63,49 @@ package final class TarReader<Source: ByteSource> {
             let size = Self.size(header)
             let type = header[156]
             switch type {
-            case 76, 120:
-                // `L`: a GNU long name; `x`: pax records, among them `path`. Both name the next header's member.
-                let data = try readData(size)
-                longName = type == 76 ? Self.cString(data[...]) : Self.paxPath(data) ?? longName
+            case 76:
+                // `L`: a GNU long name, for the next header's member.
+                named = try longName(size)
+                continue
+            case 120:
+                // `x`: pax records for the next header's member: its `path`, and whether it is sparse.
+                let records = try paxRecords(size)
+                named = records.path ?? named
+                sparse = sparse || records.sparse
                 continue
             case 75, 103:
                 // `K` (a long link target) and `g` (pax records for the whole archive) name no member.
                 try skip(size + Self.padding(size))
                 continue
+            case 83:
+                // `S`: GNU's old sparse form, whose map may go on in blocks after the header, before the data.
+                var extended = header[482] != 0
+                while extended, let block = try block() { extended = block[504] != 0 }
+                sparse = true
             default:
                 break
             }
             remaining = size
             padding = Self.padding(size)
-            let kind: Entry.Kind = type == 48 || type == 0 || type == 55 ? .file : type == 53 ? .directory : .other
-            return Entry(path: longName ?? Self.path(header), size: size, kind: kind)
+            let kind: Entry.Kind = switch type {
+            case _ where sparse: .sparse
+            case 48, 0, 55: .file
+            case 53: .directory
+            case 49, 50: .link
+            default: .other
+            }
+            let name = named ?? Name(bytes: Self.path(header), cut: false)
+            // Bytes that are not UTF-8 become U+FFFD, three bytes each: the name is held to the limit as decoded too.
+            let path = String(decoding: name.bytes, as: UTF8.self)
+            guard path.utf8.count > TarName.limit else { return Entry(path: path, size: size, kind: kind, cut: name.cut) }
+            var kept = String.UnicodeScalarView()
+            var count = 0
+            for scalar in path.unicodeScalars {
+                count += UTF8.width(scalar)
+                guard count <= TarName.limit else { break }
+                kept.append(scalar)
+            }
+            return Entry(path: String(kept), size: size, kind: kind, cut: true)
         }
     }
 
@@ -103,16 +143,8 @@ package final class TarReader<Source: ByteSource> {
         return data
     }
 
-    /// A header's data (a long name, pax records) and its padding: at most `headerDataLimit` bytes kept.
-    private func readData(_ size: Int) throws(SystemError) -> [UInt8] {
-        let kept = min(size, Self.headerDataLimit)
-        let data = try read(kept)
-        if data.count < kept { damaged = true }
-        try skip(size - kept + Self.padding(size))
-        return data
-    }
-
-    private func read(_ count: Int) throws(SystemError) -> [UInt8] {
+    /// The next `count` bytes, or as many as there are.
+    func read(_ count: Int) throws(SystemError) -> [UInt8] {
         var data: [UInt8] = []
         data.reserveCapacity(count)
         while data.count < count {
@@ -124,7 +156,15 @@ package final class TarReader<Source: ByteSource> {
         return data
     }
 
-    private func skip(_ count: Int) throws(SystemError) {
+    /// The next byte, or nil at the end.
+    func byte() throws(SystemError) -> UInt8? {
+        if start == end, try !fill() { return nil }
+        start += 1
+        return buffer[start - 1]
+    }
+
+    /// Passes over the next `count` bytes unread; a source that ends first is damage.
+    func skip(_ count: Int) throws(SystemError) {
         var left = count
         while left > 0 {
             if start == end, try !fill() {
@@ -137,22 +177,25 @@ package final class TarReader<Source: ByteSource> {
         }
     }
 
+    /// The archive ended inside a header's data.
+    func cutShort() { damaged = true }
+
     // MARK: - Header fields
 
-    private static func padding(_ size: Int) -> Int { (blockSize - size % blockSize) % blockSize }
+    static func padding(_ size: Int) -> Int { (blockSize - size % blockSize) % blockSize }
 
     /// `prefix/name` of a ustar header; GNU headers keep other fields where ustar has its prefix.
-    private static func path(_ header: [UInt8]) -> String {
-        let name = cString(header[0..<100])
+    private static func path(_ header: [UInt8]) -> [UInt8] {
+        let name = header[0..<100].prefix { $0 != 0 }
         let ustar = header[257..<263].elementsEqual(bytes("ustar\0"))
-        let prefix = ustar ? cString(header[345..<500]) : ""
-        return prefix.isEmpty ? name : prefix + "/" + name
+        let prefix = ustar ? header[345..<500].prefix { $0 != 0 } : []
+        return prefix.isEmpty ? Array(name) : prefix + [47] + name
     }
 
     /// The size field: octal digits, or base-256 when its first byte's high bit is set (GNU, for 8 GiB and more).
     private static func size(_ header: [UInt8]) -> Int {
         let field = header[124..<136]
-        if field.first! & 0x80 != 0 {
+        if header[124] & 0x80 != 0 {
             return field.dropFirst().reduce(0) { $0 > Int.max >> 9 ? $0 : $0 << 8 | Int($1) }
         }
         return octal(field) ?? 0
@@ -189,31 +232,6 @@ package final class TarReader<Source: ByteSource> {
             }
         }
         return digits > 0 ? value : nil
-    }
-
-    private static func cString(_ field: ArraySlice<UInt8>) -> String {
-        String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
-    }
-
-    /// The `path` of pax records, each `LENGTH key=value\n`.
-    private static func paxPath(_ data: [UInt8]) -> String? {
-        var i = 0
-        var path: String?
-        while i < data.count {
-            var length = 0
-            var j = i
-            while j < data.count, data[j] &- 48 < 10, length < 1 << 20 {
-                length = length * 10 + Int(data[j] - 48)
-                j += 1
-            }
-            guard j < data.count, data[j] == 32, length > j - i + 1, i + length <= data.count else { return path }
-            let record = data[(j + 1)..<(i + length)]
-            if record.starts(with: bytes("path=")) {
-                path = String(decoding: record.dropFirst(5).prefix { $0 != 10 }, as: UTF8.self)
-            }
-            i += length
-        }
-        return path
     }
 }
 

@@ -29,6 +29,15 @@ package enum DiagnosticReport {
         package var aliveProcesses = 0
         package var lines = 0
         package var bytes = 0
+        /// A JSON report's body ended before its closing brace: the report was cut short.
+        package var cutShort = false
+
+        /// Whether anything was read from the report: a fact, or the whole report with the processes alive it lists
+        /// or of a kind that tells nothing the analyzer uses. A crash or JetsamEvent report that names no process
+        /// (its metadata line alone, from a cut-short archive) places no line, nor does a part of one.
+        package var understood: Bool {
+            !facts.isEmpty || (!cutShort && (aliveProcesses > 0 || format == .diagnosticReport))
+        }
     }
 
     // MARK: - Telling a report from a log

@@ -51,15 +51,16 @@ package enum IPSReport {
             }
         }
         var lines = ReportLines(bytes)
-        switch metadata.bugType ?? (jetsam.entries.isEmpty ? (crash.pid == nil ? nil : Self.crash) : Self.jetsam) {
+        var reading = switch metadata.bugType ?? (jetsam.entries.isEmpty ? (crash.pid == nil ? nil : Self.crash) : Self.jetsam) {
         case Self.crash:
-            return DiagnosticReport.Reading(format: .crashReport, facts: crash.fact(metadata, &lines).map { [$0] } ?? [])
+            DiagnosticReport.Reading(format: .crashReport, facts: crash.fact(metadata, &lines).map { [$0] } ?? [])
         case Self.jetsam:
-            return DiagnosticReport.Reading(
-                format: .jetsamReport, facts: jetsam.facts(metadata, &lines), aliveProcesses: jetsam.alive)
+            DiagnosticReport.Reading(format: .jetsamReport, facts: jetsam.facts(metadata, &lines), aliveProcesses: jetsam.alive)
         default:
-            return DiagnosticReport.Reading(format: .diagnosticReport)
+            DiagnosticReport.Reading(format: .diagnosticReport)
         }
+        reading.cutShort = body.stopped
+        return reading
     }
 
     /// Where the report starts: after a UTF-8 byte-order mark and blank lines.

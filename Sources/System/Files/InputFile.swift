@@ -2,7 +2,8 @@ import Glibc
 
 /// A file the user gave to be read, opened so that nothing about it can make the supervisor wait or run out of
 /// memory: only a regular file is opened (a FIFO, socket or device is refused from its status, and the open itself
-/// cannot block), and its size is known before any of it is read.
+/// cannot block), and its size is known before any of it is read. A file in /proc, /sys and their like is refused
+/// too: it says it is regular and empty, and may be endless or wait for data (/proc/kmsg).
 public final class InputFile {
     public let path: String
     private let descriptor: FileDescriptor
@@ -23,6 +24,11 @@ public final class InputFile {
         guard found.isRegular, found.isSameFile(as: expected) else {
             throw FileError(path, "read", .changed("it changed while it was being opened"))
         }
+        let madeByTheKernel: Bool
+        do throws(SystemError) { madeByTheKernel = try Sys.isMadeByTheKernel(opened.rawValue) } catch {
+            throw FileError(path, "read", error)
+        }
+        guard !madeByTheKernel else { throw FileError(path, "read", .notRegular("a file the kernel makes as it is read")) }
         self.path = path
         descriptor = opened
         status = found
