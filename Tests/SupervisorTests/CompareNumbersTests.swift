@@ -104,7 +104,7 @@ extension Processes {
                 #expect(!stdout.contains("\nguarded"))
             }
             let drawing = try String(contentsOfFile: svg, encoding: .utf8)
-            #expect(drawing.contains("interrupted during 'none' after"))
+            #expect(drawing.contains("interrupted during &#39;none&#39; after"))
             #expect(drawing.contains("not run: guarded"))
             #expect(!drawing.contains(">guarded<"))
         }
