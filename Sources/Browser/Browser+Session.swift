@@ -223,7 +223,7 @@ extension Browser {
         log.emit(.fileRewritten(file: file, foundBytes: found, writtenBytes: written))
         let cause = found < written ? "another process cut it short" : "another process wrote to it"
         printError(
-            "supervisor: warning: \(file) '\(visible(path))' held \(grouped(found)) bytes, not the \(grouped(written)) the "
+            "supervisor: warning: \(file) '\(visible(path))' held \(grouped(found)) \(found == 1 ? "byte" : "bytes"), not the \(grouped(written)) the "
                 + "run had written: \(cause) during the run; it was written again whole from the \(holding) the run holds")
     }
 }

@@ -186,6 +186,10 @@ int sv_openat_path_nofollow(int dirfd, const char *name) {
     return openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 }
 
+int sv_rename_noreplace(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
 int sv_open_directory_path(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
 
 int sv_on_kernel_file_system(int fd) {

@@ -61,14 +61,21 @@ public enum JSON: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            // JSON requires only C0 escaped; DEL and C1 are too, so that text printed raw acts on no terminal.
-            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value):
+            // JSON requires only C0 escaped; DEL, C1 and the marks that reorder text around them (what `visible`
+            // shows) are too, so that text printed raw acts on no terminal and reads in its order.
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value) || Self.reorders(c.value):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
+    }
+
+    /// The bidirectional marks, embeddings, overrides and isolates.
+    private static func reorders(_ value: UInt32) -> Bool {
+        value >= 0x061C && (value == 0x061C || value == 0x200E || value == 0x200F || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value))
     }
 }
 

@@ -45,7 +45,7 @@ final class StandardErrorRelay {
         read(upTo: Self.readPerWakeUp)
         if !line.isEmpty || lineCut { show() }
         if hiddenBytes > 0 {
-            printError("worker \(pid): \(hiddenBytes) more bytes of standard error not shown")
+            printError("worker \(pid): \(grouped(hiddenBytes)) more \(hiddenBytes == 1 ? "byte" : "bytes") of standard error not shown")
         }
         if let token { loop.unwatch(fd, token: token) }
         pipe = nil

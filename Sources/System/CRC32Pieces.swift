@@ -40,9 +40,6 @@ package struct CRC32Pieces {
         reached = start
     }
 
-    /// Bytes run through the CRC so far: each at most once, whatever was asked.
-    package var checksummedBytes: Int { reached - start }
-
     /// `crc32(bytes[range], from: from)`. The range is at most `maxLength` long, and starts no earlier than
     /// `maxLength` bytes before the end of any range asked for before it.
     package mutating func crc32(of range: Range<Int>, from: UInt32 = 0) -> UInt32 {

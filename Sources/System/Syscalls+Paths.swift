@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 import ProcFS
 import Text
@@ -37,6 +38,12 @@ extension Sys {
     /// once and whole, and never over another. The corresponding C function is `link`.
     package static func link(_ existing: String, _ path: String) throws(SystemError) {
         _ = try retrying("link(\(path))", .path, path: path) { Glibc.link(existing, path) }
+    }
+
+    /// Gives the file at `from` the name `to` only if nothing has it (EEXIST otherwise; EINVAL where the file
+    /// system cannot tell). The corresponding C function is `renameat2`, with RENAME_NOREPLACE.
+    package static func renameNoReplace(_ from: String, to: String) throws(SystemError) {
+        _ = try retrying("renameat2(\(from), \(to))", .path, path: to) { sv_rename_noreplace(from, to) }
     }
 
     /// Puts the file at `from` in place of `to` in one step: anyone opening `to` finds the old file or the new one.

@@ -37,6 +37,11 @@ struct LogInputs {
     private var notFollowed: [String] = []
     /// Directories already walked: a directory mounted inside itself is not walked round.
     private var walked: Set<UserPath.Identity> = []
+    /// Files already taken, by identity, with the name each was taken under: a file reached again by another name
+    /// (a link, a hard link, named twice) is read once, or its incidents would count twice.
+    private var taken: [UserPath.Identity: String] = [:]
+    /// `path (as name)` of each file reached again.
+    private var again: [String] = []
     var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
     var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
 
@@ -49,7 +54,11 @@ struct LogInputs {
         if !notFollowed.isEmpty {
             printError("supervisor: warning: did not follow \(counted(notFollowed.count, "symbolic link")) that "
                 + "\(notFollowed.count == 1 ? "leads" : "lead") out of the directory analyzed or to a directory: "
-                + listed(notFollowed.map(visible)))
+                + listed(notFollowed))
+        }
+        if !again.isEmpty {
+            printError("supervisor: warning: read once \(counted(again.count, "file")) reached by two names: "
+                + listed(again))
         }
         if files.isEmpty {
             let named = paths.map { "'\($0)'" }.joined(separator: ", ")
@@ -140,6 +149,8 @@ struct LogInputs {
         } else {
             // A named file is opened (and closed) now, so that one that cannot be read stops the command before work.
             if !inDirectory { _ = try InputFile(path) }
+            if let first = taken[named.identity] { return again.append("\(path) (as \(first))") }
+            taken[named.identity] = path
             files.append(Input(name: path, path: path, bytes: status.size, inDirectory: inDirectory))
         }
     }

@@ -68,7 +68,14 @@ enum RunCommand {
         try simulation.stopOnTerminationSignals()
         let progress = Progress(total: workload.settings.loads, label: "run")
         log.observers.append(progress.record)
-        let summary = try simulation.run()
+        let summary: RunSummary
+        do {
+            summary = try simulation.run()
+        } catch {
+            // The logs are the evidence of how the run ended: kept (a new one already stands at its name).
+            try? outputs.commit()
+            throw error
+        }
         progress.finish()
         // The logs are true whatever the run's outcome: they take their place now.
         try outputs.commit()

@@ -201,10 +201,12 @@ extension Processes {
             }
             let result = try runSupervisor(["analyze", logs, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(try analyzedFiles(result.stdout) == [logs + "/alias.log", logs + "/in.log", logs + "/sub/deep.log"])
+            // The file reached by a link inside and by its own name is read once, or its lines would count twice.
+            #expect(try analyzedFiles(result.stdout) == [logs + "/alias.log", logs + "/in.log"])
             #expect(!result.stdout.contains("killed-before-render"), "the log outside the folder was read")
             #expect(unwrapped(result.stderr) == "supervisor: warning: did not follow 3 symbolic links that lead out of "
-                + "the directory analyzed or to a directory: \(logs)/again, \(logs)/escape.log, \(logs)/loop\n")
+                + "the directory analyzed or to a directory: \(logs)/again, \(logs)/escape.log, \(logs)/loop\n"
+                + "supervisor: warning: read once 1 file reached by two names: \(logs)/sub/deep.log (as \(logs)/alias.log)\n")
         }
 
         /// A binary file in a folder is passed over, said once; the logs beside it are read.

@@ -208,6 +208,17 @@ extension Processes {
                               saying: "cannot read '\(path)': it is a file the kernel makes as it is read, not a regular file")
         }
 
+        /// A session or journal is opened to be written: a kernel file (here one that only takes writes, harmless
+        /// for the supervisor's own pid) is refused as one, not met by a failed read ("Invalid argument").
+        @Test(arguments: [
+            ["run", "--loads", "1", "--session", "/proc/self/clear_refs"],
+            ["run", "--loads", "1", "--typing", "3", "--journal", "/proc/self/clear_refs"],
+        ])
+        func aKernelFileIsNeverTakenAsASessionOrJournal(arguments: [String]) throws {
+            try expectRefused(arguments, in: try TemporaryFolder([:]), status: 1, saying:
+                "cannot use '/proc/self/clear_refs': it is a file the kernel makes as it is read, not a regular file")
+        }
+
         /// Numbers from outside were used unchecked: 1e300 ms trapped on conversion, 9223372036854 ms passed
         /// validation, emptied the log and trapped on overflow later.
         @Test(arguments: [

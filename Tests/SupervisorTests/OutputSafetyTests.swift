@@ -11,9 +11,10 @@ func backgroundSupervisor(
     try BackgroundSupervisor(arguments, folder: TemporaryFolder([:]), in: folder, waitingInput: waitingInput)
 }
 
-/// Runs `supervisor` with `arguments` (words split at spaces) in `folder`, to its end.
+/// Runs `supervisor` with `arguments` (words split at spaces) in `folder`, to its end, killed after a minute (status
+/// 9) if it hangs.
 func runSupervisor(in folder: TemporaryFolder, _ arguments: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(supervisorPath)' \(arguments)"])
+    try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && exec timeout -s KILL 60 '\(supervisorPath)' \(arguments)"])
 }
 
 /// The names in `folder`, sorted.

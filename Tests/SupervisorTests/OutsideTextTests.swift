@@ -151,10 +151,10 @@ extension Processes {
         #expect(page.contains("<body>&lt;meta name=&quot;x-fault&quot; content=&quot;segv&quot;&gt; &amp; &#39;more&#39;</body>"))
     }
 
-    @Test func jsonEscapesDeleteAndC1ControlsToo() {
-        let text = "a\u{1B}[31m\u{7F}\u{9B}2J\u{85}é"
+    @Test func jsonEscapesDeleteC1AndBidirectionalControlsToo() {
+        let text = "a\u{1B}[31m\u{7F}\u{9B}2J\u{85}é\u{202E}gpj.exe\u{2066}"
         let written = JSON.string(text).text
-        #expect(written == #""a\u001b[31m\u007f\u009b2J\u0085é""#)
+        #expect(written == #""a\u001b[31m\u007f\u009b2J\u0085é\u202egpj.exe\u2066""#)
         #expect(JSON.parse(Array(written.utf8)) == .string(text))
     }
 

@@ -130,9 +130,11 @@ func openSupervisorDescriptors() throws -> [String] {
     }.sorted()
 }
 
-/// Children of this process that exist at all, zombies included, with their state letter.
+/// Children of this process that are alive, with their state letter. A zombie is already dead: one is left when a
+/// process this one adopted as a subreaper (an orphaned grandchild, say of a `timeout` that killed its group) ended,
+/// which says nothing of what the test started.
 func childProcesses() -> [(pid: Int32, state: Character)] {
-    ProcFS.children(of: getpid()).map { ($0.pid, $0.state) }
+    ProcFS.children(of: getpid()).filter { $0.state != "Z" }.map { ($0.pid, $0.state) }
 }
 
 /// Names of the descriptors a process has open.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Text
 
 extension Processes {
     /// A worker's standard error is its own pipe, not the operator's terminal: each line is passed on named by the
@@ -55,7 +56,7 @@ extension Processes {
             #expect(lines.first?.filter { $0 != " " }.hasSuffix(":" + String(repeating: "x", count: 160) + "…") == true)
             #expect(lines.dropFirst().prefix(19).allSatisfy { $0.hasSuffix(": flood") })
             let hidden = (1_000_000 - 160) + (200_000 - 19) * 6
-            #expect(lines.last?.hasSuffix(": \(hidden) more bytes of standard error not shown") == true, "\(lines.last ?? "")")
+            #expect(lines.last?.hasSuffix(": \(grouped(hidden)) more bytes of standard error not shown") == true, "\(lines.last ?? "")")
             #expect(try runCounts(result.stdout)["rendered"] == "3")
         }
     }

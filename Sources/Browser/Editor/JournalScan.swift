@@ -26,10 +26,6 @@ struct JournalScan {
     /// Where the intact records end: the file is cut here when the rest is a torn tail.
     private(set) var end: Int
     private(set) var damage: JournalDamage?
-    /// Bytes of the records' texts that finding `damage`'s intact records ran through the CRC, beyond the 16-byte
-    /// header read at each offset: at most the file's size, however its bytes lie (a test holds it to that; it
-    /// was up to a megabyte per offset).
-    private(set) var salvageWork = 0
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -50,7 +46,6 @@ struct JournalScan {
         guard end < bytes.count, vouched(beyond: lastSeq, after: end) else { return }
         let after = salvage(from: end, lastSeq: lastSeq)
         damage = JournalDamage(offset: end, lastIntactSeq: lastSeq, intactAfter: after.records.count, lost: after.lost)
-        salvageWork = after.checksummed
     }
 
     /// Every intact input: those before the damage, then those found after it, skipping each damaged stretch.
@@ -97,13 +92,13 @@ struct JournalScan {
         return false
     }
 
-    /// The intact records after a damaged stretch starting at `offset`, found by their checksums, in order, how
-    /// many seqs are missing between them, and how many bytes of texts were run through the CRC to find them.
+    /// The intact records after a damaged stretch starting at `offset`, found by their checksums, in order, and how
+    /// many seqs are missing between them.
     ///
     /// Every offset is a candidate, and each claims up to `maxRecord` bytes: the checksum of what it claims is
     /// found in a constant number of steps (`CRC32Pieces`), not by reading it, so the work is linear in the
     /// file's size.
-    private func salvage(from offset: Int, lastSeq: UInt64) -> (records: [[UInt8]], lost: Int, checksummed: Int) {
+    private func salvage(from offset: Int, lastSeq: UInt64) -> (records: [[UInt8]], lost: Int) {
         var records: [[UInt8]] = []
         var lost = 0
         var last = lastSeq
@@ -123,7 +118,7 @@ struct JournalScan {
                 at += 1
             }
         }
-        return (records, lost, pieces.checksummedBytes)
+        return (records, lost)
     }
 
     private func integer<T: FixedWidthInteger>(at offset: Int, as: T.Type) -> T {

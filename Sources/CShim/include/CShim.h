@@ -144,6 +144,9 @@ int sv_epoll_wait(int epfd, uint64_t *data, uint32_t *events, int max, int timeo
 int sv_openat2_beneath(int dirfd, const char *path);
 /// openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC): one step of a walk that must see symlinks, not follow them.
 int sv_openat_path_nofollow(int dirfd, const char *name);
+/// renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE): the rename fails with EEXIST if `to` exists, and with
+/// EINVAL where the file system cannot promise that. -1 with errno.
+int sv_rename_noreplace(const char *from, const char *to);
 /// open(path, O_PATH | O_DIRECTORY | O_CLOEXEC): a directory held for openat, never read through this descriptor.
 int sv_open_directory_path(const char *path);
 /// 1 when `fd` is on a file system whose files the kernel makes as they are read (proc, sysfs, debugfs, tracefs,

@@ -133,7 +133,7 @@ public struct InputError: Error, CustomStringConvertible {
     public let description: String
 
     package init(_ name: String, _ reason: String) {
-        description = "cannot read '\(name)': \(reason)"
+        description = "cannot read '\(visible(name))': \(reason)"
     }
 
     package init(_ name: String, _ error: SystemError) {

@@ -40,7 +40,8 @@ public struct FileError: Error, CustomStringConvertible {
         return nil
     }
 
-    public var description: String { "cannot \(action) '\(path)': \(reason)" }
+    /// The name is shown `visible`: it may come from a folder listed or an archive, not typed by the user.
+    public var description: String { "cannot \(action) '\(visible(path))': \(reason)" }
 
     /// Why, without the file's name: for a list of files skipped.
     public var reason: String {

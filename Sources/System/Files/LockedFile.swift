@@ -43,14 +43,18 @@ public final class LockedFile: @unchecked Sendable {
                 throw FileError(path, "use", error)
             }
             let found: Sys.FileStatus
+            let madeByTheKernel: Bool
             let locked: Bool
             do throws(SystemError) {
                 found = try Sys.status(opened.rawValue)
-                locked = found.isRegular ? try Sys.lockExclusively(opened.rawValue) : false
+                madeByTheKernel = try Sys.isMadeByTheKernel(opened.rawValue)
+                locked = found.isRegular && !madeByTheKernel ? try Sys.lockExclusively(opened.rawValue) : false
             } catch {
                 throw FileError(path, "use", error)
             }
             guard found.isRegular else { throw FileError(path, "use", .notRegular(found.kindName)) }
+            // A proc or sysfs file says it is regular and empty: taken as a new journal, it would be written to.
+            guard !madeByTheKernel else { throw FileError(path, "use", .notRegular("a file the kernel makes as it is read")) }
             guard locked else { throw FileError(path, "use", .inUse(pid: Sys.lockHolder(of: found))) }
             // The name may have been given to another file between the open and the lock (a save that replaced
             // it): the lock must be on the file the name holds now.

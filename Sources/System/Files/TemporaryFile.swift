@@ -90,11 +90,25 @@ package final class TemporaryFile {
 
     /// Gives this file `target`'s name only if nothing has it (EEXIST otherwise), then drops its own name: a new
     /// file that appears whole, and never over another.
+    ///
+    /// A hard link does that; vfat, exFAT and many FUSE and SMB mounts have none (EPERM, EOPNOTSUPP), so there a
+    /// rename that refuses to replace does, and where even that is not kept (EINVAL), a rename once the name is
+    /// seen free: a file made at that name in between is replaced, as a rename between processes always could.
     package func placeNew(durable: Bool) throws(SystemError) {
         if durable { try Sys.dataSync(fd) }
-        try Sys.link(path, target)
-        placed = true
-        Sys.unlink(path)
+        do throws(SystemError) {
+            try Sys.link(path, target)
+            placed = true
+            Sys.unlink(path)
+        } catch where error.errno == EPERM || error.errno == EOPNOTSUPP {
+            do throws(SystemError) {
+                try Sys.renameNoReplace(path, to: target)
+            } catch where error.errno == EINVAL {
+                guard try Sys.status(ofPath: target) == nil else { throw SystemError("rename(\(target))", errno: EEXIST) }
+                try Sys.rename(path, to: target)
+            }
+            placed = true
+        }
         if durable { try Sys.syncDirectory(of: target) }
     }
 
