@@ -35,6 +35,8 @@ let package = Package(
         /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link the supervisor's modules: it is a
         /// small static executable of its own), the benchmarks and the tests.
         .target(name: "ProcFS"),
+        /// Which worker a memory killer takes: one rule for Jetsam and for the kills a replay deals.
+        .target(name: "Killer"),
         .target(name: "WireProtocol"),
         /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
         /// emits the events.
@@ -58,7 +60,9 @@ let package = Package(
         /// browsing user, the typist, the Jetsam process, the run's summary and its iOS log.
         .target(
             name: "Scenario",
-            dependencies: ["Browser", "Core", "Process", "System", "Events", "Replay", "Text", "WireProtocol", "CShim"]),
+            dependencies: [
+                "Browser", "Core", "Process", "System", "Events", "Replay", "Text", "WireProtocol", "CShim", "Killer", "ProcFS",
+            ]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
@@ -94,12 +98,12 @@ let package = Package(
             path: "Workers/WebContentPortable",
             linkerSettings: staticExecutable
         ),
-        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS", "Killer"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime",
+                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer",
             ]
         ),
     ],
@@ -114,7 +118,7 @@ let package = Package(
 /// did before.
 if Context.environment["SUPERVISOR_FUZZ"] != nil {
     let kept: Set<String> = [
-        "CShim", "ProcFS", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
+        "CShim", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
         "LogAnalysis", "CommandLineOptions",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [

@@ -32,7 +32,7 @@ public struct PoliciesOptions: Sendable {
                 let text = field.help + " (default:\u{A0}\(field.defaultValue ?? ""))"
                 return [(label: "\(field.key)=\(field.placeholder)", text: text)]
             }
-            let derived = " (default: its base's name and the fields changed from it, as guarded+spares; custom "
+            let derived = " (default: its base's name and the fields changed from it, as \"guarded spares=0\"; custom "
                 + "without a base)"
             return [
                 (label: "name=\(field.placeholder)", text: field.help + derived),

@@ -82,13 +82,14 @@ enum PolicyReader {
         return Read(policy: policy, named: true)
     }
 
-    /// `custom`, or the base's name and the fields changed from it (`guarded+spares`): what a comparison calls a
-    /// policy its user did not name.
+    /// `custom`, or the base's name and each field changed from it with its value (`guarded spares=0`), as the
+    /// user wrote them: what a comparison calls a policy its user did not name (`guarded+spares` read as "guarded
+    /// with spares" for a policy that has none). Past 40 characters, how many fields changed.
     static func derivedName(_ policy: Policy, base: Policy?) -> String {
         guard let base else { return "custom" }
-        let changed = PolicyField.all.filter { $0.key != "name" && $0.show(policy) != $0.show(base) }.map(\.key)
-        let name = ([base.name] + changed).joined(separator: "+")
-        return name.count <= 40 ? name : base.name + "+custom"
+        let changed = PolicyField.all.filter { $0.key != "name" && $0.show(policy) != $0.show(base) }
+        let name = ([base.name] + changed.map { "\($0.key)=\($0.show(policy))" }).joined(separator: " ")
+        return name.count <= 40 ? name : "\(base.name) with \(counted(changed.count, "field")) changed"
     }
 
     static func takes(_ key: String) -> String? {

@@ -1,5 +1,8 @@
 /// The pool of spare workers: launched ahead, or parked from a closed view, and taken by the next view.
 extension Supervisor {
+    /// The spares waiting for a view: workers a killer may take before any view's.
+    package var waitingSpares: [Worker] { spares.filter { !$0.reaped } }
+
     /// Launches a spare when none is left, at background priority since it serves no one yet.
     func replenishSpare() {
         guard policy.spareWorkers > 0, spares.isEmpty, !stopping, moreViewsComing(),

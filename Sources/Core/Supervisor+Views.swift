@@ -67,6 +67,7 @@ extension Supervisor {
     /// The view goes off screen: its worker moves to the policy's hidden band.
     package func hide(_ view: View) {
         view.visible = false
+        log.emit(.hide(load: view.load.index), view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { setBand(band(for: worker), of: worker) }
     }
 

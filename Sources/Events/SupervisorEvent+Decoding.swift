@@ -51,6 +51,7 @@ extension SupervisorEvent {
         case "view-close": self = .viewClose
         case "attach": self = .attach
         case "show": self = .show(load: try r.int("load"))
+        case "hide": self = .hide(load: try r.int("load"))
         case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken

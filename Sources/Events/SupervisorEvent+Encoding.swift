@@ -14,6 +14,7 @@ extension SupervisorEvent {
         case .viewClose: "view-close"
         case .attach: "attach"
         case .show: "show"
+        case .hide: "hide"
         case .spawn: "spawn"
         case .spare: "spare"
         case .spareTaken: "spare-taken"
@@ -75,7 +76,7 @@ extension SupervisorEvent {
             f.int("load", e.load).int("tab", e.tab).string("outcome", e.outcome.rawValue).int("recoveries", e.recoveries)
             f.bool("hidden", e.hidden).string("error", e.error).double("blankMs", e.blankMs)
             f.double("timeToVisibleMs", e.timeToVisibleMs)
-        case .blank(let load), .show(let load): f.int("load", load)
+        case .blank(let load), .show(let load), .hide(let load): f.int("load", load)
         case .visible(let load, let ms, let first, let editor):
             f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)

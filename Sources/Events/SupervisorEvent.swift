@@ -36,6 +36,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     case attach
     /// A hidden view came on screen.
     case show(load: Int)
+    /// A view went off screen: the user switched tabs, or left it (a replayed death in the background).
+    case hide(load: Int)
 
     // Workers.
     /// A worker given to a view: just launched, or `reused` from an earlier view.
@@ -134,6 +136,9 @@ extension SupervisorEvent {
 
     public enum Outcome: String, Sendable {
         case rendered, blank, failed
+        /// Ended without content before anyone looked at it (a hidden tab whose recoveries gave up before it was
+        /// shown): no user waited on it, so it is neither a blank nor a wait.
+        case lostHidden = "lost-hidden"
     }
 
     /// How a load ended. A load that rendered has `timeToVisibleMs`; `blankMs` is how long its user looked at a

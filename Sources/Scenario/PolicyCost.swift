@@ -9,7 +9,8 @@ public struct PolicyCost: Sendable {
     /// The user-visible cost: milliseconds per load its user looked at a view without content. A load that showed
     /// counts its time to visible and a blank load the whole time it stayed blank, so a blank is the costliest load
     /// there is rather than one left out. Failed loads (an error page, not a blank) have no such time in the summary
-    /// and are left out (`failed` says how many). Nil when no load was measured or a blank load's time is missing.
+    /// and are left out (`failed` says how many), as are loads lost while hidden, which no one waited on. Nil when
+    /// no load was measured or a blank load's time is missing.
     public let waitMs: Double?
     /// The resource cost: worker-milliseconds per load protected from the killer (foreground or boosted band), the
     /// memory a policy keeps Jetsam from reclaiming and what always-foreground spends. Nil when no load ran.

@@ -12,11 +12,17 @@ public final class ReplayOutcome {
         public internal(set) var saved = 0
         public internal(set) var blank = 0
         public internal(set) var failed = 0
-        /// Deaths the policy's bands escaped: the worker was in the foreground when the device's kill came.
+        /// Kills the policy's bands passed on: the killer took a spare ranked lower than the incident's worker.
         public internal(set) var spared = 0
         /// Loads whose death never came (the view closed first, or its worker was already gone): neither saved nor
         /// lost, and said so.
         public internal(set) var notReplayed = 0
+        /// Loads whose death came as the device dealt it: before the view attached for a death before attach, with
+        /// the view off screen for one in the background band. Only these can be saved.
+        public internal(set) var reproduced = 0
+        /// Loads whose death came, but not as the device dealt it (the view on screen for a background death,
+        /// attached for a death before attach): neither saved nor lost, and said so.
+        public internal(set) var notReproduced = 0
         /// Time to visible of the saved loads, ms.
         public internal(set) var timeToVisibleMs: [Double] = []
         /// From the replayed death to the supervisor's recovery of the view, ms: its own reaction time.
@@ -42,6 +48,10 @@ public final class ReplayOutcome {
         var suppressed = false
         var crashLoop = false
         var spared = false
+        var visible = true
+        var attached = false
+        /// Whether the replayed death came with the view as the device had it.
+        var asItHappened = false
     }
 
     public init(schedule: ReplaySchedule) {
@@ -53,9 +63,18 @@ public final class ReplayOutcome {
         if case .viewOpen(let load, _) = event.kind, let view = event.view { loadOfView[view] = load }
         guard let view = event.view, let load = loadOfView[view] else { return }
         var trace = loads[load] ?? LoadTrace()
+        let incident = schedule.incidents.isEmpty ? nil : schedule.incidents[load % schedule.incidents.count]
         switch event.kind {
-        case .injectSpared(let kind, _) where kind.hasPrefix("replay-"): trace.spared = true
-        case .inject(let kind, _) where kind.hasPrefix("replay-") && trace.replayedAt == nil: trace.replayedAt = event.monotonic
+        case .viewOpen(_, let visible): (trace.visible, trace.attached) = (visible, false)
+        case .attach: trace.attached = true
+        case .show: trace.visible = true
+        case .hide: trace.visible = false
+        case .injectSpared(let kind, _) where kind.hasPrefix("replay-"):
+            trace.spared = true
+            trace.asItHappened = incident.map { Self.asItHappened($0, trace) } ?? false
+        case .inject(let kind, _) where kind.hasPrefix("replay-") && trace.replayedAt == nil:
+            trace.replayedAt = event.monotonic
+            trace.asItHappened = incident.map { Self.asItHappened($0, trace) } ?? false
         case .visible: trace.lastVisibleAt = event.monotonic
         case .death(let death) where trace.death == nil && !death.shutdown:
             trace.death = death
@@ -80,6 +99,12 @@ public final class ReplayOutcome {
             results[load % results.count] = result
             return
         }
+        guard trace.asItHappened else {
+            result.notReproduced += 1
+            results[load % results.count] = result
+            return
+        }
+        result.reproduced += 1
         // Saved: the page is on screen after the death (or the death passed the worker by).
         let showsAfterDeath = trace.replayedAt.map { died in trace.lastVisibleAt.map { $0 > died } ?? false } ?? true
         switch end.outcome {
@@ -92,7 +117,7 @@ public final class ReplayOutcome {
         case .rendered:
             result.blank += 1
             result.lost[Self.why(trace, end), default: 0] += 1
-        case .blank:
+        case .blank, .lostHidden:
             result.blank += 1
             result.lost[Self.why(trace, end), default: 0] += 1
         case .failed:
@@ -100,6 +125,14 @@ public final class ReplayOutcome {
             result.lost[Self.why(trace, end), default: 0] += 1
         }
         results[load % results.count] = result
+    }
+
+    /// Whether a death dealt now meets the view as the device had it: not yet attached for a death before attach;
+    /// off screen (or not yet attached) for one in the background band; otherwise any way.
+    private static func asItHappened(_ incident: ReplayIncident, _ trace: LoadTrace) -> Bool {
+        if incident.diesBeforeAttach { return !trace.attached }
+        if incident.band == "background" || incident.band == "hidden" { return !trace.visible || !trace.attached }
+        return true
     }
 
     /// Why a load was lost, from what its views went through.

@@ -8,6 +8,7 @@ extension RunSummary {
         .object([
             ("policy", .string(policy)), ("interrupted", .bool(interrupted)), ("plannedLoads", .int(plannedLoads)),
             ("loads", .int(loads)), ("rendered", .int(rendered)), ("blank", .int(blank)), ("failed", .int(failed)),
+            ("lostHidden", .int(lostHidden)),
             ("faults", .object([("delivered", .int(faultsDelivered)), ("spared", .int(faultsSpared))])),
             ("spawns", .int(spawns)), ("spareSpawns", .int(spareSpawns)), ("reuses", .int(reuses)),
             ("deaths", .int(deaths)),
@@ -15,6 +16,7 @@ extension RunSummary {
             ("killsByCause", .object(Self.killers.map { ($0.rawValue, .int(killsByCause[$0, default: 0])) })),
             ("launchErrors", .int(launchErrors)),
             ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
+            ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
             ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
@@ -45,7 +47,8 @@ extension RunSummary {
 
     public var text: String {
         let head = interrupted ? "interrupted after \(loads) of \(counted(plannedLoads, "load"))" : counted(loads, "load")
-        let failures = failed > 0 ? ", \(failed) failed (error page)" : ""
+        let failures = (failed > 0 ? ", \(failed) failed (error page)" : "")
+            + (lostHidden > 0 ? ", \(lostHidden) lost while hidden (never shown)" : "")
         var lines = ["policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)"]
         if faultsPlanned || faultsDelivered + faultsSpared > 0 {
             lines.append("injected faults: \(faultsDelivered) delivered, \(faultsSpared) spared (their workers were "
@@ -58,7 +61,8 @@ extension RunSummary {
         lines.append("kills: \(killsByCause[.injected, default: 0]) injected, \(killsByCause[.supervisor, default: 0]) "
             + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (claimed by Jetsam or chaos), "
             + "\(killsByCause[.unknown, default: 0]) unknown")
-        lines.append("recoveries: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) rebuild")
+        lines.append("recovery attempts: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) "
+            + "rebuild, for \(counted(loadsWithRecovery, "load")); \(recoveredLoads) of them showed the page again")
         lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
         // Blank time only when there was a blank load: none is the headline's "0 blank".

@@ -10,6 +10,8 @@ public final class RunSummary {
     public private(set) var blank = 0
     /// Loads that ended on an error page: a failed navigation, or a crash loop.
     public private(set) var failed = 0
+    /// Loads that ended without content before anyone looked at them (hidden tabs): no one's wait.
+    public private(set) var lostHidden = 0
     /// Worker processes launched, for a view or as a spare: each ends once, so at the end of a run as many have
     /// ended (`deaths`).
     public private(set) var spawns = 0
@@ -31,7 +33,15 @@ public final class RunSummary {
     public private(set) var faultsSpared = 0
     /// Whether the run was asked to inject faults at all.
     public private(set) var faultsPlanned = false
+    /// Recovery attempts, by kind: each reload or rebuild tried, whether or not it brought the page back.
     public private(set) var recoveries: [String: Int] = [:]
+    /// Loads whose page showed again after a recovery: the attempts that worked, by load.
+    public private(set) var recoveredLoads = 0
+    /// Loads a recovery was attempted for.
+    public private(set) var loadsWithRecovery = 0
+    private var loadOfView: [Int: Int] = [:]
+    /// Loads with a recovery under way, and those whose page showed after one, until each load ends.
+    private var recovering: Set<Int> = [], shownAfterRecovery: Set<Int> = []
     public private(set) var rbsErrors = 0
     /// Workers killed from outside or by an injected fault after spawn and before their view attached: the
     /// kill-before-render race.
@@ -119,8 +129,13 @@ public final class RunSummary {
             launchErrors += 1
         case .death(let death):
             if let pid = event.pid { recordDeath(death, pid: pid, view: event.view, at: event.monotonic) }
+        case .viewOpen(let load, _):
+            if let view = event.view { loadOfView[view] = load }
+        case .visible(let load, _, _, _):
+            if recovering.remove(load) != nil { shownAfterRecovery.insert(load) }
         case .recovery(let kind, _, _):
             recoveries[kind, default: 0] += 1
+            if let load = event.view.flatMap({ loadOfView[$0] }) { recovering.insert(load) }
         case .priority(let band, _, _, let result, let rbs):
             if rbs != nil { rbsErrors += 1 }
             guard let pid = event.pid, result == "ok" else { break }
@@ -131,9 +146,15 @@ public final class RunSummary {
             }
         case .loadEnd(let end):
             loads += 1
+            if end.recoveries > 0 { loadsWithRecovery += 1 }
+            if shownAfterRecovery.remove(end.load) != nil { recoveredLoads += 1 }
+            recovering.remove(end.load)
             if let ms = end.timeToVisibleMs {
                 rendered += 1
                 timeToVisibleMs.append(ms)
+            } else if end.outcome == .lostHidden {
+                // Nobody looked: no time to visible, and no blank time.
+                lostHidden += 1
             } else {
                 if end.outcome == .failed {
                     failed += 1

@@ -2,6 +2,8 @@ import Browser
 import Core
 import Events
 import Glibc
+import Killer
+import ProcFS
 import Process
 import Replay
 import Text
@@ -32,9 +34,24 @@ extension Simulation {
     static let beforeAttachMs = 0.05
 
     func replay(_ incident: ReplayIncident, in view: View) {
-        let at = view.createdAt + moments(of: incident, load: view.load.index).death
+        let moments = moments(of: incident, load: view.load.index)
+        let at = view.createdAt + moments.death
         let load = ObjectIdentifier(view.load)
         replayDeaths[load] = at
+        // A death in the background band after the view attached came when the user had left the view (another
+        // screen, another app): it is hidden before the death and shown again after, as the user came back to it.
+        // Left on screen, its worker would meet the kill in the foreground, which the device never did.
+        if incident.band == "background" || incident.band == "hidden", moments.death > moments.attach {
+            let leaves = max(view.createdAt + moments.attach, at - Self.leftBeforeDeath)
+            view.timers.append(clock.schedule(at: leaves) { [weak self, weak view] in
+                guard let self, let view, !view.closed, view.visible else { return }
+                supervisor.hide(view)
+            })
+            view.timers.append(clock.schedule(at: at + Self.backAfterDeath) { [weak self, weak view] in
+                guard let self, let view, !view.closed, !view.visible else { return }
+                supervisor.show(view)
+            })
+        }
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
             guard let self else { return }
             replayDeaths[load] = nil
@@ -43,17 +60,29 @@ extension Simulation {
         })
     }
 
-    /// The incident's death, as the device dealt it: a kill spares a worker the app has raised to the foreground,
-    /// unless the incident's process was killed there too (a boosted worker is protected from Linux's OOM killer,
-    /// not from a kill the device dealt); a crash and a hang spare no one.
+    /// How long before a background death the user left its view.
+    static let leftBeforeDeath = 1_000_000
+    /// How long after it the user came back.
+    static let backAfterDeath = 10_000_000
+
+    /// The incident's death, as the device dealt it. A kill goes where Jetsam would send it (`Killer`, the rule
+    /// natural mode's Jetsam follows): to the lowest-ranked of the incident's worker and the spares waiting for a
+    /// view (the other replayed loads are other moments of the device, not beside this one), so a worker the
+    /// policy raised is passed by only when something ranked lower is there to die instead, and one in the
+    /// foreground dies when nothing is. A kill the device dealt in the foreground, or for the process's own
+    /// memory limit, takes the incident's worker whatever its band. A crash and a hang spare no one.
     func replayDeath(of worker: Worker, _ incident: ReplayIncident) {
         let kind = "replay-\(incident.cause.rawValue)"
         let adjust = Int(worker.handle.oomScoreAdjust() ?? 0)
         let view = worker.view
         switch incident.cause {
         case .kill, .unknown:
-            guard worker.band != .foreground || incident.band == "foreground" else {
-                return log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
+            let ownLimit = incident.band == "foreground" || incident.detail.contains("per-process-limit")
+            if !ownLimit, let other = lowerRanked(than: worker) {
+                log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
+                log.emit(.inject(kind: kind, oomScoreAdj: Int(other.handle.oomScoreAdjust() ?? 0)), pid: other.pid)
+                other.handle.signal(SIGKILL, by: .injection)
+                return supervisor.collectDeath(of: other)
             }
             log.emit(.inject(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
             worker.handle.signal(SIGKILL, by: .injection)
@@ -68,11 +97,27 @@ extension Simulation {
         }
     }
 
+    /// The spare the killer would take before `worker`, if one ranks lower; nil when `worker` is its victim.
+    func lowerRanked(than worker: Worker) -> Worker? {
+        let spares = supervisor.waitingSpares.filter { $0 !== worker }
+        let ranked = ([worker] + spares).compactMap { worker -> (Worker, Killer.Candidate)? in
+            guard let stat = ProcFS.stat(.pid(worker.pid)), stat.isLive, let adjust = ProcFS.oomScoreAdjust(worker.pid)
+            else { return nil }
+            let candidate = Killer.Candidate(
+                pid: worker.pid, oomScoreAdjust: adjust, nice: stat.nice, residentBytes: stat.residentPages * Self.pageSize)
+            return (worker, candidate)
+        }
+        guard let victim = Killer.victim(among: ranked.map(\.1)), victim.pid != worker.pid else { return nil }
+        return ranked.first { $0.1.pid == victim.pid }?.0
+    }
+
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
     /// How long a replayed load stays open once visible: until its incident's death has come, so that a death after
     /// render meets the page it would have found, and a recovery has its chance.
     func replayDwell(of load: Load) -> Int {
         guard let at = replayDeaths[ObjectIdentifier(load)] else { return configuration.dwellNanoseconds }
-        return max(configuration.dwellNanoseconds, at - clock.now + Self.afterDeath)
+        return max(configuration.dwellNanoseconds, at - clock.now + Self.backAfterDeath + Self.afterDeath)
     }
 
     /// How long after the replayed death a load stays open at least: for its death to be seen.

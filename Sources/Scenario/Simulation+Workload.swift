@@ -117,7 +117,8 @@ extension Simulation {
         guard !view.closed else { return }
         let load = view.load
         let now = clock.now
-        let outcome: SupervisorEvent.Outcome = error != nil ? .failed : load.visibleAt == nil ? .blank : .rendered
+        let outcome: SupervisorEvent.Outcome =
+            error != nil ? .failed : load.visibleAt != nil ? .rendered : load.shownAt == nil ? .lostHidden : .blank
         var end = SupervisorEvent.LoadEnd(
             load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: page.hidden, error: error)
         if let shownAt = load.shownAt {

@@ -119,7 +119,9 @@ public final class Simulation {
                 browser.syncJournal()
                 log.flush()
                 if let error = log.writeError { supervisor.abort(because: error.description) }
-            })
+            },
+            // A replayed life's quiet stretches (an incident's death long after launch) pass in simulated time.
+            quiet: configuration.replay == nil ? nil : { [unowned self] in supervisor.quiet })
         if !browser.editorConcluded { browser.concludeEditor() }
         browser.syncJournal(final: true)
         browser.finishSession()

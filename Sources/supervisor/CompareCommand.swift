@@ -48,10 +48,13 @@ enum CompareCommand {
         defer { Orphans.sweepAll() }
         var summaries: [RunSummary] = []
         var outcomes: [ReplayOutcome] = []
+        let began = Sys.monotonicNanoseconds()
         for (i, policy) in policies.enumerated() {
             configuration.policy = policy
             let log = EventLog()
-            let progress = Progress(total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)")
+            let progress = Progress(
+                total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)",
+                before: i * configuration.loads, overall: policies.count * configuration.loads, began: began)
             log.observers.append(progress.record)
             if let replay {
                 let outcome = ReplayOutcome(schedule: replay)
@@ -68,8 +71,11 @@ enum CompareCommand {
         }
         try jetsamLog?.commit()
         let report = Comparison(
-            summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration)
-        let replayed = replay.map { ReplayReport(schedule: $0, runs: Array(zip(summaries, outcomes))) }
+            summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration,
+            policies: policies)
+        let replayed = replay.map {
+            ReplayReport(schedule: $0, runs: Array(zip(summaries, outcomes)), notRun: report.notRun, policies: policies)
+        }
         let text: String
         if arguments[options.json] {
             var json = report.json

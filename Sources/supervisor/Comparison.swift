@@ -1,3 +1,4 @@
+import Core
 import Events
 import Scenario
 import Browser
@@ -11,6 +12,8 @@ struct Comparison {
     /// Policies asked for that never ran, because the comparison was interrupted first.
     let notRun: [String]
     let configuration: RunConfiguration
+    /// The policies asked for, in order, to say which an app can adopt.
+    let policies: [Policy]
 
     var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
 
@@ -42,34 +45,52 @@ struct Comparison {
 
     var table: String {
         var lines = interruption.map { wrapped($0) + [""] } ?? []
-        lines += columns([["policy", "loads", "rendered", "blank", "failed", "blank s", "TTV p50 ms", "TTV p99 ms", "recoveries"]]
+        lines += Self.fitted([["policy", "loads", "rendered", "blank", "unseen", "failed", "blank s", "TTV p50 ms",
+                               "TTV p99 ms"]]
             + summaries.map { s in
                 let ttv = Percentiles(s.timeToVisibleMs)
-                return [s.policy, loads(s), "\(s.rendered)", "\(s.blank)", "\(s.failed)", fixed(s.blankMs / 1000, 1),
-                        ttv.count == 0 ? "-" : fixed(ttv.p50, 2), ttv.count == 0 ? "-" : fixed(ttv.p99, 2),
-                        "\(s.recoveries.values.reduce(0, +))"]
+                return [s.policy, loads(s), "\(s.rendered)", "\(s.blank)", "\(s.lostHidden)", "\(s.failed)",
+                        fixed(s.blankMs / 1000, 1), ttv.count == 0 ? "-" : fixed(ttv.p50, 2),
+                        ttv.count == 0 ? "-" : fixed(ttv.p99, 2)]
             })
         lines.append("")
-        lines += columns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "fg worker-s",
-                           "RSS MiB"]]
+        lines += Self.fitted([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside",
+                               "fg worker-s", "RSS MiB"]]
             + summaries.map { s in
                 [s.policy, "\(s.faultsDelivered)", "\(s.faultsSpared)", "\(s.raceKills)", "\(s.unobservedDeaths)",
                  "\(s.rbsErrors)", "\(s.killsByCause[.outside, default: 0])", fixed(s.foregroundWorkerSeconds, 2),
                  s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
+        lines += Self.fitted([["policy", "tries", "recovered", "launched", "reused"]]
+            + summaries.map { s in
+                [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)"]
+            })
+        lines.append("")
         lines += wrapped(frontierLine) + [""]
+        lines += wrapped(Policy.adoption(Array(policies.prefix(summaries.count)))) + [""]
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
     }
 
+    /// Right-aligned columns when they fit the terminal; wrapped at words inside their columns when they do not
+    /// (a long policy name).
+    static func fitted(_ rows: [[String]]) -> [String] {
+        let aligned = columns(rows)
+        return aligned.allSatisfy { $0.count <= lineWidth } ? aligned : Text.table(rows)
+    }
+
     static let legend = """
-        blank s: seconds users looked at views that never showed content (blank loads only). TTV: time to \
+        blank s: seconds users looked at views that never showed content (blank loads only). unseen: loads \
+        lost while hidden, before anyone looked (no one's wait). TTV: time to \
         visible (∞: never, for that share of loads). faults: injected faults delivered; spared: not delivered, \
         the worker being protected from the killer, as Jetsam would spare it. race kills: workers killed before \
         their view attached; unobserved: deaths nobody was told of; RBS errs: foreground assertions on a dead \
         worker. outside: kills by a signal the supervisor did not send (Jetsam, chaos). fg worker-s: \
-        worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered).
+        worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
+        tries: recovery attempts (reloads and rebuilds), whether or not they worked; recovered: loads whose \
+        page showed again after one. launched: worker processes, spares included; reused: views given a \
+        worker an earlier view had.
         """
 
     var json: JSON {

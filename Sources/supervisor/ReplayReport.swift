@@ -1,3 +1,4 @@
+import Core
 import Events
 import Replay
 import Scenario
@@ -10,19 +11,35 @@ struct ReplayReport {
     let schedule: ReplaySchedule
     /// Per policy, in the order run: its summary and what became of each incident.
     let runs: [(summary: RunSummary, outcome: ReplayOutcome)]
+    /// Policies asked for that never ran, the comparison being interrupted first.
+    let notRun: [String]
+    /// The policies compared, to say which an app can adopt.
+    let policies: [Policy]
+
+    /// Whether the comparison was cut short: a policy interrupted, or one never run.
+    var interrupted: Bool { runs.contains { $0.summary.interrupted } || !notRun.isEmpty }
 
     /// The policies that ran whole and saved every load of every incident, cheapest first.
     var savers: [RunSummary] {
         runs.filter { run in
-            !run.summary.interrupted && run.outcome.results.allSatisfy { $0.loads > 0 && $0.saved == $0.loads }
+            !run.summary.interrupted
+                && run.outcome.results.allSatisfy { $0.loads > 0 && $0.reproduced == $0.loads && $0.saved == $0.loads }
         }.map(\.summary)
             .sorted { ($0.foregroundWorkerSeconds, $0.spawns) < ($1.foregroundWorkerSeconds, $1.spawns) }
     }
 
     var verdict: String {
         guard !schedule.incidents.isEmpty else { return "The schedule holds no incident: nothing was replayed." }
+        // A policy cut short, or never run, may have saved what the others lost: no verdict weighs it.
+        guard !interrupted else {
+            let whole = runs.filter { !$0.summary.interrupted }.map(\.summary.policy)
+            return "No verdict: the comparison was interrupted"
+                + (whole.isEmpty ? " before any policy replayed every incident." : "; only "
+                    + whole.joined(separator: ", ") + " replayed every incident, shown above.")
+        }
+        let adoption = " " + Policy.adoption(policies.filter { p in runs.contains { $0.summary.policy == p.name } })
         guard let cheapest = savers.first else {
-            return "No policy saved every incident: see why each load was lost above."
+            return "No policy saved every incident: see why each load was lost above." + adoption
         }
         var text = "Every incident is saved by " + savers.map { s in
             "\(s.policy) (TTV p50 \(Self.ttv(s)), \(fixed(s.foregroundWorkerSeconds, 2)) protected worker-s, "
@@ -32,7 +49,7 @@ struct ReplayReport {
             text += ", though one of its loads waited \(fixed(slowest(cheapest) / 1000, 1)) s; the cheapest that shows "
                 + "every page within a second: \(prompt.policy)"
         }
-        return text + "."
+        return text + "." + adoption
     }
 
     /// The longest time to visible of a policy's saved loads, in milliseconds.
@@ -64,7 +81,7 @@ struct ReplayReport {
                         savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")
-        lines += columns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
+        lines += Comparison.fitted([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
             + runs.map { run in
                 let all = run.outcome.results
                 let ttv = Percentiles(all.flatMap(\.timeToVisibleMs)), recovery = Percentiles(all.flatMap(\.recoveryMs))
@@ -76,8 +93,14 @@ struct ReplayReport {
         for run in runs {
             let unreplayed = run.outcome.results.map(\.notReplayed).reduce(0, +)
             if unreplayed > 0 {
-                lines += wrapped("\(run.summary.policy): \(counted(unreplayed, "load")) ended before its incident's death "
-                    + "could be dealt (its worker already gone): neither saved nor lost")
+                lines += wrapped("\(run.summary.policy): \(counted(unreplayed, "load")) not reproduced: the load ended "
+                    + "before its incident's death could be dealt (its worker already gone); neither saved nor lost")
+            }
+            let otherwise = run.outcome.results.map(\.notReproduced).reduce(0, +)
+            if otherwise > 0 {
+                lines += wrapped("\(run.summary.policy): \(counted(otherwise, "load")) not reproduced: the death came "
+                    + "with the view not as the device had it (on screen for a death in the background band, attached "
+                    + "for one before attach); neither saved nor lost")
             }
             let lost = run.outcome.results.flatMap(\.lost).reduce(into: [String: Int]()) { $0[$1.key, default: 0] += $1.value }
             for (why, count) in lost.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
@@ -92,8 +115,10 @@ struct ReplayReport {
 
     static let legend = """
         attach and death: milliseconds after launch, a range where the evidence left one (drawn by the seed in \
-        each replay). saved: loads whose page the user saw in the end; spared: the replayed kill found the worker in the \
-        foreground band and passed it by. recovery: from the replayed death to the supervisor's recovery of the \
+        each replay). A death in the background band after attach is replayed with the view left 1 ms before it \
+        and shown again 10 ms after. saved: loads whose page the user saw in the end; spared: the replayed kill \
+        took a spare ranked lower instead, as Jetsam would (a kill takes the lowest-ranked worker, one in the \
+        foreground when nothing ranks lower). recovery: from the replayed death to the supervisor's recovery of the \
         view, its own reaction time.
         """
 
@@ -103,7 +128,8 @@ struct ReplayReport {
 
     var json: JSON {
         .object([
-            ("verdict", .string(verdict)), ("savers", .array(savers.map { .string($0.policy) })),
+            ("verdict", .string(verdict)), ("interrupted", .bool(interrupted)),
+            ("savers", .array(interrupted ? [] : savers.map { .string($0.policy) })),
             ("incidents", .array(schedule.incidents.enumerated().map { i, incident in
                 .object([
                     ("id", .string(incident.id)), ("kind", .string(incident.kind)),
@@ -112,7 +138,9 @@ struct ReplayReport {
                         return .object([
                             ("policy", .string(run.summary.policy)), ("loads", .int(result.loads)),
                             ("saved", .int(result.saved)), ("blank", .int(result.blank)), ("failed", .int(result.failed)),
-                            ("spared", .int(result.spared)), ("notReplayed", .int(result.notReplayed)), ("timeToVisibleMs", Percentiles(result.timeToVisibleMs).json),
+                            ("spared", .int(result.spared)), ("notReplayed", .int(result.notReplayed)),
+                            ("reproduced", .int(result.reproduced)), ("notReproduced", .int(result.notReproduced)),
+                            ("timeToVisibleMs", Percentiles(result.timeToVisibleMs).json),
                             ("recoveryMs", Percentiles(result.recoveryMs).json),
                             ("lost", .object(result.lost.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
                         ])

@@ -20,7 +20,7 @@ import Testing
         .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: "back"),
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),
-        .viewClose, .attach, .show(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken,
+        .viewClose, .attach, .show(load: 1), .hide(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken,
         .hello(spawnToHelloMs: 0.4, sandbox: "installed"), .priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ESRCH", rbs: "line"),
         .load(url: "https://a.test/", attempt: 2), .commit(url: "https://a.test/"), .render(title: "T", workersRSSBytes: 4096),
         .fail(kind: "provisional", error: "x"), .fetch(url: "u", kind: "image", status: 404, bytes: 9),
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 53)
+        #expect(Set(Self.samples.map(\.name)).count == 54)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

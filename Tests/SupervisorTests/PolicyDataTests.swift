@@ -96,7 +96,7 @@ import Testing
         let path = try Self.file(#"{"base": "webkit-default", "observe": "spawn", "cooldown": 0}"#, in: folder, named: "w.json")
         let policy = try Self.policy(path)
         var expected = Policy.webkitDefault
-        (expected.name, expected.observe, expected.recoveryCooldownNanoseconds) = ("webkit-default+observe+cooldown", .spawn, 0)
+        (expected.name, expected.observe, expected.recoveryCooldownNanoseconds) = ("webkit-default observe=spawn cooldown=0", .spawn, 0)
         #expect(policy == expected)
     }
 
@@ -145,7 +145,7 @@ import Testing
         let folder = try TemporaryFolder([:])
         let file = try Self.file(#"{"observe": "spawn"}"#, in: folder)
         let policies = try options.table.parse(["--policies", list + file])[options.policies]
-        #expect(policies.map(\.name) == ["none", "guarded", "guarded+spares", "custom", "custom-2"])
+        #expect(policies.map(\.name) == ["none", "guarded", "guarded spares=0", "custom", "custom-2"])
         #expect(policies[1] == .guarded && policies[2].spareWorkers == 0 && policies[3].observe == .spawn)
         #expect(try options.table.parse([])[options.policies] == Policy.all)
         #expect(Self.error("name=lean,spares=0;guarded;name=lean,spares=1", option: "--policies")

@@ -63,7 +63,7 @@ extension Processes {
             let run = try runSupervisor(["run", "--loads", "2", "--policy", "base=guarded,spares=0,reuse=no", "--json"])
             #expect(run.status == 0, "\(run.stderr)")
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-            #expect(summary["policy"] as? String == "guarded+spares+reuse" && summary["spareSpawns"] as? Int == 0)
+            #expect(summary["policy"] as? String == "guarded spares=0 reuse=no" && summary["spareSpawns"] as? Int == 0)
 
             let compare = try runSupervisor([
                 "compare", "--loads", "2", "--views", "1", "--policies", "none;observe=spawn,detect=callback,recover=rebuild", "--json",

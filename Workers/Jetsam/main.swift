@@ -1,12 +1,13 @@
 import CShim
 import Glibc
+import Killer
 import ProcFS
 
 /// Jetsam: the "OS" of this model, after iOS jetsam and Android's lmkd.
 ///
 /// It knows only the supervisor's pid. Every interval it scans /proc for the supervisor's WebContent children and,
-/// under memory pressure, SIGKILLs the lowest-priority one: highest oom_score_adj, then highest nice, then largest
-/// RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
+/// under memory pressure, SIGKILLs the lowest-priority one (`Killer.victim`, the rule `compare --replay` deals its
+/// kills by too): highest oom_score_adj, then highest nice, then largest RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
 /// time, same parent): a pid recycled since the scan is never killed. The supervisor learns of each death through
 /// its pidfd, as on a phone; what it hears from Jetsam is only who did it: with `--claims-fd`, the victim's pid on
 /// a line of its own, written before the kill, since the kernel never tells the supervisor who sent a signal.
@@ -27,6 +28,9 @@ struct Candidate {
     let oomScoreAdjust: Int
     var pid: Int32 { stat.pid }
     var nice: Int { stat.nice }
+    var ranked: Killer.Candidate {
+        Killer.Candidate(pid: pid, oomScoreAdjust: oomScoreAdjust, nice: nice, residentBytes: rssBytes)
+    }
 }
 
 struct Options {
@@ -126,13 +130,13 @@ while getppid() == options.supervisor {
     let workers = listed.filter { !dying.contains($0.pid) }
     let total = workers.reduce(0) { $0 + $1.rssBytes }
     let overBudget = total > options.budgetBytes
-    let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= 500 } : workers
+    let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= Killer.backgroundAdjust } : workers
     if overBudget || options.critical,
-        let victim = pool.max(by: { ($0.oomScoreAdjust, $0.nice, $0.rssBytes) < ($1.oomScoreAdjust, $1.nice, $1.rssBytes) }),
+        let chosen = Killer.victim(among: pool.map(\.ranked)), let victim = pool.first(where: { $0.pid == chosen.pid }),
         kill(victim, claims: options.claimsFD)
     {
         dying.insert(victim.pid)
-        let band = victim.oomScoreAdjust >= 500 ? "background" : "foreground"
+        let band = chosen.band
         let reason = overBudget ? "rss-over-budget" : "critical-pressure"
         let line = """
             {"time":\(wallSeconds()),"mono":\(monotonicNanoseconds()),"event":"jetsam-kill","pid":\(victim.pid),\

@@ -1,0 +1,39 @@
+/// Whether an iOS app could adopt a policy today with WebKit's public API, or WebKit itself would have to change.
+/// A verdict that recommends a policy says which: a developer can ship a reload or a rebuild tomorrow, not a
+/// private setting.
+///
+/// Checked against WebKit's headers (WebKit/WebKit, Source/WebKit/UIProcess/API/Cocoa): the termination callback
+/// `webViewWebContentProcessDidTerminate:` is public (WKNavigationDelegate.h, iOS 9), as are `reload` and creating
+/// a WKWebView; a title watchdog is an app's own timer and `evaluateJavaScript`. Foreground priority for a web
+/// view's process is only the private `_clientNavigationsRunAtForegroundPriority` (iOS 13.4), formerly
+/// `_alwaysRunsAtForegroundPriority` (WKWebViewConfigurationPrivate.h). No public API watches the process from its
+/// launch, boosts it, or keeps spare processes for an app.
+extension Policy {
+    /// What in the policy no public API gives an app, in words; empty when an app can adopt it as it is.
+    public var needsWebKitChanges: [String] {
+        var needs: [String] = []
+        if observe == .spawn { needs.append("observing the process from its launch") }
+        if launchBand == .foreground || hiddenBand == .foreground {
+            needs.append("the private foreground-priority setting")
+        }
+        if launchBand == .boosted || hiddenBand == .boosted { needs.append("a boosted band") }
+        if spareWorkers > 0 || reuseWorkers { needs.append("spare processes") }
+        return needs
+    }
+
+    /// One sentence: which of `policies` an app can adopt with public API, and which need WebKit changes and why.
+    public static func adoption(_ policies: [Policy]) -> String {
+        let adoptable = policies.filter { $0.needsWebKitChanges.isEmpty }.map(\.name)
+        let webKit = policies.filter { !$0.needsWebKitChanges.isEmpty }
+            .map { "\($0.name) (\($0.needsWebKitChanges.joined(separator: ", ")))" }
+        var parts: [String] = []
+        if !adoptable.isEmpty {
+            parts.append("An app can adopt \(adoptable.joined(separator: ", ")) with public API (the termination "
+                + "callback, reload(), a new WKWebView, a title watchdog)")
+        }
+        if !webKit.isEmpty {
+            parts.append("\(webKit.joined(separator: ", ")) \(webKit.count == 1 ? "needs" : "need") WebKit changes")
+        }
+        return parts.joined(separator: "; ") + "."
+    }
+}

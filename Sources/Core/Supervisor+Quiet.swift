@@ -1,0 +1,16 @@
+/// Whether the supervisor is waiting on nothing but its timers: what lets a replay pass a long stretch of a
+/// replayed life (a death 158 s after launch) in simulated time instead of waiting for it.
+extension Supervisor {
+    /// True when every worker has said hello, owes no answer and nothing of a load (a fetch, a result, a title, a
+    /// history), is not being shut down, no view waits for a process, and the run is not stopping: until a timer
+    /// fires, nothing the policy could act on can happen.
+    package var quiet: Bool {
+        guard !stopping, waitingForProcess.isEmpty else { return false }
+        return workers.values.allSatisfy { worker in
+            guard case .ready = worker.stage else { return false }
+            return worker.hangTimer == nil && worker.incoming == nil
+                && worker.owed.fetches == 0 && worker.owed.results == 0 && worker.owed.titles == 0
+                && worker.owed.histories == 0
+        }
+    }
+}
