@@ -58,7 +58,7 @@ package struct Classifier {
         let raise = t.failures.first { $0.role == .foreground && counts($0) } ?? t.failures.first(where: counts)
         let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp, t.reported?.stamp].compactMap { $0 }
         guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
-        if let reported = t.reported, !reported.isJetsam {
+        if let reported = t.reported, !reported.isKill {
             return incident(t, .crash, .confirmed, .crashReport, end: end, reported.words)
         }
         if let crashed = t.crashed {
@@ -67,7 +67,7 @@ package struct Classifier {
         if let found = killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end) { return found }
         if let raise { return goneWhenRaised(t, raise: raise) }
         guard let reported = t.reported else { return nil }
-        return incident(t, .killed, .confirmed, .jetsamReport, end: end,
+        return incident(t, .killed, .confirmed, reported.isJetsam ? .jetsamReport : .crashReport, end: end,
                         reported.words + "; whether it had rendered is not in the input")
     }
 
@@ -95,8 +95,10 @@ package struct Classifier {
             t.callback.map({ $0.before(raise.stamp) }) != true
         {
             let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
-            // Only "does not exist" says the process is gone; an ambiguous error counts only with its rule off.
-            let confidence: Incident.Confidence = raise.error?.targetGone == true ? .confirmed : .possible
+            // Only "does not exist" or a report of its kill says the process is gone; an ambiguous error counts only
+            // with its rule off.
+            let gone = raise.error?.targetGone == true || t.reported?.isKill == true
+            let confidence: Incident.Confidence = gone ? .confirmed : .possible
             return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
                             "foreground raise failed\(after) after launch" + (t.reported.map { "; \($0.words)" } ?? ""))
         }

@@ -12,7 +12,8 @@ public struct Incident {
         /// Gone when WebKit raised it (a background or suspended assertion, or a raise with no launch in the input):
         /// when it died, and whether it had rendered, the input does not say.
         case goneWhenRaised = "gone-when-raised"
-        /// Killed from outside (a JetsamEvent report names it), with nothing in the input on whether it had rendered.
+        /// Killed from outside (a JetsamEvent report names it, or a crash report of its SIGKILL), with nothing in the
+        /// input on whether it had rendered.
         case killed
         /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
         case crash

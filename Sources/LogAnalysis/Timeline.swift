@@ -133,7 +133,8 @@ package struct Timeline {
         return after(other) && !Stamp.near(other, stamp, .burst)
     }
 
-    /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.
+    /// Joins a report's word on the death: a Jetsam kill or a reported SIGKILL is a kill from outside, like one the log
+    /// tells.
     package mutating func add(_ entry: ReportFacts.Entry) {
         lastSeen = entry.stamp.before(lastSeen) ? lastSeen : entry.stamp
         guard reported == nil else {
@@ -142,10 +143,10 @@ package struct Timeline {
         }
         reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
         if process == .unknown, entry.fact.isWebContent { process = .webContent }
-        if reported?.isJetsam == true, killed == nil { killed = entry.stamp }
+        if reported?.isKill == true, killed == nil { killed = entry.stamp }
         if evidence.count < Self.evidenceLimit { evidence.append(entry.evidence) }
         if marks.count < Self.markLimit {
-            marks.append(Mark(kind: reported?.isJetsam == true ? .killed : .crashed, role: nil, stamp: entry.stamp))
+            marks.append(Mark(kind: reported?.isKill == true ? .killed : .crashed, role: nil, stamp: entry.stamp))
         }
     }
 
