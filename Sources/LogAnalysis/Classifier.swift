@@ -195,6 +195,8 @@ package struct Classifier {
         return incident(t, kind, .confirmed, .eventLog, end: death.stamp, detail)
     }
 
+    /// What the user saw follows what the input shows of the view: "none" only for a process seen from its launch
+    /// that no page ever used; one the input shows nothing of before its end (a crash report alone) is unknown.
     private func incident(
         _ t: Timeline, _ kind: Incident.Kind, _ confidence: Incident.Confidence, _ rule: Rule, end: Stamp, _ detail: String
     ) -> Incident {
@@ -206,7 +208,7 @@ package struct Classifier {
             case .hostAppCrash: .appClosed
             case .killedAfterRender, .crash:
                 t.gaveUp != nil ? .blankView : t.callback != nil ? .reload
-                    : t.render != nil || t.inUse != nil ? .blankView : .none
+                    : t.render != nil || t.inUse != nil ? .blankView : t.launch != nil ? .none : .unknown
             }
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,

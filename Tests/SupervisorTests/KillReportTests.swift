@@ -74,3 +74,21 @@ import Testing
     }
 }
 
+/// Issue 29, item 9(b): a WebContent crash report alone says nothing of the view, so what the user saw is unknown,
+/// as a Jetsam report alone already says; a process seen from its launch and never used saw nothing.
+@Suite struct CrashReportAlone {
+    @Test func aWebContentCrashReportAloneLeavesWhatTheUserSawUnknown() throws {
+        let report = try analyze([("x.ips", Array(ReportFixture.webContentIPS.utf8))])
+        #expect(report.summaryOfIncidents == ["4107 crash confirmed"])
+        #expect(report.incidents.first?.userSaw == "unknown")
+        #expect(report.text.contains(" unknown "), "\(report.text)")
+    }
+
+    @Test func aProcessSeenFromItsLaunchAndNeverUsedSawNothing() throws {
+        let log = Fixture.launched(
+            "2025-03-02 10:11:13.000000+0100 MyApp[4100:99001] [Process] 0x1 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)")
+        let report = try analyze(log)
+        #expect(report.summaryOfIncidents == ["4107 crash likely"])
+        #expect(report.incidents.first?.userSaw == "none")
+    }
+}
