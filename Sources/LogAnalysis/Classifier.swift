@@ -100,14 +100,14 @@ package struct Classifier {
             let gone = raise.error?.targetGone == true || t.reported?.isKill == true
             let confidence: Incident.Confidence = gone ? .confirmed : .possible
             return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
-                            "foreground raise failed\(after) after launch" + (t.reported.map { "; \($0.words)" } ?? ""))
+                            "foreground raise failed\(after) after launch" + (t.killedBy.map { "; \($0)" } ?? ""))
         }
         if raise == nil, t.render == nil, let launch = t.launch, Stamp.near(launch, end, .newProcess),
             unattributed.contains(where: { Stamp.near($0, end, .burst) && !$0.before(launch) })
         {
             // A Jetsam report naming the pid makes the kill certain, and says why.
             return incident(t, .killedBeforeRender, t.reported == nil ? .likely : .confirmed, .unpairedErrorAfterLaunch,
-                            end: end, t.reported.map { $0.words + "; an RBS error naming no pid" }
+                            end: end, t.killedBy.map { $0 + "; an RBS error naming no pid" }
                                 ?? "died; an RBS error naming no pid")
         }
         return nil
@@ -138,7 +138,7 @@ package struct Classifier {
                             "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
         }
         if t.killed != nil {
-            let how = t.reported?.words ?? "SIGKILL"
+            let how = t.killedBy ?? "SIGKILL"
             return used ? incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end, "\(what), then \(how)") : nil
         }
         if let raise, used {
@@ -214,6 +214,13 @@ package struct Classifier {
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
             marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil)
+    }
+}
+
+extension Timeline {
+    /// Who killed it and why, as the input says: a report's words, or runningboardd's explanation.
+    fileprivate var killedBy: String? {
+        reported?.words ?? killReason.map { "killed by RunningBoard (\($0))" }
     }
 }
 

@@ -57,6 +57,8 @@ package struct Observation {
     package var cause: TerminationCause?
     /// A numeric termination reason as printed, or a signal.
     package var number: Int?
+    /// For `killed`: the reason the killer gave, as written (runningboardd's `jetsam: per-process-limit`).
+    package var killReason: String?
     /// Our event log's view, for telling how it came back.
     package var view: Int?
     /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its

@@ -90,7 +90,7 @@ extension Observation {
         case .reused: return "taken from the process cache"
         case .unresponsive: return "unresponsive"
         case .gpuExited: return "the GPU process exited"
-        case .killed: return "killed (SIGKILL)"
+        case .killed: return killReason.map { "killed by RunningBoard: \($0)" } ?? "killed (SIGKILL)"
         case .crashed: return "crashed (signal \(number ?? 0))"
         case .exited: return "exited"
         case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"

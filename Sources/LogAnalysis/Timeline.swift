@@ -83,6 +83,8 @@ package struct Timeline {
     package var callback: Stamp?
     package var gaveUp: Stamp?
     package var killed: Stamp?
+    /// The reason the killer gave (runningboardd's explanation), as written.
+    package var killReason: String?
     package var crashed: (stamp: Stamp, signal: Int)?
     package var unresponsive: Stamp?
     package var failures: [Failure] = []
@@ -175,7 +177,9 @@ package struct Timeline {
         case .reused: cached = nil
         case .callback: note(&callback)
         case .reloadGaveUp: note(&gaveUp)
-        case .killed: note(&killed)
+        case .killed:
+            note(&killed)
+            if killReason == nil { killReason = o.killReason }
         case .unresponsive: note(&unresponsive)
         case .unobserved: unobserved = true
         case .assertionError: first = true
