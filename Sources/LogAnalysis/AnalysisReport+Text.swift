@@ -54,6 +54,7 @@ extension AnalysisReport {
         }
         let total = count(.killedBeforeRender)
         guard total > 0 else {
+            if unexplainedErrors > 0 { return inconclusive + (others.isEmpty ? "" : " Also " + others.joined(separator: ", ") + ".") }
             return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
         }
         let listed = incidents.filter { $0.kind == .killedBeforeRender }
@@ -65,6 +66,16 @@ extension AnalysisReport {
         text += " — " + blankness(listed, total: total)
         if let first = pids.first { text += "; see --timeline \(first)" }
         return text + (others.isEmpty ? "." : ". Also " + others.joined(separator: ", ") + ".")
+    }
+
+    /// RunningBoard's error alone says some process was gone, not which one nor whether it had rendered: WebKit's
+    /// lines around it say that (its ProcessAssertion line names the pid), and where to find them.
+    private var inconclusive: String {
+        let errors = unexplainedErrors == 1 ? "error" : "errors"
+        return "Inconclusive: \(grouped(unexplainedErrors)) RunningBoard \"Specified target process does not exist\" "
+            + "\(errors) naming no pid, and no line of WebKit's says which process. Add WebKit's lines from the same "
+            + "minutes: the app's whole console in Xcode or Console, or `log show --predicate 'subsystem == "
+            + "\"com.apple.WebKit\"'` over the device's log archive (a sysdiagnose's system_logs.logarchive)."
     }
 
     /// What the user saw, in as many words as the evidence supports.

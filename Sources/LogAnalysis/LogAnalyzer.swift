@@ -51,6 +51,8 @@ public final class LogAnalyzer {
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
+    /// Processes any line named: none means the input holds none of WebKit's lines.
+    private var processesNamed = 0
     private var ordinal = 0
     private var observations: [Observation] = []
     private var assembler = RecordAssembler()
@@ -116,6 +118,11 @@ public final class LogAnalyzer {
         concludeReports()
         concludePidless()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
+        if processesNamed == 0 {
+            report.unexplainedErrors = pairing.unattributed.count { error in
+                !report.incidents.contains { Stamp.near($0.firstSeen, error, .burst) || Stamp.near($0.lastSeen, error, .burst) }
+            }
+        }
         return report
     }
 
@@ -213,6 +220,7 @@ public final class LogAnalyzer {
     private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
         guard let pid = o.pid else { return }
         if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
+        if timelines[pid] == nil { processesNamed += 1 }
         if let existing = timelines[pid] {
             // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
             let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)

@@ -47,9 +47,10 @@ struct HTMLReport {
 
     // MARK: - Sections
 
-    /// The verdict's colour: a blank view found, another incident, or none.
+    /// The verdict's colour: a blank view found, another incident or an inconclusive input, or none.
     private var tone: String {
-        report.count(.killedBeforeRender) > 0 ? "blank" : report.incidents.isEmpty ? "clear" : "other"
+        report.count(.killedBeforeRender) > 0 ? "blank"
+            : report.incidents.isEmpty && report.unexplainedErrors == 0 ? "clear" : "other"
     }
 
     private var read: String {
