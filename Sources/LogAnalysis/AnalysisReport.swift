@@ -149,7 +149,7 @@ public struct AnalysisReport {
             ("lastSeen", time(incident.lastSeen).map(JSON.string) ?? .null),
             ("evidence", .array(incident.evidence.map { .string(place($0.stamp)) })),
             ("userSaw", .string(incident.userSaw)), ("detail", .string(incident.detail)),
-            ("recovery", .string(incident.kind.recovery)),
+            ("recovery", .string(incident.advice)),
         ])
     }
 }

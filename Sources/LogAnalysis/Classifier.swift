@@ -210,10 +210,12 @@ package struct Classifier {
                 t.gaveUp != nil ? .blankView : t.callback != nil ? .reload
                     : t.render != nil || t.inUse != nil ? .blankView : t.launch != nil ? .none : .unknown
             }
+        // Our event log says whether the app was told; WebKit's lines say only that it was, after the end.
+        let told = t.death != nil ? !t.unobserved : t.callback.map { !$0.before(end) } == true ? true : nil
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
-            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil)
+            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil, told: told)
     }
 }
 

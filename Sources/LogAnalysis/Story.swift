@@ -13,7 +13,7 @@ extension AnalysisReport {
             lines += wrapped(
                 "pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
                     + " — \(visible(incident.detail)); the user saw: \(visible(incident.userSaw)). What recovers it: "
-                    + incident.kind.recovery + ".", indent: 2)
+                    + incident.advice + ".", indent: 2)
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
@@ -95,6 +95,7 @@ extension Observation {
         case .exited: return "exited"
         case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"
         case .unobserved: return "its death was not delivered"
+        case .appReload: return "the app reloaded the view"
         case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
         }
     }

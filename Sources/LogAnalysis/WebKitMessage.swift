@@ -66,6 +66,10 @@ package enum WebKitMessage {
     }
 
     private static func pageProxy(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        let before = out.count
+        defer {
+            if let page = m.number(after: M.pageProxyID) { for i in before..<out.count { out[i].page = page } }
+        }
         let pid = bracketPID(m) ?? m.number(after: M.pidParen) ?? m.number(after: M.webPID)
         if m.contains(M.processDidTerminate) {
             var terminated = Observation(.terminated, pid: pid, process: .webContent)
@@ -154,7 +158,10 @@ package enum WebKitMessage {
 
     /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
     private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
-        if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
+        if m.contains(M.terminationDelegate) {
+            // The app's own line from its WKNavigationDelegate method; it says what the app did there.
+            if m.contains(M.reload) { out.append(Observation(.appReload, pid: nil)) }
+        } else if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
             out.append(Observation(.killed, pid: pid))
         } else if let at = m.index(of: M.forwardedWebContent), m.byte(at - 1) != 46 {
             var i = at + M.forwardedWebContent.count
@@ -304,6 +311,9 @@ private enum Words {
     package static let identityEnd = bytes(">:")
     package static let reportedByLaunchd = bytes("termination reported by launchd (")
     package static let trackingProcess = bytes("tracking process")
+    package static let pageProxyID = bytes("pageProxyID=")
+    package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
+    package static let reload = bytes("reload")
     package static let terminatingWith = bytes("Terminating with description")
     package static let explanation = bytes("explanation:")
     package static let contextCode = bytes(" code:")
