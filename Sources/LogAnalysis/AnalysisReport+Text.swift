@@ -45,9 +45,38 @@ extension AnalysisReport {
             + "), \(grouped(linesSkipped)) skipped."
     }
 
-    /// The one line a person reads first. Only a confirmed or likely kill before render says the view stayed blank;
-    /// where the input tells how each view came back, it says that instead.
+    /// The one line a person reads first. It leads with what the user saw for longest: views our event log shows
+    /// blank to its end. Only a confirmed or likely kill before render says the view stayed blank; where the input
+    /// tells how each view came back, it says that instead.
     public var verdict: String {
+        guard let forGood = blankForGood else { return incidentsVerdict }
+        return forGood + " " + incidentsVerdict
+    }
+
+    /// Views killed after render (or crashed) that the event log shows blank to its end, and whether a callback
+    /// fired: without one, the advice to reload on it cannot work. Kills before render say so in their own words.
+    private var blankForGood: String? {
+        let views = incidents.filter { $0.kind != .killedBeforeRender && $0.stayedBlank }
+        guard !views.isEmpty else { return nil }
+        let pids = views.compactMap(\.pid)
+        let named = pids.prefix(8).map(String.init).joined(separator: ", ")
+            + (pids.count > 8 ? " and \(grouped(pids.count - 8)) more" : "")
+        let kinds = Set(views.map(\.kind.rawValue)).sorted().joined(separator: " or ")
+        var text = "\(counted(views.count, "view")) stayed blank to the end of the log ("
+            + kinds + (pids.isEmpty ? "" : ": pid\(pids.count == 1 ? "" : "s") \(named)") + ")"
+        let untold = views.count { $0.told == false }
+        if untold == views.count {
+            text += ": no termination callback fired, so nothing reloaded \(views.count == 1 ? "it" : "them"); only a "
+                + "watchdog that finds the view blank and rebuilds the web view recovers \(views.count == 1 ? "it" : "them")"
+        } else if untold > 0 {
+            text += "; for \(grouped(untold)) of them no termination callback fired, so only a watchdog that finds the "
+                + "view blank and rebuilds the web view recovers those"
+        }
+        return text + "."
+    }
+
+    /// The incidents by kind: kills before render first, with how each view came back.
+    private var incidentsVerdict: String {
         let others = Incident.Kind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
             let n = count(kind)
             return n == 0 ? nil : "\(kind.rawValue): \(grouped(n))"

@@ -81,6 +81,9 @@ public struct Incident {
     /// Whether the incident's own claim about the view holds firmly enough to say it in the verdict.
     public var firm: Bool { confidence != .possible }
 
+    /// A view our event log shows blank to its end: the log tells every recovery, and none came.
+    public var stayedBlank: Bool { rule == .eventLog && seen == .blankView && recovered == nil && firm }
+
     /// What would have brought the view back, as far as the input says whether a termination callback fired: the
     /// advice a kind gives when it does not say, else advice that can work with or without one.
     public var advice: String {
