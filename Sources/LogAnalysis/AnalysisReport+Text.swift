@@ -45,15 +45,45 @@ extension AnalysisReport {
             + "), \(grouped(linesSkipped)) skipped."
     }
 
-    /// The one line a person reads first. Only a confirmed or likely kill before render says the view stayed blank;
-    /// where the input tells how each view came back, it says that instead.
+    /// The one line a person reads first. It leads with what the user saw for longest: views our event log shows
+    /// blank to its end. Only a confirmed or likely kill before render says the view stayed blank; where the input
+    /// tells how each view came back, it says that instead.
     public var verdict: String {
+        guard let forGood = blankForGood else { return incidentsVerdict }
+        return forGood + " " + incidentsVerdict
+    }
+
+    /// Views killed after render (or crashed) that the event log shows blank to its end, and whether a callback
+    /// fired: without one, the advice to reload on it cannot work. Kills before render say so in their own words.
+    private var blankForGood: String? {
+        let views = incidents.filter { $0.kind != .killedBeforeRender && $0.stayedBlank }
+        guard !views.isEmpty else { return nil }
+        let pids = views.compactMap(\.pid)
+        let named = pids.prefix(8).map(String.init).joined(separator: ", ")
+            + (pids.count > 8 ? " and \(grouped(pids.count - 8)) more" : "")
+        let kinds = Set(views.map(\.kind.rawValue)).sorted().joined(separator: " or ")
+        var text = "\(counted(views.count, "view")) stayed blank to the end of the log ("
+            + kinds + (pids.isEmpty ? "" : ": pid\(pids.count == 1 ? "" : "s") \(named)") + ")"
+        let untold = views.count { $0.told == false }
+        if untold == views.count {
+            text += ": no termination callback fired, so nothing reloaded \(views.count == 1 ? "it" : "them"); only a "
+                + "watchdog that finds the view blank and rebuilds the web view recovers \(views.count == 1 ? "it" : "them")"
+        } else if untold > 0 {
+            text += "; for \(grouped(untold)) of them no termination callback fired, so only a watchdog that finds the "
+                + "view blank and rebuilds the web view recovers those"
+        }
+        return text + "."
+    }
+
+    /// The incidents by kind: kills before render first, with how each view came back.
+    private var incidentsVerdict: String {
         let others = Incident.Kind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
             let n = count(kind)
             return n == 0 ? nil : "\(kind.rawValue): \(grouped(n))"
         }
         let total = count(.killedBeforeRender)
         guard total > 0 else {
+            if unexplainedErrors > 0 { return inconclusive + (others.isEmpty ? "" : " Also " + others.joined(separator: ", ") + ".") }
             return "No kill-before-render incident" + (others.isEmpty ? "." : "; " + others.joined(separator: ", ") + ".")
         }
         let listed = incidents.filter { $0.kind == .killedBeforeRender }
@@ -65,6 +95,16 @@ extension AnalysisReport {
         text += " — " + blankness(listed, total: total)
         if let first = pids.first { text += "; see --timeline \(first)" }
         return text + (others.isEmpty ? "." : ". Also " + others.joined(separator: ", ") + ".")
+    }
+
+    /// RunningBoard's error alone says some process was gone, not which one nor whether it had rendered: WebKit's
+    /// lines around it say that (its ProcessAssertion line names the pid), and where to find them.
+    private var inconclusive: String {
+        let errors = unexplainedErrors == 1 ? "error" : "errors"
+        return "Inconclusive: \(grouped(unexplainedErrors)) RunningBoard \"Specified target process does not exist\" "
+            + "\(errors) naming no pid, and no line of WebKit's says which process. Add WebKit's lines from the same "
+            + "minutes: the app's whole console in Xcode or Console, or `log show --predicate 'subsystem == "
+            + "\"com.apple.WebKit\"'` over the device's log archive (a sysdiagnose's system_logs.logarchive)."
     }
 
     /// What the user saw, in as many words as the evidence supports.

@@ -20,6 +20,9 @@ public struct AnalysisReport {
     /// Lines in the records read (a record's first line and its continuations), per envelope.
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
+    /// RunningBoard's "does not exist" errors, naming no pid, in an input where no line names a process: the seed's
+    /// line alone, which says a process was gone but not which, nor whether it had rendered.
+    public internal(set) var unexplainedErrors = 0
     /// Incidents beyond the report's limit, counted only.
     public internal(set) var omitted = 0
     /// Report entries (crashes, Jetsam kills) past the limit of those waiting to be joined: not read.
@@ -126,6 +129,7 @@ public struct AnalysisReport {
             ("incidents", .array(incidents.map(json))),
         ]
         if omitted > 0 { fields.append(("incidentsOmitted", .int(omitted))) }
+        if unexplainedErrors > 0 { fields.append(("unexplainedErrors", .int(unexplainedErrors))) }
         if !assumedZones.isEmpty {
             fields.append(("zonesAssumed", .object(assumedZones.sorted { $0.key < $1.key }.map { (files[$0.key], .string($0.value.description)) })))
         }
@@ -145,7 +149,7 @@ public struct AnalysisReport {
             ("lastSeen", time(incident.lastSeen).map(JSON.string) ?? .null),
             ("evidence", .array(incident.evidence.map { .string(place($0.stamp)) })),
             ("userSaw", .string(incident.userSaw)), ("detail", .string(incident.detail)),
-            ("recovery", .string(incident.kind.recovery)),
+            ("recovery", .string(incident.advice)),
         ])
     }
 }

@@ -58,7 +58,7 @@ package struct Classifier {
         let raise = t.failures.first { $0.role == .foreground && counts($0) } ?? t.failures.first(where: counts)
         let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp, t.reported?.stamp].compactMap { $0 }
         guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
-        if let reported = t.reported, !reported.isJetsam {
+        if let reported = t.reported, !reported.isKill {
             return incident(t, .crash, .confirmed, .crashReport, end: end, reported.words)
         }
         if let crashed = t.crashed {
@@ -67,7 +67,7 @@ package struct Classifier {
         if let found = killedBeforeRender(t, raise: raise, end: end) ?? afterUse(t, raise: raise, end: end) { return found }
         if let raise { return goneWhenRaised(t, raise: raise) }
         guard let reported = t.reported else { return nil }
-        return incident(t, .killed, .confirmed, .jetsamReport, end: end,
+        return incident(t, .killed, .confirmed, reported.isJetsam ? .jetsamReport : .crashReport, end: end,
                         reported.words + "; whether it had rendered is not in the input")
     }
 
@@ -95,17 +95,19 @@ package struct Classifier {
             t.callback.map({ $0.before(raise.stamp) }) != true
         {
             let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
-            // Only "does not exist" says the process is gone; an ambiguous error counts only with its rule off.
-            let confidence: Incident.Confidence = raise.error?.targetGone == true ? .confirmed : .possible
+            // Only "does not exist" or a report of its kill says the process is gone; an ambiguous error counts only
+            // with its rule off.
+            let gone = raise.error?.targetGone == true || t.reported?.isKill == true
+            let confidence: Incident.Confidence = gone ? .confirmed : .possible
             return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
-                            "foreground raise failed\(after) after launch" + (t.reported.map { "; \($0.words)" } ?? ""))
+                            "foreground raise failed\(after) after launch" + (t.killedBy.map { "; \($0)" } ?? ""))
         }
         if raise == nil, t.render == nil, let launch = t.launch, Stamp.near(launch, end, .newProcess),
             unattributed.contains(where: { Stamp.near($0, end, .burst) && !$0.before(launch) })
         {
             // A Jetsam report naming the pid makes the kill certain, and says why.
             return incident(t, .killedBeforeRender, t.reported == nil ? .likely : .confirmed, .unpairedErrorAfterLaunch,
-                            end: end, t.reported.map { $0.words + "; an RBS error naming no pid" }
+                            end: end, t.killedBy.map { $0 + "; an RBS error naming no pid" }
                                 ?? "died; an RBS error naming no pid")
         }
         return nil
@@ -136,7 +138,7 @@ package struct Classifier {
                             "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
         }
         if t.killed != nil {
-            let how = t.reported?.words ?? "SIGKILL"
+            let how = t.killedBy ?? "SIGKILL"
             return used ? incident(t, .killedAfterRender, .confirmed, .killedAfterUse, end: end, "\(what), then \(how)") : nil
         }
         if let raise, used {
@@ -193,6 +195,8 @@ package struct Classifier {
         return incident(t, kind, .confirmed, .eventLog, end: death.stamp, detail)
     }
 
+    /// What the user saw follows what the input shows of the view: "none" only for a process seen from its launch
+    /// that no page ever used; one the input shows nothing of before its end (a crash report alone) is unknown.
     private func incident(
         _ t: Timeline, _ kind: Incident.Kind, _ confidence: Incident.Confidence, _ rule: Rule, end: Stamp, _ detail: String
     ) -> Incident {
@@ -204,12 +208,21 @@ package struct Classifier {
             case .hostAppCrash: .appClosed
             case .killedAfterRender, .crash:
                 t.gaveUp != nil ? .blankView : t.callback != nil ? .reload
-                    : t.render != nil || t.inUse != nil ? .blankView : .none
+                    : t.render != nil || t.inUse != nil ? .blankView : t.launch != nil ? .none : .unknown
             }
+        // Our event log says whether the app was told; WebKit's lines say only that it was, after the end.
+        let told = t.death != nil ? !t.unobserved : t.callback.map { !$0.before(end) } == true ? true : nil
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
-            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil)
+            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil, told: told)
+    }
+}
+
+extension Timeline {
+    /// Who killed it and why, as the input says: a report's words, or runningboardd's explanation.
+    fileprivate var killedBy: String? {
+        reported?.words ?? killReason.map { "killed by RunningBoard (\($0))" }
     }
 }
 

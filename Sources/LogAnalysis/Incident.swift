@@ -12,7 +12,8 @@ public struct Incident {
         /// Gone when WebKit raised it (a background or suspended assertion, or a raise with no launch in the input):
         /// when it died, and whether it had rendered, the input does not say.
         case goneWhenRaised = "gone-when-raised"
-        /// Killed from outside (a JetsamEvent report names it), with nothing in the input on whether it had rendered.
+        /// Killed from outside (a JetsamEvent report names it, or a crash report of its SIGKILL), with nothing in the
+        /// input on whether it had rendered.
         case killed
         /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
         case crash
@@ -67,6 +68,9 @@ public struct Incident {
     package let marks: [Timeline.Mark]
     /// What a replay of it needs; nil for an incident no process's timeline made.
     package var moments: Moments? = nil
+    /// Whether a termination callback fired for it: our event log says (`unobserved` when not); WebKit's lines say
+    /// only when one did. Nil when the input does not say.
+    public internal(set) var told: Bool? = nil
 
     /// What the user saw, in words: `blank view`, or `blank until rebuilt, 3.0 s` when the input tells.
     public var userSaw: String {
@@ -76,6 +80,23 @@ public struct Incident {
 
     /// Whether the incident's own claim about the view holds firmly enough to say it in the verdict.
     public var firm: Bool { confidence != .possible }
+
+    /// A view our event log shows blank to its end: the log tells every recovery, and none came.
+    public var stayedBlank: Bool { rule == .eventLog && seen == .blankView && recovered == nil && firm }
+
+    /// What would have brought the view back, as far as the input says whether a termination callback fired: the
+    /// advice a kind gives when it does not say, else advice that can work with or without one.
+    public var advice: String {
+        switch (kind, told) {
+        case (.killedBeforeRender, true?):
+            "the termination callback fired: reloading the web view on it recovers it"
+        case (.killedAfterRender, false?), (.crash, false?):
+            "no termination callback fired, so nothing reloads it: only a watchdog that finds the view blank and "
+                + "rebuilds the web view recovers it"
+        default:
+            kind.recovery
+        }
+    }
 }
 
 extension Incident.Kind {

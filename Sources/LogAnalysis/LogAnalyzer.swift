@@ -47,10 +47,13 @@ public final class LogAnalyzer {
     private var classifier: Classifier
     private var pairing = AssertionPairing()
     private var recovery = ViewRecovery()
+    private var pages = PageRecovery()
     private var facts = ReportFacts()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
+    /// Processes any line named: none means the input holds none of WebKit's lines.
+    private var processesNamed = 0
     private var ordinal = 0
     private var observations: [Observation] = []
     private var assembler = RecordAssembler()
@@ -116,6 +119,11 @@ public final class LogAnalyzer {
         concludeReports()
         concludePidless()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
+        if processesNamed == 0 {
+            report.unexplainedErrors = pairing.unattributed.count { error in
+                !report.incidents.contains { Stamp.near($0.firstSeen, error, .burst) || Stamp.near($0.lastSeen, error, .burst) }
+            }
+        }
         return report
     }
 
@@ -189,6 +197,8 @@ public final class LogAnalyzer {
                 }
             }
             if o.kind == .assertionFailed || o.pid != nil { observe(o, at: stamp) }
+        case .appReload:
+            pages.noteReload(at: stamp)
         case .hostQuit, .appBackground, .appForeground:
             if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
             classifier.host.note(o.kind, at: stamp)
@@ -212,7 +222,9 @@ public final class LogAnalyzer {
 
     private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
         guard let pid = o.pid else { return }
+        pages.note(o, at: stamp)
         if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
+        if timelines[pid] == nil { processesNamed += 1 }
         if let existing = timelines[pid] {
             // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
             let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)
@@ -247,6 +259,11 @@ public final class LogAnalyzer {
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
                 incident.recovered = recovery.recovered(view: view, after: death)
+            } else if timeline.view == nil {
+                // The view went blank when the process died, or, before render, when it was raised and found gone.
+                let raised = incident.kind == .killedBeforeRender ? timeline.raise : nil
+                let death = [raised, timeline.end].compactMap { $0 }.min { $0.before($1) } ?? incident.lastSeen
+                incident.recovered = pages.recovered(pid: timeline.pid, after: death, told: incident.told == true)
             }
             report.add(incident, limit: Self.incidentLimit)
         } else if timeline.process == .webContent {

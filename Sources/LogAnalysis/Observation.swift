@@ -47,6 +47,8 @@ package struct Observation {
         case death
         /// Our event log's `unobserved`: the death above was not delivered to the app.
         case unobserved
+        /// The app's own termination delegate (`webViewWebContentProcessDidTerminate`) says it reloaded the view.
+        case appReload
     }
 
     package var kind: Kind
@@ -57,6 +59,10 @@ package struct Observation {
     package var cause: TerminationCause?
     /// A numeric termination reason as printed, or a signal.
     package var number: Int?
+    /// For `killed`: the reason the killer gave, as written (runningboardd's `jetsam: per-process-limit`).
+    package var killReason: String?
+    /// WebKit's `pageProxyID`: the page a process served, for telling how the page came back after it died.
+    package var page: Int?
     /// Our event log's view, for telling how it came back.
     package var view: Int?
     /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its

@@ -13,7 +13,7 @@ extension AnalysisReport {
             lines += wrapped(
                 "pid \(pid): \(incident.kind.rawValue) (\(incident.confidence.rawValue), rule \(incident.rule.rawValue))"
                     + " — \(visible(incident.detail)); the user saw: \(visible(incident.userSaw)). What recovers it: "
-                    + incident.kind.recovery + ".", indent: 2)
+                    + incident.advice + ".", indent: 2)
         }
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
@@ -90,11 +90,12 @@ extension Observation {
         case .reused: return "taken from the process cache"
         case .unresponsive: return "unresponsive"
         case .gpuExited: return "the GPU process exited"
-        case .killed: return "killed (SIGKILL)"
+        case .killed: return killReason.map { "killed by RunningBoard: \($0)" } ?? "killed (SIGKILL)"
         case .crashed: return "crashed (signal \(number ?? 0))"
         case .exited: return "exited"
         case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"
         case .unobserved: return "its death was not delivered"
+        case .appReload: return "the app reloaded the view"
         case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
         }
     }

@@ -83,6 +83,8 @@ package struct Timeline {
     package var callback: Stamp?
     package var gaveUp: Stamp?
     package var killed: Stamp?
+    /// The reason the killer gave (runningboardd's explanation), as written.
+    package var killReason: String?
     package var crashed: (stamp: Stamp, signal: Int)?
     package var unresponsive: Stamp?
     package var failures: [Failure] = []
@@ -133,7 +135,8 @@ package struct Timeline {
         return after(other) && !Stamp.near(other, stamp, .burst)
     }
 
-    /// Joins a report's word on the death: a Jetsam kill is a kill from outside, like a SIGKILL the log tells.
+    /// Joins a report's word on the death: a Jetsam kill or a reported SIGKILL is a kill from outside, like one the log
+    /// tells.
     package mutating func add(_ entry: ReportFacts.Entry) {
         lastSeen = entry.stamp.before(lastSeen) ? lastSeen : entry.stamp
         guard reported == nil else {
@@ -142,10 +145,10 @@ package struct Timeline {
         }
         reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
         if process == .unknown, entry.fact.isWebContent { process = .webContent }
-        if reported?.isJetsam == true, killed == nil { killed = entry.stamp }
+        if reported?.isKill == true, killed == nil { killed = entry.stamp }
         if evidence.count < Self.evidenceLimit { evidence.append(entry.evidence) }
         if marks.count < Self.markLimit {
-            marks.append(Mark(kind: reported?.isJetsam == true ? .killed : .crashed, role: nil, stamp: entry.stamp))
+            marks.append(Mark(kind: reported?.isKill == true ? .killed : .crashed, role: nil, stamp: entry.stamp))
         }
     }
 
@@ -174,7 +177,9 @@ package struct Timeline {
         case .reused: cached = nil
         case .callback: note(&callback)
         case .reloadGaveUp: note(&gaveUp)
-        case .killed: note(&killed)
+        case .killed:
+            note(&killed)
+            if killReason == nil { killReason = o.killReason }
         case .unresponsive: note(&unresponsive)
         case .unobserved: unobserved = true
         case .assertionError: first = true

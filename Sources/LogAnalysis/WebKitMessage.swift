@@ -66,6 +66,10 @@ package enum WebKitMessage {
     }
 
     private static func pageProxy(_ m: Span<UInt8>, _ out: inout [Observation]) {
+        let before = out.count
+        defer {
+            if let page = m.number(after: M.pageProxyID) { for i in before..<out.count { out[i].page = page } }
+        }
         let pid = bracketPID(m) ?? m.number(after: M.pidParen) ?? m.number(after: M.webPID)
         if m.contains(M.processDidTerminate) {
             var terminated = Observation(.terminated, pid: pid, process: .webContent)
@@ -141,6 +145,10 @@ package enum WebKitMessage {
             var observation = Observation(signal == 9 ? .killed : signal == 0 ? .exited : .crashed, pid: pid, process: process)
             observation.number = signal
             out.append(observation)
+        } else if let terminating = m.index(of: M.terminatingWith, from: end) {
+            var observation = Observation(.killed, pid: pid, process: process)
+            observation.killReason = terminateExplanation(m, from: terminating)
+            out.append(observation)
         } else if m.contains(M.trackingProcess) {
             out.append(Observation(.launch, pid: pid, process: process))
         } else {
@@ -150,7 +158,10 @@ package enum WebKitMessage {
 
     /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
     private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
-        if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
+        if m.contains(M.terminationDelegate) {
+            // The app's own line from its WKNavigationDelegate method; it says what the app did there.
+            if m.contains(M.reload) { out.append(Observation(.appReload, pid: nil)) }
+        } else if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
             out.append(Observation(.killed, pid: pid))
         } else if let at = m.index(of: M.forwardedWebContent), m.byte(at - 1) != 46 {
             var i = at + M.forwardedWebContent.count
@@ -172,6 +183,31 @@ package enum WebKitMessage {
     }
 
     // MARK: - Fields
+
+    /// runningboardd's kill: `Terminating with description: <RBSTerminateContext| explanation:"jetsam:
+    /// per-process-limit" reportType:...>` (the explanation quoted or not); its `code:` when it gives no explanation.
+    private static func terminateExplanation(_ m: Span<UInt8>, from start: Int) -> String? {
+        let close = m.index(of: 62, from: start) ?? m.count
+        if let at = m.index(of: M.explanation, from: start), at < close {
+            var i = at + M.explanation.count
+            if m.byte(i) == 34 {
+                i += 1
+                return m.string(i..<(m.index(of: 34, from: i) ?? close))
+            }
+            // Unquoted, it runs to the next `key:` field or the context's end.
+            var end = close
+            for key in M.contextKeys { if let next = m.index(of: key, from: i), next < end { end = next } }
+            let text = m.string(i..<end)
+            return text.isEmpty ? nil : text
+        }
+        if let at = m.index(of: M.contextCode, from: start), at < close {
+            let i = at + M.contextCode.count
+            var j = i
+            while j < close, m[j] != 32 { j += 1 }
+            return "code " + m.string(i..<j)
+        }
+        return nil
+    }
 
     /// `[PID=4107]`, `[pageProxyID=7, webPageID=8, PID=4107]`, `[PID=61579, throttler=0x...]`.
     package static func bracketPID(_ m: Span<UInt8>) -> Int? {
@@ -275,6 +311,13 @@ private enum Words {
     package static let identityEnd = bytes(">:")
     package static let reportedByLaunchd = bytes("termination reported by launchd (")
     package static let trackingProcess = bytes("tracking process")
+    package static let pageProxyID = bytes("pageProxyID=")
+    package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
+    package static let reload = bytes("reload")
+    package static let terminatingWith = bytes("Terminating with description")
+    package static let explanation = bytes("explanation:")
+    package static let contextCode = bytes(" code:")
+    package static let contextKeys = [" reportType:", " maxTerminationResistance:", " domain:", " code:"].map { Array($0.utf8) }
     package static let removingAssertionsForTerminated = bytes("Removing assertions for terminated process")
     package static let appIdentity = bytes("[app<")
     package static let applicationIdentity = bytes("[application<")

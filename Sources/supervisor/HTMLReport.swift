@@ -47,9 +47,10 @@ struct HTMLReport {
 
     // MARK: - Sections
 
-    /// The verdict's colour: a blank view found, another incident, or none.
+    /// The verdict's colour: a blank view found, another incident or an inconclusive input, or none.
     private var tone: String {
-        report.count(.killedBeforeRender) > 0 ? "blank" : report.incidents.isEmpty ? "clear" : "other"
+        report.count(.killedBeforeRender) > 0 ? "blank"
+            : report.incidents.isEmpty && report.unexplainedErrors == 0 ? "clear" : "other"
     }
 
     private var read: String {
@@ -97,7 +98,7 @@ struct HTMLReport {
         out += "<h3><span class=\"kind\" style=\"color:\(color)\">\(incident.kind.rawValue)</span> \(who)"
             + " <span class=\"confidence\">\(incident.confidence.rawValue)</span></h3>\n"
         out += "<p>\(markupText(incident.detail)). The user saw: <strong style=\"color:\(Self.color(incident.seen))\">"
-            + "\(markupText(incident.userSaw))</strong>. What recovers it: \(markupText(incident.kind.recovery)). "
+            + "\(markupText(incident.userSaw))</strong>. What recovers it: \(markupText(incident.advice)). "
             + "Rule: <code>\(incident.rule.rawValue)</code>.</p>\n<ol class=\"lines\">\n"
         var previous: Evidence?
         for evidence in incident.evidence {

@@ -72,6 +72,7 @@ struct LogInputs {
         let reader = InputReader(analyzer)
         for archive in logArchives { reader.passOverLogArchive(archive) }
         var skipped = unreadable
+        var ours: [String] = []
         for input in files {
             let base = progress.done
             if let path = input.path {
@@ -81,6 +82,11 @@ struct LogInputs {
                 } catch {
                     guard input.inDirectory else { throw error }
                     skipped.append("\(path) (\(error.reason))")
+                    continue
+                }
+                if let kind = Self.ownOutput(file) {
+                    ours.append("\(path) (\(kind.name))")
+                    progress.done = base + input.bytes
                     continue
                 }
                 try reader.read(file.fd, name: input.name, passingOverBinary: input.inDirectory) { progress.show(base + $0) }
@@ -94,7 +100,20 @@ struct LogInputs {
             printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
                 + "read: \(listed(skipped.sorted()))")
         }
+        if !ours.isEmpty {
+            printError("supervisor: warning: skipped \(counted(ours.count, "file")) this tool wrote, which "
+                + "\(ours.count == 1 ? "is" : "are") not evidence: \(listed(ours))")
+        }
         for note in reader.notes { printError("supervisor: warning: \(note)") }
+    }
+
+    /// What this tool writes and never reads back as evidence: a replay schedule, a chart, an HTML report. Each is
+    /// told by how it begins, as the outputs' own checks tell them (its event logs and iOS-style logs are inputs).
+    private static let ownOutputs = [ReplayExport.outputKind, DocumentKinds.chart, DocumentKinds.report]
+
+    private static func ownOutput(_ file: InputFile) -> OutputKind? {
+        guard let head = try? file.head(Leftovers.headSize) else { return nil }
+        return ownOutputs.first { $0.recognises(head[...]) }
     }
 
     /// The clocks the files write in their first dated lines, read one open file at a time: what a file with no

@@ -79,12 +79,21 @@ package struct ReportedDeath {
     package var event: ReportFact.Event
     package var stamp: Stamp
 
-    /// `killed by Jetsam (per-process-limit, 2,210 pages = 34.5 MiB)`, `crashed: EXC_BAD_ACCESS (SIGSEGV)`.
+    /// `killed by Jetsam (per-process-limit, 2,210 pages = 34.5 MiB)`, `crashed: EXC_BAD_ACCESS (SIGSEGV)`, `killed:
+    /// EXC_CRASH (SIGKILL), per its crash report; RunningBoard's reason: RUNNINGBOARD 0xdead10cc`.
     package var words: String {
         switch event {
         case .crashed(let exception, let signal, let termination):
             let what = [exception, signal.map { exception == nil ? $0 : "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-            return "crashed: " + (what.isEmpty ? termination ?? "no exception given" : what) + ", per its crash report"
+            guard isKill else {
+                return "crashed: " + (what.isEmpty ? termination ?? "no exception given" : what) + ", per its crash report"
+            }
+            var text = "killed: " + (what.isEmpty ? "SIGKILL" : what) + ", per its crash report"
+            if let termination {
+                text += termination.uppercased().contains("RUNNINGBOARD") ? "; RunningBoard's reason: " : "; its reason: "
+                text += termination
+            }
+            return text
         case .jetsamKilled(let reason, let pages, let pageSize):
             var held = ""
             if let pages {
@@ -99,5 +108,22 @@ package struct ReportedDeath {
     package var isJetsam: Bool {
         if case .jetsamKilled = event { return true }
         return false
+    }
+
+    /// Killed from outside: by Jetsam, or a crash report of a SIGKILL, which only the system sends a WebContent
+    /// process ("EXC_CRASH (SIGKILL): the operating system terminated the process", Apple's
+    /// developer.apple.com/documentation/xcode/sigkill). A kill, never a crash.
+    package var isKill: Bool {
+        switch event {
+        case .jetsamKilled: return true
+        case .crashed(let exception, let signal, _):
+            return [signal, exception].contains { $0.map(Self.namesSIGKILL) == true }
+        }
+    }
+
+    /// `SIGKILL`, or older reports' `Termination Signal: Killed: 9`.
+    private static func namesSIGKILL(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        return upper.contains("SIGKILL") || upper.hasPrefix("KILLED")
     }
 }
