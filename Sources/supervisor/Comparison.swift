@@ -31,7 +31,7 @@ struct Comparison {
         guard interrupted, let last = summaries.last else {
             return interrupted ? "interrupted before any policy ran" : nil
         }
-        return "interrupted during '\(last.policy)' after \(last.loads) of \(counted(configuration.loads, "load"))"
+        return "interrupted during '\(last.policy)' after \(grouped(last.loads)) of \(counted(configuration.loads, "load"))"
             + (notRun.isEmpty ? "" : "; not run: " + notRun.joined(separator: ", "))
     }
 

@@ -38,12 +38,12 @@ struct LogInputs {
     /// Directories already walked: a directory mounted inside itself is not walked round.
     private var walked: Set<UserPath.Identity> = []
     var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
-    var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
+    var title: String { files.count == 1 ? files[0].name : counted(files.count, "file") }
 
     init(_ paths: [String]) throws {
         for path in paths { try add(path, within: nil) }
         if !passedOver.isEmpty {
-            printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
+            printError("supervisor: warning: passed over \(counted(passedOver.count, "file")) that "
                 + "\(passedOver.count == 1 ? "is" : "are") not regular: \(listed(passedOver))")
         }
         if !notFollowed.isEmpty {
@@ -82,7 +82,7 @@ struct LogInputs {
         }
         progress.finish()
         if !skipped.isEmpty {
-            printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
+            printError("supervisor: warning: skipped \(counted(skipped.count, "file")) that cannot be "
                 + "read: \(listed(skipped.sorted()))")
         }
         for note in reader.notes { printError("supervisor: warning: \(note)") }

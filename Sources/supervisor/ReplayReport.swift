@@ -91,7 +91,7 @@ struct ReplayReport {
     }
 
     static let legend = """
-        attach and death: milliseconds after launch, a range where the evidence left one (drawn by the seed in \
+        attach and death: milliseconds after launch, a range where the evidence left one (drawn by --seed in \
         each replay). saved: loads whose page the user saw in the end; spared: the replayed kill found the worker in the \
         foreground band and passed it by. recovery: from the replayed death to the supervisor's recovery of the \
         view, its own reaction time.
