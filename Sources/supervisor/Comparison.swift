@@ -42,7 +42,7 @@ struct Comparison {
 
     var table: String {
         var lines = interruption.map { wrapped($0) + [""] } ?? []
-        lines += columns([["policy", "loads", "rendered", "blank", "failed", "blank s", "TTV p50 ms", "TTV p99 ms", "recoveries"]]
+        lines += fittedColumns([["policy", "loads", "rendered", "blank", "failed", "blank s", "TTV p50 ms", "TTV p99 ms", "recoveries"]]
             + summaries.map { s in
                 let ttv = Percentiles(s.timeToVisibleMs)
                 return [s.policy, loads(s), "\(s.rendered)", "\(s.blank)", "\(s.failed)", fixed(s.blankMs / 1000, 1),
@@ -50,7 +50,7 @@ struct Comparison {
                         "\(s.recoveries.values.reduce(0, +))"]
             })
         lines.append("")
-        lines += columns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "fg worker-s",
+        lines += fittedColumns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "fg worker-s",
                            "RSS MiB"]]
             + summaries.map { s in
                 [s.policy, "\(s.faultsDelivered)", "\(s.faultsSpared)", "\(s.raceKills)", "\(s.unobservedDeaths)",

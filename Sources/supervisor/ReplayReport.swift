@@ -53,7 +53,7 @@ struct ReplayReport {
     var table: String {
         var lines = [""] + wrapped("Replayed: \(counted(schedule.incidents.count, "incident")), each "
             + "\(counted(runs.first?.outcome.results.first?.loads ?? 0, "time")).")
-        lines += Text.table([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
+        lines += hangingTable([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
             + schedule.incidents.enumerated().map { i, incident in
                 let savers = runs.compactMap { run -> String? in
                     let result = run.outcome.results[i]
@@ -64,7 +64,7 @@ struct ReplayReport {
                         savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")
-        lines += columns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
+        lines += fittedColumns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
             + runs.map { run in
                 let all = run.outcome.results
                 let ttv = Percentiles(all.flatMap(\.timeToVisibleMs)), recovery = Percentiles(all.flatMap(\.recoveryMs))
