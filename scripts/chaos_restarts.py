@@ -4,10 +4,11 @@ between S/2 and 3S/2), and starts it again on the same session and journal, one 
 duration ends; the last incarnation is ended by SIGTERM. Meanwhile its workers are SIGKILLed from outside at --rate.
 The invariants are checked over every restart (see `Checks`), against what chaos reads from the files itself.
 """
-import ctypes, json, os, random, signal, subprocess, textwrap, time
+import ctypes, json, os, random, signal, subprocess, time
 
 from chaos_files import Journal, Session
 from chaos_proc import children, claimed_kill, is_worker, percentile, stat
+from chaos_report import verdict, wrapped
 from chaos_restart_checks import Checks
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -225,8 +226,8 @@ def run(args, binary, work):
 
 
 def summary_lines(report):
-    """The figures in a few lines of at most 100 columns."""
-    return [piece for line in figures(report) for piece in textwrap.wrap(line, 100, subsequent_indent="    ")]
+    """The figures in a few lines of at most 100 columns, words whole."""
+    return wrapped(figures(report))
 
 
 def figures(report):
@@ -247,5 +248,4 @@ def figures(report):
         f"({w['workersAtKills']} workers); leftovers {r['leftovers']}, zombies {r['zombiesSeen']}",
         f"  worker kills from outside: {k['sent']} sent, {k['checked']} checked, {k['detected']} found killed/SIGKILL "
         f"from outside; {r['loads']} loads, {r['blank']} blank, {r['failed']} failed",
-        "chaos: ok" if r["ok"] else "chaos: FAILED: " + "; ".join(r["failures"]),
-    ]
+    ] + verdict(report)

@@ -71,8 +71,9 @@ public struct AnalyzeOptions: Sendable {
                 input has one the exit status is 1. Builds a timeline per WebContent pid (launch, assertions,
                 render, termination, teardown) and reports each death that matters, once however many files
                 tell of it:
-                  killed-before-render    a foreground raise failed shortly after launch, before any render: the
-                                          seed's blank view, which only a rebuilt web view recovers
+                  killed-before-render    a foreground raise failed shortly after launch, before any render: a
+                                          blank view with no termination callback, which only a rebuilt web
+                                          view recovers
                   killed-after-render     rendered or in use, then killed from outside (jetsam, a memory limit)
                   gone-when-raised        a background or suspended assertion failed, or a raise on a process
                                           the input never shows launching: gone, but when it died is unknown

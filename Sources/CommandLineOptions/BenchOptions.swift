@@ -38,8 +38,8 @@ public struct BenchOptions: Sendable {
                 built by scripts/bench) is measured in the same run; the ratio is ours/floor at p50. With --bare,
                 the launchers alone: ours, the floor's and Foundation.Process's, each starting a child without libc
                 that does nothing before its hello (scripts/bare.c), and that child under the least seccomp filter.
-                Each target from the benchmark issue is checked and reported as met or MISSED, or as not checked
-                when it needs a floor that was not given.
+                Each target (the README's Benchmarks section lists them) is checked and reported as met or
+                MISSED, or as not checked when it needs a floor that was not given.
                 """,
             usage: """
                 supervisor bench [--iterations <n>] [--floor <path>] [--bare <path>] [--worker <path>]

@@ -25,7 +25,7 @@ public struct CompareOptions: Sendable {
             + "--hidden-time, --jetsam or --typing, which the schedule's moments stand in for.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
-        help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by the seed.")
+        help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by --seed.")
 
     public let force = forceFlag
 
@@ -37,7 +37,7 @@ public struct CompareOptions: Sendable {
             overview: """
                 Run every recovery policy against the same seeded workload and faults.
 
-                Every choice (page, attach delay, which loads are raced) is a function of the seed and the load's
+                Every choice (page, attach delay, which loads are raced) is a function of --seed and the load's
                 index, so each policy faces the same faults; a policy that protects its workers is spared them, and
                 the table says how many each policy met (delivered) and escaped (spared). Prints two tables (what
                 users saw; faults and cost) with a legend, or JSON, and optionally an SVG chart. Interrupted, it

@@ -22,7 +22,7 @@ public struct RunOptions: Sendable {
     public let session = Option(
         "--session", .path(),
         help: "Browse tabs instead: restore the tabs saved in <file> (or make --tabs new ones), show the visible one, "
-            + "perform --loads navigations (links, back, forward, reload, tab switches, chosen by the seed), and save "
+            + "perform --loads navigations (links, back, forward, reload, tab switches, chosen by --seed), and save "
             + "the tabs to <file> as they change: at most every 50 ms, and at the end, each save appending only the "
             + "tabs that changed, whole or not at all. Only the shown tabs get a worker. A damaged file is restored as "
             + "far as it is intact, with a warning; a file that is not a session, or in use, is an error.")
@@ -61,16 +61,16 @@ public struct RunOptions: Sendable {
             overview: """
                 Load pages in views backed by real WebContent worker processes.
 
-                Each load happens in a fresh view with a fresh worker, as the field test app did: load, check,
-                repeat. A new worker starts at background priority; its view attaches after a short delay, takes
-                the foreground assertion and only then wires its termination observer (for every policy but
-                guarded). SIGINT or SIGTERM shuts the workers down (SIGKILL after 500 ms; a second signal at once)
-                and prints the summary, which says after how many loads the run was interrupted. Exit status: 0,
-                64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that cannot
-                launch, a limit reached, a write that failed, typed input lost). Files named on the command line
-                are checked before anything starts: only regular files are opened, an output is a new file or
-                replaces one of its own kind (an earlier run's log; any file with --force) whole when the run
-                ends, and no file may play two roles. '--' ends the options.
+                Each load happens in a fresh view with a fresh worker, as an app that opens a web view per page
+                does: load, check, repeat. A new worker starts at background priority; its view attaches after a
+                short delay, takes the foreground assertion and only then wires its termination observer (for every
+                policy but guarded). SIGINT or SIGTERM shuts the workers down (SIGKILL after 500 ms; a second signal
+                at once) and prints the summary, which says after how many loads the run was interrupted. Exit
+                status: 0, 64 for a usage error, 130 when interrupted, 1 for anything else (a worker binary that
+                cannot launch, a limit reached, a write that failed, typed input lost). Files named on the command
+                line are checked before anything starts: only regular files are opened, an output is a new file or
+                replaces one of its own kind (an earlier run's log; any file with --force) whole when the run ends,
+                and no file may play two roles. '--' ends the options.
                 """,
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]

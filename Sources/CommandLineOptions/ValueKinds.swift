@@ -26,10 +26,10 @@ extension ValueKind where Value == Int {
 }
 
 /// A number of milliseconds from `range`, as nanoseconds: finite, and small enough that no deadline computed from it
-/// can overflow.
-func nanoseconds(_ name: String, _ text: String, range: ClosedRange<Double>) throws(UsageError) -> Int {
+/// can overflow. `typed` is the whole value when `text` is a piece of it.
+func nanoseconds(_ name: String, _ text: String, range: ClosedRange<Double>, typed: String? = nil) throws(UsageError) -> Int {
     guard let value = Double(text), value.isFinite, range.contains(value) else {
-        throw UsageError("'\(name)' takes milliseconds from \(plain(range.lowerBound)) to \(plain(range.upperBound)), not '\(text)'")
+        throw UsageError("'\(name)' takes milliseconds from \(plain(range.lowerBound)) to \(plain(range.upperBound)), not '\(typed ?? text)'")
     }
     return Int((value * 1e6).rounded())
 }

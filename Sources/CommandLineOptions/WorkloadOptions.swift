@@ -98,8 +98,9 @@ extension ValueKind where Value == ClosedRange<Int> {
     static func millisecondRange(_ range: ClosedRange<Double>) -> Self {
         ValueKind(placeholder: "<ms>", read: { name, text throws(UsageError) in
             let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let low = try nanoseconds(name, parts[0], range: range)
-            let high = try parts.count == 2 ? nanoseconds(name, parts[1], range: range) : low
+            // `-3` splits into nothing and 3: the message quotes what was typed, never a piece of it.
+            let low = try nanoseconds(name, parts[0], range: range, typed: text)
+            let high = try parts.count == 2 ? nanoseconds(name, parts[1], range: range, typed: text) : low
             guard low <= high else { throw UsageError("'\(name)' takes MIN-MAX with MIN at most MAX, not '\(text)'") }
             return low...high
         }, show: { range in

@@ -12,7 +12,7 @@ extension AnalysisReport {
         }
         lines.append("")
         if incidents.isEmpty {
-            lines.append("No incidents.")
+            lines.removeLast()  // no table: the verdict alone says there is none, not "No incidents." before it too
         } else {
             lines += table([incidentColumns] + incidents.map(incidentCells), width: lineWidth)
             if omitted > 0 {

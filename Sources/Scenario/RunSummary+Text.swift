@@ -46,7 +46,7 @@ extension RunSummary {
     public var peakWorkerRSSMiB: String? { peakWorkerRSSBytes.map { fixed(Double($0) / 1_048_576, 1) } }
 
     public var text: String {
-        let head = interrupted ? "interrupted after \(loads) of \(counted(plannedLoads, "load"))" : counted(loads, "load")
+        let head = interrupted ? "interrupted after \(grouped(loads)) of \(counted(plannedLoads, "load"))" : counted(loads, "load")
         let failures = (failed > 0 ? ", \(failed) failed (error page)" : "")
             + (lostHidden > 0 ? ", \(lostHidden) lost while hidden (never shown)" : "")
         var lines = ["policy \(policy): \(head), \(rendered) rendered, \(blank) blank\(failures)"]

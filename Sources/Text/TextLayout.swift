@@ -2,9 +2,9 @@
 /// column wide), broken at words; numbers in a column share one precision; counts agree with their nouns.
 public let lineWidth = 100
 
-/// `1 load`, `2 loads`; `plural` for nouns that do not take an s.
+/// `1 load`, `2 loads`, `1,000,000 tabs`; `plural` for nouns that do not take an s.
 public func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-    "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    "\(grouped(count)) \(count == 1 ? singular : plural ?? singular + "s")"
 }
 
 /// `value` with exactly `decimals` digits after the point (`4.500`, not `4.5`), or `∞` for a load never seen.

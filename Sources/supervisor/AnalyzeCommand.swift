@@ -119,7 +119,17 @@ enum AnalyzeCommand {
         } else {
             try writeStandardOutput(output + "\n")
         }
-        return failOn.contains { report.count($0.kind, atLeast: $0.atLeast) > 0 } ? foundStatus : 0
+        let tripped = failOn.compactMap { gate in
+            let count = report.count(gate.kind, atLeast: gate.atLeast)
+            let surer = gate.atLeast == .possible ? "" : " (\(gate.atLeast.rawValue) or surer)"
+            return count > 0 ? "\(grouped(count)) \(gate.kind.rawValue)\(surer)" : nil
+        }
+        guard tripped.isEmpty else {
+            // A CI log shows standard error first: the gate says why the step failed, in one line.
+            printError("supervisor: --fail-on: found \(tripped.joined(separator: ", ")); exit status \(foundStatus)")
+            return foundStatus
+        }
+        return 0
     }
 
     /// How long the analysis took and the most memory it held (its own VmHWM).
@@ -135,10 +145,13 @@ enum AnalyzeCommand {
             ])
         }
 
+        /// `Took 2.9 s for 300 MB (103 MB/s)`, `Took 850 µs for 2 KB`: each figure in the unit that shows it, and a
+        /// rate only for a megabyte or more read over a tenth of a second, where it measures the reading.
         var text: String {
-            let rate = seconds > 0 ? " (\(Int(Double(bytes >> 20) / seconds)) MB/s)" : ""
+            let size = bytes >= 1 << 20 ? "\(grouped(bytes >> 20)) MB" : bytes >= 1 << 10 ? "\(bytes >> 10) KB" : counted(bytes, "byte")
+            let rate = seconds >= 0.1 && bytes >= 1 << 20 ? " (\(grouped(Int(Double(bytes >> 20) / seconds))) MB/s)" : ""
             let peak = peakRSSBytes.map { "; peak memory \(Double(($0 * 10) >> 20) / 10) MiB" } ?? ""
-            return "Took \(Double(Int(seconds * 100)) / 100) s for \(bytes >> 20) MB\(rate)\(peak)."
+            return "Took \(duration(Int(seconds * 1e6))) for \(size)\(rate)\(peak)."
         }
     }
 

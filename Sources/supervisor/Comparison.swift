@@ -34,7 +34,7 @@ struct Comparison {
         guard interrupted, let last = summaries.last else {
             return interrupted ? "interrupted before any policy ran" : nil
         }
-        return "interrupted during '\(last.policy)' after \(last.loads) of \(counted(configuration.loads, "load"))"
+        return "interrupted during '\(last.policy)' after \(grouped(last.loads)) of \(counted(configuration.loads, "load"))"
             + (notRun.isEmpty ? "" : "; not run: " + notRun.joined(separator: ", "))
     }
 
@@ -45,7 +45,7 @@ struct Comparison {
 
     var table: String {
         var lines = interruption.map { wrapped($0) + [""] } ?? []
-        lines += Self.fitted([["policy", "loads", "rendered", "blank", "unseen", "failed", "blank s", "TTV p50 ms",
+        lines += fittedColumns([["policy", "loads", "rendered", "blank", "unseen", "failed", "blank s", "TTV p50 ms",
                                "TTV p99 ms"]]
             + summaries.map { s in
                 let ttv = Percentiles(s.timeToVisibleMs)
@@ -54,15 +54,16 @@ struct Comparison {
                         ttv.count == 0 ? "-" : fixed(ttv.p99, 2)]
             })
         lines.append("")
-        lines += Self.fitted([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside",
+        lines += fittedColumns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "unknown",
                                "fg worker-s", "RSS MiB"]]
             + summaries.map { s in
                 [s.policy, "\(s.faultsDelivered)", "\(s.faultsSpared)", "\(s.raceKills)", "\(s.unobservedDeaths)",
-                 "\(s.rbsErrors)", "\(s.killsByCause[.outside, default: 0])", fixed(s.foregroundWorkerSeconds, 2),
+                 "\(s.rbsErrors)", "\(s.killsByCause[.outside, default: 0])",
+                 "\(s.killsByCause[.unknown, default: 0])", fixed(s.foregroundWorkerSeconds, 2),
                  s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
-        lines += Self.fitted([["policy", "tries", "recovered", "launched", "reused"]]
+        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused"]]
             + summaries.map { s in
                 [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)"]
             })
@@ -73,20 +74,14 @@ struct Comparison {
         return lines.joined(separator: "\n")
     }
 
-    /// Right-aligned columns when they fit the terminal; wrapped at words inside their columns when they do not
-    /// (a long policy name).
-    static func fitted(_ rows: [[String]]) -> [String] {
-        let aligned = columns(rows)
-        return aligned.allSatisfy { $0.count <= lineWidth } ? aligned : Text.table(rows)
-    }
-
     static let legend = """
         blank s: seconds users looked at views that never showed content (blank loads only). unseen: loads \
         lost while hidden, before anyone looked (no one's wait). TTV: time to \
         visible (∞: never, for that share of loads). faults: injected faults delivered; spared: not delivered, \
         the worker being protected from the killer, as Jetsam would spare it. race kills: workers killed before \
         their view attached; unobserved: deaths nobody was told of; RBS errs: foreground assertions on a dead \
-        worker. outside: kills by a signal the supervisor did not send (Jetsam, chaos). fg worker-s: \
+        worker. outside: kills by a signal the supervisor did not send and a killer claimed (Jetsam, chaos); \
+        unknown: deaths by a signal nobody claimed (a worker that killed itself), which count toward the crash loop. fg worker-s: \
         worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
         tries: recovery attempts (reloads and rebuilds), whether or not they worked; recovered: loads whose \
         page showed again after one. launched: worker processes, spares included; reused: views given a \

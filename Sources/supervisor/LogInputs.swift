@@ -43,12 +43,12 @@ struct LogInputs {
     /// `path (as name)` of each file reached again.
     private var again: [String] = []
     var totalBytes: Int { files.reduce(0) { $0 + $1.bytes } }
-    var title: String { files.count == 1 ? files[0].name : "\(files.count) files" }
+    var title: String { files.count == 1 ? files[0].name : counted(files.count, "file") }
 
     init(_ paths: [String]) throws {
         for path in paths { try add(path, within: nil) }
         if !passedOver.isEmpty {
-            printError("supervisor: warning: passed over \(passedOver.count) \(passedOver.count == 1 ? "file" : "files") that "
+            printError("supervisor: warning: passed over \(counted(passedOver.count, "file")) that "
                 + "\(passedOver.count == 1 ? "is" : "are") not regular: \(listed(passedOver))")
         }
         if !notFollowed.isEmpty {
@@ -97,7 +97,7 @@ struct LogInputs {
         }
         progress.finish()
         if !skipped.isEmpty {
-            printError("supervisor: warning: skipped \(skipped.count) \(skipped.count == 1 ? "file" : "files") that cannot be "
+            printError("supervisor: warning: skipped \(counted(skipped.count, "file")) that cannot be "
                 + "read: \(listed(skipped.sorted()))")
         }
         if !ours.isEmpty {

@@ -1,11 +1,26 @@
 import Glibc
 import System
 
-/// Writes to standard output, or fails with a message (a closed pipe, a full disk) instead of losing the output.
+/// Writes to standard output, or fails with a message (a full disk) instead of losing the output. A reader that
+/// went away (`analyze … | head`) is no failure: the process ends silently, killed by SIGPIPE, as a program that
+/// never ignored the signal is; `session show` ends so.
 func writeStandardOutput(_ text: String) throws {
     do {
         try Sys.write(text, to: 1)
     } catch {
+        if error.errno == EPIPE { endOnClosedPipe() }
         throw RuntimeError("cannot write to standard output: \(String(cString: strerror(error.errno)))")
     }
+}
+
+/// Ends the process by SIGPIPE, the signal restored to its default and unblocked first (the commands that write to
+/// workers ignore it); should it still return, the status a shell gives that death.
+private func endOnClosedPipe() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    sigprocmask(SIG_UNBLOCK, &pipeSignal, nil)
+    raise(SIGPIPE)
+    exit(128 + SIGPIPE)
 }

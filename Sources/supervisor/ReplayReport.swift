@@ -70,7 +70,7 @@ struct ReplayReport {
     var table: String {
         var lines = [""] + wrapped("Replayed: \(counted(schedule.incidents.count, "incident")), each "
             + "\(counted(runs.first?.outcome.results.first?.loads ?? 0, "time")).")
-        lines += Text.table([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
+        lines += hangingTable([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
             + schedule.incidents.enumerated().map { i, incident in
                 let savers = runs.compactMap { run -> String? in
                     let result = run.outcome.results[i]
@@ -81,7 +81,7 @@ struct ReplayReport {
                         savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")
-        lines += Comparison.fitted([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
+        lines += fittedColumns([["policy", "saved", "blank", "failed", "spared", "TTV p50 ms", "recovery p50 ms"]]
             + runs.map { run in
                 let all = run.outcome.results
                 let ttv = Percentiles(all.flatMap(\.timeToVisibleMs)), recovery = Percentiles(all.flatMap(\.recoveryMs))
@@ -114,7 +114,7 @@ struct ReplayReport {
     }
 
     static let legend = """
-        attach and death: milliseconds after launch, a range where the evidence left one (drawn by the seed in \
+        attach and death: milliseconds after launch, a range where the evidence left one (drawn by --seed in \
         each replay). A death in the background band after attach is replayed with the view left 1 ms before it \
         and shown again 10 ms after. saved: loads whose page the user saw in the end; spared: the replayed kill \
         took a spare ranked lower instead, as Jetsam would (a kill takes the lowest-ranked worker, one in the \

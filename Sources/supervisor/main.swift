@@ -41,7 +41,8 @@ do {
     case "--version":
         print("supervisor \(Commands.version)")
     case "help":
-        let topic = words.dropFirst().first
+        // `help help` is help about help: the overview, which says how to ask for it.
+        let topic = words.dropFirst().first.flatMap { $0 == "help" ? nil : $0 }
         guard let help = topic.map({ commands[$0]?.help.text }) ?? Commands.rootHelp else {
             throw UsageError("unknown subcommand '\(topic!)'")
         }
@@ -54,6 +55,9 @@ do {
         let rest = words.dropFirst()
         if rest.contains("--help") || rest.contains("-h") {
             print(command.help.text)
+        } else if rest.prefix(while: { $0 != "--" }).contains("--version") {
+            // The program's version, wherever it is asked for: a subcommand has none of its own.
+            print("supervisor \(Commands.version)")
         } else {
             exit(try command.main(rest))
         }

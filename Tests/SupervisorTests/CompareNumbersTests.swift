@@ -99,7 +99,7 @@ extension Processes {
                 let loads = try #require(Self.block(stdout, column: "blank s")["none"]?["loads"])
                 let ran = try #require(Int(loads.prefix { $0 != " " }))
                 #expect(loads == "\(ran) of 100000")
-                #expect(stdout.hasPrefix("interrupted during 'none' after \(ran) of 100000 loads; not run: guarded"))
+                #expect(stdout.hasPrefix("interrupted during 'none' after \(grouped(ran)) of 100,000 loads; not run: guarded"))
                 #expect(Self.block(stdout, column: "spared")["guarded"] == nil)
                 #expect(!stdout.contains("\nguarded"))
             }

@@ -139,7 +139,7 @@ extension Processes {
             let svg = try runSupervisor(in: folder, "analyze dev.log --svg -")
             #expect(svg.status == 0 && svg.stdout.hasPrefix("<!-- chart drawn by supervisor -->\n<svg "))
             #expect(svg.stdout.hasSuffix("</svg>\n"))
-            #expect(svg.stderr.contains("No incidents."))
+            #expect(svg.stderr.contains("No kill-before-render incident."))
             let html = try runSupervisor(in: folder, "analyze dev.log --html -")
             #expect(html.status == 0 && html.stdout.hasPrefix("<!DOCTYPE html>") && html.stdout.hasSuffix("</html>\n"))
             let replay = try runSupervisor(in: folder, "analyze dev.log --replay - --json")

@@ -111,7 +111,7 @@ extension Processes {
             #expect(supervisor.wait() == 130)
             let text = supervisor.stdout
             #expect(text.contains("interrupted after "), "\(text)")
-            #expect(text.contains("of 1000000 loads"))
+            #expect(text.contains("of 1,000,000 loads"))
             #expect(text.contains("races: 0 kills before attach, 0 unobserved deaths"))
             #expect(text.contains(", 0 lost, 0 applied twice"))
             let events = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
