@@ -87,12 +87,15 @@ public final class LogAnalyzer {
             return
         }
         var day: Int?
+        var rollover = DayRollover()
         let placedBefore = assembler.placedLines
         assembler.beginFile()
         var reader = LineReader(source)
         var reported = 0
         var total = 0
-        let emit: RecordAssembler.Emit = { text, format, first in self.take(text, format, file: file, line: first, day: &day) }
+        let emit: RecordAssembler.Emit = { text, format, first in
+            self.take(text, format, file: file, line: first, day: &day, rollover: &rollover)
+        }
         let lines = try reader.records(into: &assembler, emit: emit, afterRead: { bytes in
             total = bytes
             guard let progress, bytes - reported >= 64 << 20 else { return }
@@ -121,7 +124,9 @@ public final class LogAnalyzer {
 
     // MARK: - Records into observations
 
-    private func take(_ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?) {
+    private func take(
+        _ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?, rollover: inout DayRollover
+    ) {
         ordinal += 1
         record.removeAll(keepingCapacity: true)
         Sys.append(text, to: &record)
@@ -145,6 +150,7 @@ public final class LogAnalyzer {
         } else {
             let envelope = Envelope.parse(text, as: format, day: &day, assuming: options.zone)
             stamp.time = envelope.time
+            if format == .consoleApp, let time = envelope.time { stamp.time = rollover.forward(time, day: day) }
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
             thread = envelope.thread
@@ -216,8 +222,10 @@ public final class LogAnalyzer {
         if let existing = timelines[pid] {
             // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
             let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)
-            let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
-            if relaunched || stale {
+            // A pid is one life, however quiet its log, until a launch says otherwise; only once its end was told is
+            // a line an hour later another process's, whose launch the input left out.
+            let quiet = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
+            if relaunched || quiet && existing.end != nil {
                 timelines[pid] = nil
                 conclude(existing)
             }
