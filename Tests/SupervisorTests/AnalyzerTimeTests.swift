@@ -74,10 +74,6 @@ extension Collection {
     fileprivate var only: Element? { count == 1 ? first : nil }
 }
 
-extension Collection {
-    fileprivate var only: Element? { count == 1 ? first : nil }
-}
-
 extension AnalyzerTimes {
     /// idevicesyslog writes whole seconds: a launch and a failed raise in the same second are less than a second
     /// apart, not 0 µs.
