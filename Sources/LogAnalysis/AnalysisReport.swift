@@ -68,8 +68,13 @@ public struct AnalysisReport {
             && lanes.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
     }
 
+    /// A lane is one life: it dies once, however many lines and reports tell the death (WebKit's termination line,
+    /// a Jetsam report's kill), at the first of them.
     private func laneMarks(_ marks: [Timeline.Mark], timed: Bool) -> [LaneMark] {
-        marks.map { mark in
+        let ends = marks.indices.filter { isEnd(marks[$0].kind) }
+        let death = ends.min { marks[$0].stamp.before(marks[$1].stamp) }
+        return marks.indices.filter { !isEnd(marks[$0].kind) || $0 == death }.map { index in
+            let mark = marks[index]
             let step: LaneMark.Step =
                 switch mark.kind {
                 case .launch: .launch
@@ -82,6 +87,10 @@ public struct AnalysisReport {
                 }
             return LaneMark(step: step, at: Double(timed ? mark.stamp.time! : mark.stamp.ordinal))
         }
+    }
+
+    private func isEnd(_ kind: Observation.Kind) -> Bool {
+        [.terminated, .death, .killed, .crashed].contains(kind)
     }
 
     /// Incidents of `kind` found, listed or not, at `minimum` confidence or above.
@@ -156,4 +165,9 @@ public struct StoryStep {
     package let stamp: Stamp
     /// The line as written, cut at 400 bytes.
     package let text: String
+    /// A crash or JetsamEvent report's word on the death, in place of the observation's.
+    package var reported: String? = nil
+
+    /// The step in words.
+    package var words: String { reported ?? observation.words }
 }

@@ -251,7 +251,7 @@ public final class LogAnalyzer {
 
     private func conclude(_ timeline: Timeline) {
         var timeline = timeline
-        for entry in facts.take(for: timeline) { timeline.add(entry) }
+        for entry in facts.take(for: timeline) { add(entry, to: &timeline) }
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
                 incident.recovered = recovery.recovered(view: view, after: death)
@@ -279,6 +279,16 @@ public final class LogAnalyzer {
         }
     }
 
+    /// Joins a report's word to its process's timeline, and to its story when `--timeline` asks for it.
+    private func add(_ entry: ReportFacts.Entry, to timeline: inout Timeline) {
+        timeline.add(entry)
+        guard options.story == timeline.pid else { return }
+        let reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
+        report.story.append(StoryStep(
+            observation: Observation(reported.isJetsam ? .killed : .crashed, pid: Int(timeline.pid)), stamp: entry.stamp,
+            text: entry.fact.text, reported: "reported: " + reported.words))
+    }
+
     /// The facts read from reports and not yet joined, with the file each came from.
     package var reportFacts: [(file: Int, fact: ReportFact)] { facts.waiting.map { ($0.stamp.file, $0.fact) } }
 
@@ -297,7 +307,7 @@ public final class LogAnalyzer {
                     conclude(open)
                     alone[fact.pid] = nil
                 }
-                alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)].add(entry)
+                add(entry, to: &alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)])
                 continue
             }
             guard case .crashed = fact.event else { continue }
