@@ -81,6 +81,7 @@ public final class LogAnalyzer {
                 report.placed[file] = reading.lines
             } else {
                 report.linesSkipped += reading.lines
+                report.linesNotUnderstood += reading.lines
             }
             report.linesRead += reading.lines
             report.bytesRead += reading.bytes
@@ -112,6 +113,7 @@ public final class LogAnalyzer {
         pairing.finish()
         for (format, lines) in zip(LogFormat.allCases, assembler.formatCounts) where lines > 0 { report.formatLines[format] = lines }
         report.linesSkipped += assembler.linesSkipped
+        report.linesNotUnderstood += assembler.linesNotUnderstood
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
@@ -160,6 +162,7 @@ public final class LogAnalyzer {
                 Sys.append(text.extracting(quoted), to: &record)
             }
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
+            if report.fileZones[file] == nil, envelope.time != nil { report.fileZones[file] = envelope.zone?.seconds ?? 0 }
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
             envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
             if let pid = envelope.hostPID {
@@ -273,6 +276,7 @@ public final class LogAnalyzer {
         for fact in reported {
             // A report read alone is shown in the zone it was written in, as a log is.
             if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
+            if report.fileZones[file] == nil, fact.time != nil, let zone = fact.zoneSeconds { report.fileZones[file] = zone }
             ordinal += 1
             let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
             facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
