@@ -25,8 +25,9 @@ extension AnalysisReport {
     }
 
     /// The incidents table's columns, in the text and on the page: FILE only when there is more than one input.
+    /// FIRST SEEN is the process's first line in the input (its launch, when the input shows it), not its death.
     public var incidentColumns: [String] {
-        ["PID", "KIND", "CONFIDENCE", "AT"] + (files.count > 1 ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
+        ["PID", "KIND", "CONFIDENCE", "FIRST SEEN"] + (files.count > 1 ? ["FILE"] : []) + ["USER SAW", "WHAT HAPPENED"]
     }
 
     /// One incident's cells, as `incidentColumns` names them, each shown `visible`: a file's name, how the view came
@@ -36,13 +37,18 @@ extension AnalysisReport {
             + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]).map(visible)
     }
 
-    /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 34 skipped.`
+    /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 30 not about
+    /// WebContent, 4 not understood.` A line skipped was either read and found to name nothing about WebContent, or
+    /// could not be read (`linesNotUnderstood`): only the second may hide something.
     public var summary: String {
         let formats = LogFormat.allCases.compactMap { format in formatLines[format].map { "\(format.rawValue) \(grouped($0))" } }
         let read = "Read \(grouped(linesRead)) line\(linesRead == 1 ? "" : "s") in \(counted(files.count, "file"))"
-        guard !formats.isEmpty else { return read + ", none in a record read." }
+        let notUnderstood = linesNotUnderstood > 0 ? ", \(grouped(linesNotUnderstood)) not understood" : ""
+        guard !formats.isEmpty else {
+            return read + ", none in a record read" + (notUnderstood.isEmpty ? "." : ":" + notUnderstood.dropFirst() + ".")
+        }
         return read + ": \(grouped(linesRead - linesSkipped)) in records read (" + formats.joined(separator: ", ")
-            + "), \(grouped(linesSkipped)) skipped."
+            + "), \(grouped(linesSkipped - linesNotUnderstood)) not about WebContent\(notUnderstood)."
     }
 
     /// The one line a person reads first. It leads with what the user saw for longest: views our event log shows

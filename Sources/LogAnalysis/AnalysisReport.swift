@@ -17,6 +17,10 @@ public struct AnalysisReport {
     /// or never looked at (a large file is looked at only around the words it reads). With the lines per format
     /// they add up to `linesRead`.
     public internal(set) var linesSkipped = 0
+    /// Of the lines skipped, those the analyzer could not read: in no envelope it knows, or a report it recognised
+    /// but could not read. The rest were read and name nothing WebKit, RunningBoard or our logs say of WebContent
+    /// (a large file's lines that name none of those words are not looked at one by one).
+    public internal(set) var linesNotUnderstood = 0
     /// Lines in the records read (a record's first line and its continuations), per envelope.
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
@@ -37,6 +41,8 @@ public struct AnalysisReport {
     public internal(set) var story: [StoryStep] = []
     /// The zone of the first timed line: times are shown as the log wrote them.
     package var displayZone: Int?
+    /// By file index: the zone of its first timed line, the one a person reading that file sees.
+    package var fileZones: [Int: Int] = [:]
     /// By file index: the zone its times written without one were read in (see `zoneNotes`).
     public internal(set) var assumedZones: [Int: ZoneAssumption] = [:]
 
@@ -71,8 +77,13 @@ public struct AnalysisReport {
             && lanes.allSatisfy { $0.marks.allSatisfy { $0.stamp.time != nil } }
     }
 
+    /// A lane is one life: it dies once, however many lines and reports tell the death (WebKit's termination line,
+    /// a Jetsam report's kill), at the first of them.
     private func laneMarks(_ marks: [Timeline.Mark], timed: Bool) -> [LaneMark] {
-        marks.map { mark in
+        let ends = marks.indices.filter { isEnd(marks[$0].kind) }
+        let death = ends.min { marks[$0].stamp.before(marks[$1].stamp) }
+        return marks.indices.filter { !isEnd(marks[$0].kind) || $0 == death }.map { index in
+            let mark = marks[index]
             let step: LaneMark.Step =
                 switch mark.kind {
                 case .launch: .launch
@@ -85,6 +96,10 @@ public struct AnalysisReport {
                 }
             return LaneMark(step: step, at: Double(timed ? mark.stamp.time! : mark.stamp.ordinal))
         }
+    }
+
+    private func isEnd(_ kind: Observation.Kind) -> Bool {
+        [.terminated, .death, .killed, .crashed].contains(kind)
     }
 
     /// Incidents of `kind` found, listed or not, at `minimum` confidence or above.
@@ -110,19 +125,25 @@ public struct AnalysisReport {
         return stamp.dated ? text : String(text.dropFirst(11))
     }
 
-    /// `10:11:12.123` for the table, or `line 123` for a line with no time.
+    /// `10:11:12.123` for the table, in the zone of the file the line is in, or `line 123` for a line with no time.
+    /// When the inputs write more than one zone, the zone is said: `10:11:12.123 -0800`.
     public func clock(_ stamp: Stamp) -> String {
-        guard let text = time(stamp) else { return "line \(stamp.line)" }
-        let clock = text.dropFirst(text.count > 20 ? 11 : 0)
-        return String(clock.prefix(12))
+        guard let time = stamp.time else { return "line \(stamp.line)" }
+        let zone = fileZones[stamp.file] ?? displayZone
+        let text = LogTime.text(time, offsetSeconds: zone)
+        let clock = String(text.dropFirst(11).prefix(12))
+        return zonesMixed && zone != nil ? clock + " " + text.suffix(5) : clock
     }
+
+    /// The inputs' times are written in more than one zone.
+    public var zonesMixed: Bool { Set(fileZones.values).count > 1 }
 
     // MARK: - JSON
 
     public var json: JSON {
         var fields: [(String, JSON)] = [
             ("files", .array(files.map { .string($0) })), ("linesRead", .int(linesRead)),
-            ("linesSkipped", .int(linesSkipped)),
+            ("linesSkipped", .int(linesSkipped)), ("linesNotUnderstood", .int(linesNotUnderstood)),
             ("formats", .object(LogFormat.allCases.compactMap { format in
                 formatLines[format].map { (format.rawValue, .int($0)) }
             })),
@@ -160,4 +181,9 @@ public struct StoryStep {
     package let stamp: Stamp
     /// The line as written, cut at 400 bytes.
     package let text: String
+    /// A crash or JetsamEvent report's word on the death, in place of the observation's.
+    package var reported: String? = nil
+
+    /// The step in words.
+    package var words: String { reported ?? observation.words }
 }

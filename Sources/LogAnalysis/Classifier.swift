@@ -94,7 +94,7 @@ package struct Classifier {
             Stamp.near(launch, raise.stamp, .newProcess), t.render.map({ $0.before(raise.stamp) }) != true,
             t.callback.map({ $0.before(raise.stamp) }) != true
         {
-            let after = launch.micros(to: raise.stamp).map { " \(duration($0))" } ?? ""
+            let after = launch.gap(to: raise.stamp).map { " \($0)" } ?? ""
             // Only "does not exist" or a report of its kill says the process is gone; an ambiguous error counts only
             // with its rule off.
             let gone = raise.error?.targetGone == true || t.reported?.isKill == true

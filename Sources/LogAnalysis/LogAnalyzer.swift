@@ -84,18 +84,22 @@ public final class LogAnalyzer {
                 report.placed[file] = reading.lines
             } else {
                 report.linesSkipped += reading.lines
+                report.linesNotUnderstood += reading.lines
             }
             report.linesRead += reading.lines
             report.bytesRead += reading.bytes
             return
         }
         var day: Int?
+        var rollover = DayRollover()
         let placedBefore = assembler.placedLines
         assembler.beginFile()
         var reader = LineReader(source)
         var reported = 0
         var total = 0
-        let emit: RecordAssembler.Emit = { text, format, first in self.take(text, format, file: file, line: first, day: &day) }
+        let emit: RecordAssembler.Emit = { text, format, first in
+            self.take(text, format, file: file, line: first, day: &day, rollover: &rollover)
+        }
         let lines = try reader.records(into: &assembler, emit: emit, afterRead: { bytes in
             total = bytes
             guard let progress, bytes - reported >= 64 << 20 else { return }
@@ -112,6 +116,7 @@ public final class LogAnalyzer {
         pairing.finish()
         for (format, lines) in zip(LogFormat.allCases, assembler.formatCounts) where lines > 0 { report.formatLines[format] = lines }
         report.linesSkipped += assembler.linesSkipped
+        report.linesNotUnderstood += assembler.linesNotUnderstood
         classifier.unattributed = pairing.unattributed
         for timeline in timelines.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
         timelines = [:]
@@ -129,7 +134,9 @@ public final class LogAnalyzer {
 
     // MARK: - Records into observations
 
-    private func take(_ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?) {
+    private func take(
+        _ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?, rollover: inout DayRollover
+    ) {
         ordinal += 1
         record.removeAll(keepingCapacity: true)
         Sys.append(text, to: &record)
@@ -153,6 +160,7 @@ public final class LogAnalyzer {
         } else {
             let envelope = Envelope.parse(text, as: format, day: &day, assuming: options.zone)
             stamp.time = envelope.time
+            if format == .consoleApp, let time = envelope.time { stamp.time = rollover.forward(time, day: day) }
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
             thread = envelope.thread
@@ -162,6 +170,7 @@ public final class LogAnalyzer {
                 Sys.append(text.extracting(quoted), to: &record)
             }
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
+            if report.fileZones[file] == nil, envelope.time != nil { report.fileZones[file] = envelope.zone?.seconds ?? 0 }
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
             envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
             if let pid = envelope.hostPID {
@@ -228,8 +237,10 @@ public final class LogAnalyzer {
         if let existing = timelines[pid] {
             // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
             let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)
-            let stale = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
-            if relaunched || stale {
+            // A pid is one life, however quiet its log, until a launch says otherwise; only once its end was told is
+            // a line an hour later another process's, whose launch the input left out.
+            let quiet = existing.lastSeen.time.flatMap { last in stamp.time.map { $0 - last > 3_600_000_000 } } ?? false
+            if relaunched || quiet && existing.end != nil {
                 timelines[pid] = nil
                 conclude(existing)
             }
@@ -255,7 +266,7 @@ public final class LogAnalyzer {
 
     private func conclude(_ timeline: Timeline) {
         var timeline = timeline
-        for entry in facts.take(for: timeline) { timeline.add(entry) }
+        for entry in facts.take(for: timeline) { add(entry, to: &timeline) }
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {
                 incident.recovered = recovery.recovered(view: view, after: death)
@@ -282,10 +293,21 @@ public final class LogAnalyzer {
         for fact in reported {
             // A report read alone is shown in the zone it was written in, as a log is.
             if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
+            if report.fileZones[file] == nil, fact.time != nil, let zone = fact.zoneSeconds { report.fileZones[file] = zone }
             ordinal += 1
             let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
             facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
         }
+    }
+
+    /// Joins a report's word to its process's timeline, and to its story when `--timeline` asks for it.
+    private func add(_ entry: ReportFacts.Entry, to timeline: inout Timeline) {
+        timeline.add(entry)
+        guard options.story == timeline.pid else { return }
+        let reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
+        report.story.append(StoryStep(
+            observation: Observation(reported.isJetsam ? .killed : .crashed, pid: Int(timeline.pid)), stamp: entry.stamp,
+            text: entry.fact.text, reported: "reported: " + reported.words))
     }
 
     /// The facts read from reports and not yet joined, with the file each came from.
@@ -306,7 +328,7 @@ public final class LogAnalyzer {
                     conclude(open)
                     alone[fact.pid] = nil
                 }
-                alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)].add(entry)
+                add(entry, to: &alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)])
                 continue
             }
             guard case .crashed = fact.event else { continue }

@@ -14,6 +14,9 @@ package struct RecordAssembler {
     /// Lines in no record read: blank, in no envelope the analyzer knows, in a record that names nothing it reads,
     /// or never looked at.
     package private(set) var linesSkipped = 0
+    /// Of those, the lines in no envelope the analyzer knows (naming nothing it reads): what it could not tell
+    /// apart, as against the lines it read as records of a known envelope and found not about WebContent.
+    package private(set) var linesNotUnderstood = 0
     /// Lines taken that are in a known envelope (or continue one), read or not: how a file shows it is in a format
     /// the analyzer reads, though nothing in it matters. Exact for the lines a file's first window gives, and for
     /// every record read.
@@ -62,6 +65,7 @@ package struct RecordAssembler {
                 start(.messageOnly, text, line: line)
             } else {
                 linesSkipped += 1
+                linesNotUnderstood += 1
             }
         case .record(let format):
             placedLines += 1

@@ -18,7 +18,7 @@ extension AnalysisReport {
         if lines.isEmpty { lines.append("pid \(pid): no incident") }
         var previous: Stamp?
         for step in steps {
-            let words = visible(step.observation.words)
+            let words = visible(step.words)
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
             let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
             let head = "  \(when.padded(26)) \(gap.padded(10)) \(visible(place(step.stamp)).padded(24))"
@@ -35,7 +35,7 @@ extension AnalysisReport {
         .array(toldSteps.map { step in
             .object([
                 ("time", time(step.stamp).map(JSON.string) ?? .null), ("at", .string(place(step.stamp))),
-                ("step", .string(step.observation.words)), ("line", .string(step.text)),
+                ("step", .string(step.words)), ("line", .string(step.text)),
             ])
         })
     }
@@ -44,14 +44,19 @@ extension AnalysisReport {
     /// and RunningBoard's, or a run's two logs) are one step. Only the steps still within a burst of the one being
     /// looked at are compared, so a long story costs no more than a short one per step.
     private var toldSteps: [StoryStep] {
+        // A report tells what the lines of its moment only noticed: it goes first among them.
         let steps = story.enumerated().sorted { a, b in
-            a.element.stamp.before(b.element.stamp) || !b.element.stamp.before(a.element.stamp) && a.offset < b.offset
+            let (x, y) = (a.element, b.element)
+            if x.stamp.time != nil, x.stamp.time == y.stamp.time, (x.reported != nil) != (y.reported != nil) {
+                return x.reported != nil
+            }
+            return x.stamp.before(y.stamp) || !y.stamp.before(x.stamp) && a.offset < b.offset
         }.map(\.element)
         var told: [StoryStep] = []
         var recent: [(words: String, stamp: Stamp)] = []
         for step in steps {
             recent.removeAll { !Stamp.near($0.stamp, step.stamp, .burst) }
-            let words = step.observation.words
+            let words = step.words
             if recent.contains(where: { $0.words == words }) { continue }
             recent.append((words, step.stamp))
             told.append(step)

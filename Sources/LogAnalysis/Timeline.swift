@@ -33,6 +33,19 @@ public struct Stamp {
         guard let x = time, let y = later.time else { return nil }
         return y - x
     }
+
+    /// From `self` to `later` in words, when both have a time: `3.9 ms`, or, when either is in whole seconds, the
+    /// range the true gap lies in (each time may be anywhere in its second): `less than 1 s`, `2–4 s`.
+    package func gap(to later: Stamp) -> String? {
+        guard let micros = micros(to: later) else { return nil }
+        guard coarse || later.coarse else { return duration(micros) }
+        let low = max(0, micros - 1_000_000)
+        let high = micros + 1_000_000
+        func seconds(_ micros: Int) -> String {
+            micros % 1_000_000 == 0 ? "\(micros / 1_000_000)" : fixed(Double(micros) / 1e6, 1)
+        }
+        return low == 0 ? "less than \(seconds(high)) s" : "\(seconds(low))–\(seconds(high)) s"
+    }
 }
 
 /// How far apart two lines may be and still be about one event: in time, or in records when there is no time.

@@ -25,7 +25,8 @@ public func fixed(_ value: Double, _ decimals: Int) -> String {
 
 /// `text` in lines of at most `width` characters, broken at spaces; runs of spaces inside a line are kept (they
 /// align columns), continuation lines start with `indent` spaces. Only a word longer than a whole line is broken
-/// inside: it could not fit otherwise.
+/// inside, after its last `-`, `_`, `.` or `/` that fits (`killed-before-` / `render`), else where the line ends:
+/// it could not fit otherwise.
 public func wrapped(_ text: String, width: Int = lineWidth, indent: Int = 0) -> [String] {
     let margin = String(repeating: " ", count: indent)
     var lines: [String] = []
@@ -47,14 +48,44 @@ public func wrapped(_ text: String, width: Int = lineWidth, indent: Int = 0) -> 
         }
         while line.count + word.count > width {
             let room = max(1, width - line.count)
-            lines.append(line + word.prefix(room))
-            word = word.dropFirst(room)
+            let cut = softBreak(in: word, within: room) ?? room
+            lines.append(line + word.prefix(cut))
+            word = word.dropFirst(cut)
             line = margin
         }
         line += word
         hasWord = true
     }
     return lines + [line]
+}
+
+/// The characters after which a word too long for its line is broken: the joints of compound words and names.
+private let joints: Set<Character> = ["-", "_", ".", "/"]
+
+/// How many characters of `word` to put on a line with `room` left: up to its last joint that fits, if one does.
+private func softBreak(in word: Substring, within room: Int) -> Int? {
+    var cut: Int?
+    let length = word.count
+    for (offset, character) in word.prefix(room).enumerated() where joints.contains(character) && offset + 1 < length {
+        cut = offset + 1
+    }
+    return cut
+}
+
+/// The longest run of `text` that `wrapped` keeps on one line when its words may break at their joints.
+private func longestPiece(_ text: String) -> Int {
+    var longest = 0
+    var run = 0
+    for character in text {
+        if character == " " {
+            run = 0
+            continue
+        }
+        run += 1
+        longest = max(longest, run)
+        if joints.contains(character) { run = 0 }
+    }
+    return longest
 }
 
 /// A quoted log line cut to at most `width` characters between two tokens, not inside a number or a word, with
@@ -86,21 +117,40 @@ public func columns(_ rows: [[String]], labels: Int = 1) -> [String] {
 }
 
 /// Left-aligned columns two spaces apart, every cell wrapped at words inside its column, so that each line fits
-/// `width` and no word is cut. When the columns are too wide together, the one with the most room to spare beyond
-/// its longest word narrows first (a long detail wraps before a short file name does); a word is broken only when
-/// the longest words of all columns cannot stand side by side.
+/// `width` and no word is cut. When the columns are too wide together, each keeps room for its longest word, and the
+/// room left is shared out evenly, no column taking more than it needs: a short file name or `blank view` stands
+/// whole, and the long detail gets the rest. Only when the longest words cannot stand side by side does the column of the longest break
+/// its words at their joints (`killed-before-` / `render`); a word is cut elsewhere only when even that is too wide.
 public func table(_ rows: [[String]], width: Int = lineWidth) -> [String] {
     guard let count = rows.first?.count else { return [] }
-    var widths = (0..<count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-    let longestWords = (0..<count).map { column in
+    let room = width - 2 * (count - 1)
+    let natural = (0..<count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    var least = (0..<count).map { column in
         rows.map { $0[column].split(separator: " ").map(\.count).max() ?? 0 }.max() ?? 0
     }
-    while widths.reduce(2 * (count - 1), +) > width {
-        let slack = (0..<count).max { widths[$0] - longestWords[$0] < widths[$1] - longestWords[$1] }!
-        let widest = (0..<count).max { widths[$0] < widths[$1] }!
-        let column = widths[slack] > longestWords[slack] ? slack : widest
-        guard widths[column] > 1 else { break }
-        widths[column] -= 1
+    let pieces = (0..<count).map { column in rows.map { longestPiece($0[column]) }.max() ?? 0 }
+    for column in least.indices.sorted(by: { least[$0] > least[$1] }) where least.reduce(0, +) > room {
+        least[column] = pieces[column]
+    }
+    while least.reduce(0, +) > room, let column = least.indices.max(by: { least[$0] < least[$1] }), least[column] > 1 {
+        least[column] -= 1
+    }
+    var widths = natural
+    if natural.reduce(0, +) > room {
+        // Each column that wants more than its longest word gets an equal share of the room left, or less if it
+        // needs less; what a short column leaves goes to the others, so the longest gets the rest.
+        widths = least
+        var spare = room - least.reduce(0, +)
+        var open = (0..<count).filter { natural[$0] > widths[$0] }
+        while spare > 0, !open.isEmpty {
+            let share = max(1, spare / open.count)
+            for column in open.sorted(by: { natural[$0] - widths[$0] < natural[$1] - widths[$1] }) where spare > 0 {
+                let more = min(share, natural[column] - widths[column], spare)
+                widths[column] += more
+                spare -= more
+            }
+            open = open.filter { natural[$0] > widths[$0] }
+        }
     }
     return rows.flatMap { row in
         let cells = zip(row, widths).map { cell, room in wrapped(cell, width: room) }
