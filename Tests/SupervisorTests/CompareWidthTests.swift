@@ -36,10 +36,12 @@ extension Processes {
                  "--policies", Self.policies], seconds: 100)
             #expect(result.status == 0, "\(result.stderr)")
             expectFits(result.stdout, "compare")
-            for name in [Self.longName, "always-foreground", "rebuild+spares+reuse"] {
+            for name in [Self.longName, "always-foreground"] {
                 #expect(standsWhole(name, in: result.stdout), "\(name): \(result.stdout)")
             }
-            #expect(result.stdout.contains("TTV") && result.stdout.contains("recoveries"))
+            // A derived name is its base and the fields changed, on one line.
+            #expect(result.stdout.contains("\nrebuild spares=2 reuse=yes "), "\(result.stdout)")
+            #expect(result.stdout.contains("TTV") && result.stdout.contains("recovered") && result.stdout.contains("unknown"))
         }
 
         @Test func theReplayReportFits() throws {
