@@ -91,8 +91,10 @@ extension Processes {
                 $0.views = 2
                 $0.hidden = 2
                 $0.killRate = 1
-                $0.hiddenNanoseconds = 100_000_000
-                $0.blankTimeoutNanoseconds = 400_000_000
+                // Hidden long enough for the render to come first on a loaded machine: the kill is dealt between
+                // the render and the show, and a render after the show leaves nothing to kill while hidden.
+                $0.hiddenNanoseconds = 2_000_000_000
+                $0.blankTimeoutNanoseconds = 2_000_000_000
             }, content: ContentProvider())
             #expect(events.named("inject").map { $0.string("kind") } == ["kill-after-render", "kill-after-render"])
             #expect(events.named("termination").count == 2)

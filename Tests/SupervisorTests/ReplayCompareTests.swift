@@ -60,14 +60,17 @@ extension Processes {
             }
             let rebuild = try #require(policies["rebuild"])
             #expect(rebuild.saved == 4)
-            // Its recovery waits for the watchdog's first probe, 200 ms after the view opened.
-            #expect(try #require(rebuild.recoveryP50) >= 190)
+            // Its recovery waits for the watchdog's first probe, 200 ms after the view opened (less the time the
+            // death took to come after the open: some tens of ms on a loaded machine).
+            let recovery = try #require(rebuild.recoveryP50)
+            #expect(recovery >= 100, "rebuild's recovery p50 \(recovery) ms")
             let foreground = try #require(policies["always-foreground"])
             #expect(foreground.saved == 0 && foreground.spared == 0 && foreground.run["raceKills"] as? Int == 4)
             #expect(foreground.lost == [unseen: 4])
             let guarded = try #require(policies["guarded"])
             #expect(guarded.saved == 4)
-            if let recovery = guarded.recoveryP50 { #expect(recovery < 1) }
+            // Told at once, it never waits for a watchdog's first probe (200 ms).
+            if let recovery = guarded.recoveryP50 { #expect(recovery < 100, "guarded's recovery p50 \(recovery) ms") }
             // The two that save every incident; their order is by protected worker-seconds, measured in real time.
             let savers = verdict.components(separatedBy: " Cheapest:")[0]
             #expect(verdict.hasPrefix("Every incident is saved by "), "\(verdict)")
