@@ -34,6 +34,6 @@ extension Policy {
         if !webKit.isEmpty {
             parts.append("\(webKit.joined(separator: ", ")) \(webKit.count == 1 ? "needs" : "need") WebKit changes")
         }
-        return parts.joined(separator: "; ") + "."
+        return parts.isEmpty ? "" : parts.joined(separator: "; ") + "."
     }
 }

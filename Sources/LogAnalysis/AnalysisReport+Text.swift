@@ -119,7 +119,13 @@ extension AnalysisReport {
         guard firm > 0 else { return "each only possible: the view may have stayed blank" }
         let recovered = listed.filter(\.firm).compactMap(\.recovered)
         var words: String
-        if recovered.isEmpty {
+        let told = listed.filter { $0.firm && $0.kind == .killedBeforeRender && $0.told == true }.count
+        if recovered.isEmpty && told > 0 {
+            // The input says a callback fired: "none fires" would contradict it. Whether the view came back, it
+            // does not show.
+            words = "no render after the death is in the input, though the termination callback fired for "
+                + "\(grouped(told)) of \(grouped(firm)): whether the view came back, the input does not show"
+        } else if recovered.isEmpty {
             words = "the view stayed blank: no termination callback fires, reload() does nothing, only a rebuilt view "
                 + "recovers"
         } else {

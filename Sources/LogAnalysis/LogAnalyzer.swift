@@ -306,7 +306,7 @@ public final class LogAnalyzer {
         guard options.story == timeline.pid else { return }
         let reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
         report.story.append(StoryStep(
-            observation: Observation(reported.isJetsam ? .killed : .crashed, pid: Int(timeline.pid)), stamp: entry.stamp,
+            observation: Observation(reported.isKill ? .killed : .crashed, pid: Int(timeline.pid)), stamp: entry.stamp,
             text: entry.fact.text, reported: "reported: " + reported.words))
     }
 

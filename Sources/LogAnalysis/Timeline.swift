@@ -37,7 +37,8 @@ public struct Stamp {
     /// From `self` to `later` in words, when both have a time: `3.9 ms`, or, when either is in whole seconds, the
     /// range the true gap lies in (each time may be anywhere in its second): `less than 1 s`, `2–4 s`.
     package func gap(to later: Stamp) -> String? {
-        guard let micros = micros(to: later) else { return nil }
+        // Out of order (two coarse stamps ordered by their records), there is no gap to say.
+        guard let micros = micros(to: later), micros >= 0 else { return nil }
         guard coarse || later.coarse else { return duration(micros) }
         let low = max(0, micros - 1_000_000)
         let high = micros + 1_000_000

@@ -69,7 +69,8 @@ struct Comparison {
             })
         lines.append("")
         lines += wrapped(frontierLine) + [""]
-        lines += wrapped(Policy.adoption(Array(policies.prefix(summaries.count)))) + [""]
+        let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
+        if !adoption.isEmpty { lines += wrapped(adoption) + [""] }
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
     }

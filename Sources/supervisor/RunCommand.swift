@@ -72,6 +72,7 @@ enum RunCommand {
         do {
             summary = try simulation.run()
         } catch {
+            progress.finish()
             // The logs are the evidence of how the run ended: kept (a new one already stands at its name).
             try? outputs.commit()
             throw error

@@ -31,6 +31,14 @@ final class BackgroundSupervisor {
     }
 
     var pid: Int32 { process.processIdentifier }
+
+    /// Whether it is blocked reading its standard input (/proc/PID/syscall: read, on descriptor 0): whatever it did
+    /// before its first read, opening and registering its outputs, is done.
+    var readingStandardInput: Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8) else { return false }
+        let words = text.split(separator: " ")
+        return words.count > 1 && words[0] == "0" && words[1] == "0x0"
+    }
     var stdout: String { (try? String(contentsOfFile: folder.path + "/stdout", encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOfFile: folder.path + "/stderr", encoding: .utf8)) ?? "" }
 

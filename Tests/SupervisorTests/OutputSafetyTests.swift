@@ -100,8 +100,9 @@ extension Processes {
             let folder = try TemporaryFolder(["old.html": old])
             let analysis = try backgroundSupervisor(
                 ["analyze", "-", "--html", "old.html", "--svg", "new.svg", "--replay", "new.json"], in: folder, waitingInput: true)
-            // Waiting on its input, with its three outputs open.
-            #expect(eventually(within: 20) { temporaries(folder).count == 3 })
+            // Waiting on its input, with its three outputs open (and known to the interruption's handler: a file
+            // seen is not yet one registered).
+            #expect(eventually(within: 20) { temporaries(folder).count == 3 && analysis.readingStandardInput })
             #expect(analysis.end(by: SIGINT) == 128 + SIGINT)
             #expect(analysis.stderr == "supervisor: interrupted: nothing written to 'new.svg', 'old.html' or 'new.json'\n")
             #expect(names(folder) == ["old.html"])
