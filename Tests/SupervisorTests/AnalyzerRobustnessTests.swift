@@ -121,7 +121,9 @@ extension Processes {
             }
             let (status, rss, json) = try run(folder, "many.log")
             #expect(status == 0)
-            #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
+            // The 10,000 incidents kept, each with its page and what followed its death (issue 29), take a few MiB
+            // over the inputs' bound: 64.1 MiB measured. Bounded all the same: the rest are counted, not kept.
+            #expect(rss <= Self.bound + (8 << 20), "peak RSS \(rss >> 20) MiB")
             #expect((json["incidents"] as? [Any])?.count == 10_000)
             #expect(json["incidentsOmitted"] as? Int == 20_000)
         }
