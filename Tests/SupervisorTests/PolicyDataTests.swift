@@ -90,6 +90,16 @@ import Testing
         #expect(try Self.policy(policy.inlineForm) == policy)
     }
 
+    /// A policy named after its base and the fields it changes is printed as that base and those fields (its name
+    /// holds a space, which `name=` does not take), and reads back to itself, however many fields it changes.
+    @Test(arguments: ["base=guarded,spares=0", "base=reload,observe=spawn,launch=boosted,detect=callback+watchdog,spares=3,reuse=no"])
+    func aDerivedNameReadsBack(fields: String) throws {
+        let policy = try Self.policy(fields)
+        #expect(policy.name.contains(" "))
+        #expect(policy.inlineForm.hasPrefix("base="))
+        #expect(try Self.policy(policy.inlineForm) == policy)
+    }
+
     /// A file starting from WebKit's default, named after its base and the fields it changes.
     @Test func aUserPolicyFromAJSONFile() throws {
         let folder = try TemporaryFolder([:])
