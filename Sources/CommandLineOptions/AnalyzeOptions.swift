@@ -30,7 +30,8 @@ public struct AnalyzeOptions: Sendable {
     public let failOn = Option(
         "--fail-on", .incidentGates,
         help: "Exit 3 if an incident of these kinds (comma-separated, at least one) is found, for CI; "
-            + "kind:confidence counts only that confidence or surer (killed-before-render:likely).")
+            + "kind:confidence counts only that confidence or surer (killed-before-render:likely). RunningBoard's "
+            + "error naming no pid is a possible killed-before-render; the line on standard error says what was found.")
     public let truth = Option(
         "--truth", .path("<run.jsonl>"),
         help: "Compare what the logs alone yield with a run's event log (and its Jetsam log, "

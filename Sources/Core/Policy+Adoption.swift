@@ -13,10 +13,16 @@ extension Policy {
     public var needsWebKitChanges: [String] {
         var needs: [String] = []
         if observe == .spawn { needs.append("observing the process from its launch") }
-        if launchBand == .foreground || hiddenBand == .foreground {
-            needs.append("the private foreground-priority setting")
+        let bands = [launchBand, hiddenBand]
+        if bands.contains(.foreground) { needs.append("the private foreground-priority setting") }
+        if bands.contains(.boosted) { needs.append("a boosted band") }
+        // An app sets no band at all: any other that differs from WebKit's is WebKit's to change.
+        let webKit = Policy.webkitDefault
+        let other = [(launchBand, webKit.launchBand, "at launch"), (hiddenBand, webKit.hiddenBand, "when hidden")]
+            .filter { band, webKits, _ in band != webKits && band != .foreground && band != .boosted }
+        if !other.isEmpty {
+            needs.append("a " + other.map { "\($0.0.rawValue) band \($0.2)" }.joined(separator: " and a "))
         }
-        if launchBand == .boosted || hiddenBand == .boosted { needs.append("a boosted band") }
         if spareWorkers > 0 || reuseWorkers { needs.append("spare processes") }
         return needs
     }

@@ -18,7 +18,7 @@ public struct Policy: Sendable, Equatable {
     public enum Detection: String, Sendable, CaseIterable {
         /// The termination callback, as the observer delivers it.
         case callback
-        /// The blank watchdog: the field app's timer that reads the title and calls an empty one blank, whatever
+        /// The blank watchdog: an app's own timer that reads the title and calls an empty one blank, whatever
         /// the process is doing.
         case watchdog
         case both = "callback+watchdog"
@@ -43,7 +43,7 @@ public struct Policy: Sendable, Equatable {
     /// The band of a worker whose view is hidden.
     public var hiddenBand = PriorityBand.hidden
     public var detect = Detection.none
-    /// The blank watchdog's period, when it watches: the field app read the title every 3 s.
+    /// The blank watchdog's period, when it watches: the app whose field reports the project began from read the title every 3 s.
     public var watchdogNanoseconds = 3_000_000_000
     /// What a detected death or blank does; nil: nothing (a detection is still logged).
     public var recover: Recovery?

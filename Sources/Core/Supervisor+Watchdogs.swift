@@ -3,7 +3,7 @@ import WireProtocol
 
 /// Timers that watch for trouble: the blank watchdog's title probe, and the liveness pings of busy workers.
 extension Supervisor {
-    /// The field app's 3 s timer: an empty title means a blank view, whatever the process is doing.
+    /// The 3 s title timer of the app whose field reports the project began from: an empty title means a blank view, whatever the process is doing.
     func watchTitle(of view: View) {
         let period = settings.watchdogNanoseconds ?? policy.watchdogNanoseconds
         view.titleCheck = clock.schedule(afterNanoseconds: period) { [weak self, weak view] in

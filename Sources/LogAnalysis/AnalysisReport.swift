@@ -24,8 +24,8 @@ public struct AnalysisReport {
     /// Lines in the records read (a record's first line and its continuations), per envelope.
     public internal(set) var formatLines: [LogFormat: Int] = [:]
     public internal(set) var incidents: [Incident] = []
-    /// RunningBoard's "does not exist" errors, naming no pid, in an input where no line names a process: the seed's
-    /// line alone, which says a process was gone but not which, nor whether it had rendered.
+    /// RunningBoard's "does not exist" errors, naming no pid, that no incident explains: the line forum threads
+    /// quote, which says a process was gone but not which, nor whether it had rendered.
     public internal(set) var unexplainedErrors = 0
     /// Incidents beyond the report's limit, counted only.
     public internal(set) var omitted = 0
@@ -118,10 +118,10 @@ public struct AnalysisReport {
     /// `run.log:123`.
     public func place(_ stamp: Stamp) -> String { "\(files[stamp.file]):\(stamp.line)" }
 
-    /// The time as the log wrote it, or nil for a line with none.
+    /// The time as the log wrote it, in the zone of the file the line is in, or nil for a line with none.
     public func time(_ stamp: Stamp) -> String? {
         guard let time = stamp.time else { return nil }
-        let text = LogTime.text(time, offsetSeconds: displayZone)
+        let text = LogTime.text(time, offsetSeconds: fileZones[stamp.file] ?? displayZone)
         return stamp.dated ? text : String(text.dropFirst(11))
     }
 

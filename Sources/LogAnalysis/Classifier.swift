@@ -86,7 +86,7 @@ package struct Classifier {
         return false
     }
 
-    /// The seed's signature: a foreground raise that fails shortly after a launch, with nothing painted and the page
+    /// A kill before render, as a device logs it: a foreground raise that fails shortly after a launch, with nothing painted and the page
     /// never told before it (no callback fires); or new, unrendered, dead, with RunningBoard's error naming no pid
     /// nearby.
     private func killedBeforeRender(_ t: Timeline, raise: Timeline.Failure?, end: Stamp) -> Incident? {
@@ -185,7 +185,7 @@ package struct Classifier {
         } else {
             return nil
         }
-        // Killed before it rendered but with the page told is the seed's first case (a reload recovers it), which
+        // Killed before it rendered but with the page told is a kill after the page was in use (a reload recovers it), which
         // the detail says in so many words rather than leave "after render" beside "before render".
         let detail =
             kind == .killedAfterRender && !death.rendered

@@ -5,7 +5,7 @@ import Text
 /// would have seen, and the lines that prove it.
 public struct Incident {
     public enum Kind: String, CaseIterable, Sendable {
-        /// New, never rendered, and gone when WebKit raised it to foreground: the seed's blank view.
+        /// New, never rendered, and gone when WebKit raised it to foreground: the blank view no callback reports.
         case killedBeforeRender = "killed-before-render"
         /// Rendered or in use, then killed from outside (jetsam, a memory limit).
         case killedAfterRender = "killed-after-render"

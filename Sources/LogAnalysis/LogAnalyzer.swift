@@ -48,12 +48,11 @@ public final class LogAnalyzer {
     private var pairing = AssertionPairing()
     private var recovery = ViewRecovery()
     private var pages = PageRecovery()
+    private var delegate = DelegateAttribution()
     private var facts = ReportFacts()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
-    /// Processes any line named: none means the input holds none of WebKit's lines.
-    private var processesNamed = 0
     private var ordinal = 0
     private var observations: [Observation] = []
     private var assembler = RecordAssembler()
@@ -124,10 +123,9 @@ public final class LogAnalyzer {
         concludeReports()
         concludePidless()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
-        if processesNamed == 0 {
-            report.unexplainedErrors = pairing.unattributed.count { error in
-                !report.incidents.contains { Stamp.near($0.firstSeen, error, .burst) || Stamp.near($0.lastSeen, error, .burst) }
-            }
+        // An error no incident explains says some process was gone, whatever else the input names.
+        report.unexplainedErrors = pairing.unattributed.count { error in
+            !report.incidents.contains { Stamp.near($0.firstSeen, error, .burst) || Stamp.near($0.lastSeen, error, .burst) }
         }
         return report
     }
@@ -206,8 +204,12 @@ public final class LogAnalyzer {
                 }
             }
             if o.kind == .assertionFailed || o.pid != nil { observe(o, at: stamp) }
-        case .appReload:
-            pages.noteReload(at: stamp)
+        case .appCallback, .appReload:
+            guard let pid = delegate.pid(ofDelegateLineAt: stamp) else { return }
+            var attributed = Observation(o.kind == .appCallback ? .callback : .appReload, pid: Int(pid), process: .webContent)
+            attributed.page = o.page
+            observe(attributed, at: stamp)
+            if o.kind == .appReload { pages.noteReload(of: pid, at: stamp) }
         case .hostQuit, .appBackground, .appForeground:
             if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
             classifier.host.note(o.kind, at: stamp)
@@ -231,9 +233,8 @@ public final class LogAnalyzer {
 
     private func observe(_ o: Observation, at stamp: Stamp, text: String? = nil) {
         guard let pid = o.pid else { return }
-        pages.note(o, at: stamp)
+        if o.page != nil { pages.note(o, at: stamp) }
         if options.story == pid { report.story.append(StoryStep(observation: o, stamp: stamp, text: text ?? recordText())) }
-        if timelines[pid] == nil { processesNamed += 1 }
         if let existing = timelines[pid] {
             // One told by another file at an earlier time (a run's event log and its iOS log) is the same one.
             let relaunched = o.kind == .launch && existing.isNewProcess(launchedAt: stamp)
@@ -246,6 +247,11 @@ public final class LogAnalyzer {
             }
         }
         timelines[pid, default: Timeline(pid: pid, at: stamp)].add(o, at: stamp) { text ?? self.recordText() }
+        switch o.kind {
+        case .killed, .crashed, .exited, .terminated, .death:
+            if timelines[pid]?.process == .webContent { delegate.noteDeath(of: pid, at: stamp) }
+        default: break
+        }
         if timelines.count > Self.liveTimelineLimit { concludeOldest() }
     }
 

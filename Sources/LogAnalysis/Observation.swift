@@ -47,7 +47,10 @@ package struct Observation {
         case death
         /// Our event log's `unobserved`: the death above was not delivered to the app.
         case unobserved
-        /// The app's own termination delegate (`webViewWebContentProcessDidTerminate`) says it reloaded the view.
+        /// The app's own termination delegate (`webViewWebContentProcessDidTerminate`) logged: the callback fired
+        /// for a process that just died. The line names no pid (`DelegateAttribution` finds it).
+        case appCallback
+        /// That line says the app called `reload()` (Swift) or `[webView reload]` (Objective-C) there.
         case appReload
     }
 

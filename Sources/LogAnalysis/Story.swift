@@ -20,8 +20,8 @@ extension AnalysisReport {
         for step in steps {
             let words = visible(step.words)
             let gap = previous.flatMap { $0.micros(to: step.stamp) }.map { "+" + duration(max(0, $0)) } ?? ""
-            let when = time(step.stamp).map { String($0.prefix(26)) } ?? "line \(step.stamp.line)"
-            let head = "  \(when.padded(26)) \(gap.padded(10)) \(visible(place(step.stamp)).padded(24))"
+            let when = time(step.stamp) ?? "line \(step.stamp.line)"
+            let head = "  \(when.padded(31)) \(gap.padded(10)) \(visible(place(step.stamp)).padded(24))"
             // A step that does not fit beside its place goes on a line of its own, whole where it can be.
             lines += head.count + 1 + words.count <= lineWidth
                 ? [head + " " + words] : wrapped(head, indent: 6) + wrapped("      " + words, indent: 6)
@@ -101,6 +101,7 @@ extension Observation {
         case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"
         case .unobserved: return "its death was not delivered"
         case .appReload: return "the app reloaded the view"
+        case .appCallback: return "the app's termination delegate was called"
         case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
         }
     }

@@ -159,8 +159,10 @@ package enum WebKitMessage {
     /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
     private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
         if m.contains(M.terminationDelegate) {
-            // The app's own line from its WKNavigationDelegate method; it says what the app did there.
-            if m.contains(M.reload) { out.append(Observation(.appReload, pid: nil)) }
+            // The app's own line from its WKNavigationDelegate method; it says what the app did there: a call of
+            // reload, not the letters anywhere ("not reloading").
+            out.append(Observation(.appCallback, pid: nil))
+            if M.reloadCalls.contains(where: { m.contains($0) }) { out.append(Observation(.appReload, pid: nil)) }
         } else if m.contains(M.memorystatus) || m.contains(M.jetsam), let pid = m.number(after: M.pidSpace) {
             out.append(Observation(.killed, pid: pid))
         } else if let at = m.index(of: M.forwardedWebContent), m.byte(at - 1) != 46 {
@@ -313,7 +315,7 @@ private enum Words {
     package static let trackingProcess = bytes("tracking process")
     package static let pageProxyID = bytes("pageProxyID=")
     package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
-    package static let reload = bytes("reload")
+    package static let reloadCalls = [bytes("reload()"), bytes("reload]")]
     package static let terminatingWith = bytes("Terminating with description")
     package static let explanation = bytes("explanation:")
     package static let contextCode = bytes(" code:")

@@ -84,11 +84,17 @@ public struct ReplayIncident: Equatable, Sendable {
     public static let kinds = ["killed-before-render", "killed-after-render", "gone-when-raised", "killed", "crash"]
     /// Whether the incident is a death before the view attached: that is what a replay must reproduce.
     public var diesBeforeAttach: Bool { kind == "killed-before-render" || kind == "gone-when-raised" }
+    /// Whether the kill was for the process's own memory limit (Jetsam's reason `per-process-limit`, which the
+    /// analyzer writes into `detail` as the killer gave it): it takes the process whatever its band.
+    public var killedForItsOwnLimit: Bool { detail.contains(Self.ownLimitReason) }
+    public static let ownLimitReason = "per-process-limit"
     public var attach: Span
     public var death: Span
     public var band: String?
     public var rendered: Bool?
     public var cause: Cause
+    /// What else the evidence said of the death: for a kill, the killer's reason as written (`jetsam:
+    /// per-process-limit`).
     public var detail: String
     public var evidence: [String]
 

@@ -39,7 +39,7 @@ public final class RunSummary {
     public private(set) var recoveredLoads = 0
     /// Loads a recovery was attempted for.
     public private(set) var loadsWithRecovery = 0
-    private var loadOfView: [Int: Int] = [:]
+    private(set) var loadOfView: [Int: Int] = [:]
     /// Loads with a recovery under way, and those whose page showed after one, until each load ends.
     private var recovering: Set<Int> = [], shownAfterRecovery: Set<Int> = []
     public private(set) var rbsErrors = 0
@@ -131,6 +131,9 @@ public final class RunSummary {
             if let pid = event.pid { recordDeath(death, pid: pid, view: event.view, at: event.monotonic) }
         case .viewOpen(let load, _):
             if let view = event.view { loadOfView[view] = load }
+        case .viewClose:
+            // A closed view's id is never used again: what a run holds stays the views open, not all it opened.
+            if let view = event.view { loadOfView[view] = nil }
         case .visible(let load, _, _, _):
             if recovering.remove(load) != nil { shownAfterRecovery.insert(load) }
         case .recovery(let kind, _, _):

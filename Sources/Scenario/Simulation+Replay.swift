@@ -77,7 +77,7 @@ extension Simulation {
         let view = worker.view
         switch incident.cause {
         case .kill, .unknown:
-            let ownLimit = incident.band == "foreground" || incident.detail.contains("per-process-limit")
+            let ownLimit = incident.band == "foreground" || incident.killedForItsOwnLimit
             if !ownLimit, let other = lowerRanked(than: worker) {
                 log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
                 log.emit(.inject(kind: kind, oomScoreAdj: Int(other.handle.oomScoreAdjust() ?? 0)), pid: other.pid)

@@ -114,22 +114,42 @@ enum AnalyzeCommand {
             if arguments[options.stats] { output += "\n" + stats(report, since: started).text }
         }
         // With an output on standard output, the report goes beside it, not into it.
+        var read = true
         if opened.contains(where: { $0?.isStandardOutput == true }) {
             writeStandardError(output + "\n")
         } else {
-            try writeStandardOutput(output + "\n")
+            read = try writeStandardOutputWhileRead(output + "\n")
         }
-        let tripped = failOn.compactMap { gate in
+        // A gate's status outlives a reader that stopped early (`analyze … --fail-on … | head`).
+        if let gate = gateLine(failOn, report) {
+            // A CI log shows standard error first: the gate says why the step failed, in one line.
+            printError(gate.line)
+            if gate.tripped { return foundStatus }
+        }
+        if !read { endOnClosedPipe() }
+        return 0
+    }
+
+    /// What `--fail-on` says: what it found, and whether that trips it; or, when nothing tripped it, that the input
+    /// was inconclusive. RunningBoard's error naming no pid is a possible kill before render (which process, and
+    /// whether it had rendered, the input does not say), so it trips a gate taking possible ones.
+    static func gateLine(_ gates: [IncidentGate], _ report: AnalysisReport) -> (line: String, tripped: Bool)? {
+        guard !gates.isEmpty else { return nil }
+        var found = gates.compactMap { gate in
             let count = report.count(gate.kind, atLeast: gate.atLeast)
             let surer = gate.atLeast == .possible ? "" : " (\(gate.atLeast.rawValue) or surer)"
             return count > 0 ? "\(grouped(count)) \(gate.kind.rawValue)\(surer)" : nil
         }
-        guard tripped.isEmpty else {
-            // A CI log shows standard error first: the gate says why the step failed, in one line.
-            printError("supervisor: --fail-on: found \(tripped.joined(separator: ", ")); exit status \(foundStatus)")
-            return foundStatus
+        let errors = report.unexplainedErrors
+        let unexplained = "\(grouped(errors)) RunningBoard \(errors == 1 ? "error" : "errors") naming no pid"
+        if errors > 0, gates.contains(where: { $0.kind == .killedBeforeRender && $0.atLeast == .possible }) {
+            found.append(unexplained + " (each a possible killed-before-render)")
         }
-        return 0
+        if !found.isEmpty {
+            return ("supervisor: --fail-on: found \(found.joined(separator: ", ")); exit status \(foundStatus)", true)
+        }
+        guard errors > 0 else { return nil }
+        return ("supervisor: --fail-on: found none, but \(unexplained) left the analysis inconclusive", false)
     }
 
     /// How long the analysis took and the most memory it held (its own VmHWM).

@@ -92,7 +92,7 @@ public struct DeviceLogGenerator {
         line("ProcessSuspension", "%x - [PID=%p] ProcessThrottler::didDisconnectFromProcess:", pid: pid)
     }
 
-    /// The seed's race: launched at background priority, killed, then raised and found gone.
+    /// The race behind a kill before render: launched at background priority, killed, then raised and found gone.
     private mutating func killBeforeRender() {
         let pid = launch()
         killedBeforeRender.append(pid)

@@ -5,17 +5,24 @@ import System
 /// went away (`analyze … | head`) is no failure: the process ends silently, killed by SIGPIPE, as a program that
 /// never ignored the signal is; `session show` ends so.
 func writeStandardOutput(_ text: String) throws {
+    if try !writeStandardOutputWhileRead(text) { endOnClosedPipe() }
+}
+
+/// Writes to standard output; false when its reader went away, for a command with more to say before it ends
+/// (`analyze --fail-on`'s status).
+func writeStandardOutputWhileRead(_ text: String) throws -> Bool {
     do {
         try Sys.write(text, to: 1)
+        return true
     } catch {
-        if error.errno == EPIPE { endOnClosedPipe() }
+        if error.errno == EPIPE { return false }
         throw RuntimeError("cannot write to standard output: \(String(cString: strerror(error.errno)))")
     }
 }
 
 /// Ends the process by SIGPIPE, the signal restored to its default and unblocked first (the commands that write to
 /// workers ignore it); should it still return, the status a shell gives that death.
-private func endOnClosedPipe() -> Never {
+func endOnClosedPipe() -> Never {
     signal(SIGPIPE, SIG_DFL)
     var pipeSignal = sigset_t()
     sigemptyset(&pipeSignal)

@@ -99,6 +99,17 @@ import Testing
         #expect(summary.json.text.contains(#""lostInputs":3,"duplicateInputs":1"#))
     }
 
+    /// A long run opens and closes views without end: the summary holds the views open, not every one it saw.
+    @Test func theSummaryForgetsAClosedView() {
+        let summary = RunSummary(policy: "rebuild")
+        for view in 1...10_000 {
+            summary.record(Event(.viewOpen(load: view, visible: true), monotonic: view, wall: view, view: view))
+            summary.record(Event(.viewClose, monotonic: view, wall: view, view: view))
+        }
+        summary.record(Event(.viewOpen(load: 1, visible: true), monotonic: 1, wall: 1, view: 10_001))
+        #expect(summary.loadOfView == [10_001: 1])
+    }
+
     @Test func aRunWithoutAnEditorLostNothing() {
         let summary = RunSummary(policy: "rebuild")
         #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0 && summary.audit == nil)

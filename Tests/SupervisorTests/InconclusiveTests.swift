@@ -22,6 +22,15 @@ import Testing
         #expect(report.json.text.contains(#""unexplainedErrors":1"#))
     }
 
+    /// WebKit's lines about other processes do not explain it: the error is still about a process no line names.
+    @Test func linesAboutOtherProcessesLeaveItInconclusive() throws {
+        let other = "2025-03-02 09:00:00.000000+0100 My App[4100:99001] [Process] 0x1 - [PID=4000] "
+            + "WebProcessProxy::didFinishLaunching:\n"
+        let report = try analyze(other + Self.bare + "\n")
+        #expect(report.unexplainedErrors == 1)
+        #expect(report.verdict.hasPrefix("Inconclusive: 1 RunningBoard"), "\(report.verdict)")
+    }
+
     /// With WebKit's lines the same error is evidence, read as before.
     @Test func withWebKitsLinesTheErrorIsExplained() throws {
         let report = try analyze(Fixture.xcode)
@@ -40,6 +49,20 @@ extension Processes {
             #expect(unwrapped(result.stdout).contains("Inconclusive: 1 RunningBoard"), "\(result.stdout)")
             let page = try String(contentsOfFile: file, encoding: .utf8)
             #expect(page.contains("<header class=\"verdict other\">") && !page.contains("verdict clear\">"))
+        }
+
+        /// A CI gate on kills before render trips on the error alone (a possible one), and a gate on likely ones
+        /// passes but says the input was inconclusive; neither is silent.
+        @Test(.timeLimit(.minutes(1))) func aGateIsNeverSilentOnAnInconclusiveInput() throws {
+            let folder = try TemporaryFolder(["rbs.log": Inconclusive.bare + "\n"])
+            let possible = try runSupervisor(["analyze", folder.path + "/rbs.log", "--fail-on", "killed-before-render"])
+            #expect(possible.status == 3)
+            #expect(unwrapped(possible.stderr) == "supervisor: --fail-on: found 1 RunningBoard error naming no pid (each a possible "
+                + "killed-before-render); exit status 3\n", "\(possible.stderr)")
+            let likely = try runSupervisor(["analyze", folder.path + "/rbs.log", "--fail-on", "killed-before-render:likely"])
+            #expect(likely.status == 0)
+            #expect(unwrapped(likely.stderr) == "supervisor: --fail-on: found none, but 1 RunningBoard error naming no pid left the "
+                + "analysis inconclusive\n", "\(likely.stderr)")
         }
     }
 }

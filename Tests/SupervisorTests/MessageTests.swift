@@ -93,6 +93,26 @@ extension Processes {
                 #expect(stderr.isEmpty, "\(arguments[0]): \(stderr)")
             }
         }
+
+        /// `analyze … --fail-on … | head`: the gate's line and status outlive the reader, so a CI step that reads
+        /// only the top of the report still fails on what the gate found.
+        @Test func aGateOutlivesAClosedPipe() throws {
+            let folder = try TemporaryFolder(["race.log": Fixture.xcode])
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            close(ends[0])
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: supervisorPath)
+            process.arguments = ["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render"]
+            process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 3, "\(process.terminationStatus)")
+            #expect(stderr == "supervisor: --fail-on: found 1 killed-before-render; exit status 3\n", "\(stderr)")
+        }
     }
 }
 

@@ -33,4 +33,16 @@ import Testing
         #expect(lane.marks.filter { $0.step == .end }.count == 1)
         #expect(lane.marks.map(\.step) == [.launch, .failed, .end])
     }
+
+    /// A story's times are written whole, in the zone of the file each line is in, even beside a file of another
+    /// zone: the same moment is not shown as two.
+    @Test func aStorysTimesKeepTheirFilesZone() throws {
+        let other = "2026-03-02 18:11:13.000000+0000 MyApp[4100:99001] [Process] 0x1 - [PID=4200] "
+            + "WebProcessProxy::didFinishLaunching:\n"
+        let report = try analyze(
+            [("utc.log", Array(other.utf8)), ("x.log", Array(Self.log.utf8))], story: 4107)
+        let story = report.story(of: 4107)
+        #expect(story.contains("  2026-03-02 10:11:12.120000-0800 "), "\(story)")
+        #expect(!story.contains("18:11:12.120000"), "\(story)")
+    }
 }

@@ -18,8 +18,8 @@ public struct NavigationPolicy: Sendable {
 
     /// Hosts whose pages load in the tab. `local` is the app's own content (`app://local/`).
     public var allowedHosts: Set<String> = ["local"]
-    /// The rule for a navigation of each type, in the main frame and in a sub-frame. The default is the seed's
-    /// lesson: any sub-frame may load (embedded players and share buttons), main frames only from the list.
+    /// The rule for a navigation of each type, in the main frame and in a sub-frame. The default is what the
+    /// app behind the navigation-policy issue learned: any sub-frame may load (embedded players and share buttons), main frames only from the list.
     public var rules: [NavigationType: (main: Rule, sub: Rule)] = Dictionary(
         uniqueKeysWithValues: NavigationType.allCases.map { ($0, (main: Rule.allowlist, sub: Rule.allow)) })
 
@@ -29,7 +29,7 @@ public struct NavigationPolicy: Sendable {
         public enum Verdict: String, Sendable {
             case allow
             case cancel
-            /// Not loaded in the tab: handed to the system (Safari, in the seed's app).
+            /// Not loaded in the tab: handed to the system (Safari, on iOS).
             case openExternally = "open-externally"
         }
 

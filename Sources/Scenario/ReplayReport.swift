@@ -1,23 +1,28 @@
 import Core
 import Events
 import Replay
-import Scenario
 import Text
 
 /// `compare --replay`: each incident under each policy (saved or lost, how soon, why), and the verdict: the
 /// cheapest policy that saves every incident, cheapest in the workers it keeps protected from the killer, then in
 /// the workers it launches.
-struct ReplayReport {
-    let schedule: ReplaySchedule
+public struct ReplayReport {
+    public let schedule: ReplaySchedule
     /// Per policy, in the order run: its summary and what became of each incident.
-    let runs: [(summary: RunSummary, outcome: ReplayOutcome)]
+    public let runs: [(summary: RunSummary, outcome: ReplayOutcome)]
     /// Policies asked for that never ran, the comparison being interrupted first.
-    let notRun: [String]
+    public let notRun: [String]
     /// The policies compared, to say which an app can adopt.
-    let policies: [Policy]
+    public let policies: [Policy]
+
+    public init(
+        schedule: ReplaySchedule, runs: [(summary: RunSummary, outcome: ReplayOutcome)], notRun: [String], policies: [Policy]
+    ) {
+        (self.schedule, self.runs, self.notRun, self.policies) = (schedule, runs, notRun, policies)
+    }
 
     /// Whether the comparison was cut short: a policy interrupted, or one never run.
-    var interrupted: Bool { runs.contains { $0.summary.interrupted } || !notRun.isEmpty }
+    public var interrupted: Bool { runs.contains { $0.summary.interrupted } || !notRun.isEmpty }
 
     /// The policies that ran whole and saved every load of every incident, cheapest first.
     var savers: [RunSummary] {
@@ -28,7 +33,7 @@ struct ReplayReport {
             .sorted { ($0.foregroundWorkerSeconds, $0.spawns) < ($1.foregroundWorkerSeconds, $1.spawns) }
     }
 
-    var verdict: String {
+    public var verdict: String {
         guard !schedule.incidents.isEmpty else { return "The schedule holds no incident: nothing was replayed." }
         // A policy cut short, or never run, may have saved what the others lost: no verdict weighs it.
         guard !interrupted else {
@@ -38,6 +43,10 @@ struct ReplayReport {
                     + whole.joined(separator: ", ") + " replayed every incident, shown above.")
         }
         let adoption = " " + Policy.adoption(policies.filter { p in runs.contains { $0.summary.policy == p.name } })
+        guard runs.contains(where: { $0.outcome.results.contains { $0.reproduced > 0 } }) else {
+            // Nothing happened as the device saw it, so nothing was saved or lost: no policy is judged.
+            return "No incident was reproduced under any policy, so none is judged: see why above."
+        }
         guard let cheapest = savers.first else {
             return "No policy saved every incident: see why each load was lost above." + adoption
         }
@@ -67,7 +76,7 @@ struct ReplayReport {
 
     /// One row per incident (its moments, then each policy's loads saved), one row per policy (its loads saved, how
     /// soon, how fast it reacted), why the lost loads were lost, and the verdict.
-    var table: String {
+    public var table: String {
         var lines = [""] + wrapped("Replayed: \(counted(schedule.incidents.count, "incident")), each "
             + "\(counted(runs.first?.outcome.results.first?.loads ?? 0, "time")).")
         lines += hangingTable([["incident", "kind", "attach ms", "death ms", "saved by (a count: some of its loads)"]]
@@ -126,7 +135,7 @@ struct ReplayReport {
         span.exact ? fixed(span.lowMs, 1) : "\(fixed(span.lowMs, 1))–\(fixed(span.highMs, 1))"
     }
 
-    var json: JSON {
+    public var json: JSON {
         .object([
             ("verdict", .string(verdict)), ("interrupted", .bool(interrupted)),
             ("savers", .array(interrupted ? [] : savers.map { .string($0.policy) })),
