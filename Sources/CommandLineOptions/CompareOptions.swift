@@ -23,13 +23,18 @@ public struct CompareOptions: Sendable {
             + "pages and faults: each incident is a load whose view attaches and whose worker dies at the incident's "
             + "moments. Not with --loads, --inject-race, --inject-kill, --content, --attach-delay, --hidden, "
             + "--hidden-time, --jetsam or --typing, which the schedule's moments stand in for.")
+    public let jobs = Option(
+        "--jobs", .integer(1...64, "<n>"),
+        help: "With --replay: how many policies replay side by side, each on a thread of its own with its own "
+            + "workers; without it, half the CPUs, at least one. Moments are replayed in real time to the "
+            + "millisecond, so a busy machine replays fewer of them as the device had them.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by --seed.")
 
     public let force = forceFlag
 
-    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats, force]) }
+    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats, jobs, force]) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -44,8 +49,8 @@ public struct CompareOptions: Sendable {
                 says how many loads the last policy ran and which policies never ran.
                 """,
             usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>] [--force]\n"
-                + "       supervisor compare --replay <file> [--repeat <n>] [--policies <list>] [--json] [--svg <file>]\n"
-                + "                          [--force]",
+                + "       supervisor compare --replay <file> [--repeat <n>] [--jobs <n>] [--policies <list>] [--json]\n"
+                + "                          [--svg <file>] [--force]",
             tables: [("OPTIONS", table)], after: policiesHelp)
     }
 }

@@ -24,7 +24,8 @@ public final class Simulation {
     var killsPlanned = Set<ObjectIdentifier>()
     /// When each replayed load's death is due, until it has come.
     var replayDeaths: [ObjectIdentifier: Int] = [:]
-    /// The signalfd SIGINT and SIGTERM arrive on, once the caller has asked for them.
+    /// The signalfd SIGINT and SIGTERM arrive on, or the eventfd they are relayed through, once the caller has asked
+    /// for them.
     var signals: FileDescriptor?
     /// The kills Jetsam and the killers outside named: what makes a death a kill from outside.
     let claims = KillClaims()
@@ -148,12 +149,29 @@ public final class Simulation {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         let fd = FileDescriptor(try retrying("signalfd") { signalfd(-1, &signals, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) })
-        let raw = fd.rawValue
-        self.signals = consume fd
-        _ = try loop.watch(raw) { [unowned self] _ in
+        try stop(whenReadable: fd) { raw in
             var info = signalfd_siginfo()
             _ = withUnsafeMutableBytes(of: &info) { buffer in try? Sys.read(raw, into: buffer) }
-            log.emit(.interrupt(signal: signalName(Int32(info.ssi_signo))))
+            return Int32(bitPattern: info.ssi_signo)
+        }
+    }
+
+    /// Ends the run early, as on a signal, when the signal's number is written to `eventFD` (an eventfd, which the
+    /// run takes): how runs side by side on threads of one process all hear one SIGINT, which a signalfd gives to
+    /// one reader only. Calls this instead of `stopOnTerminationSignals`.
+    package func stopOnRelayedSignals(_ eventFD: consuming FileDescriptor) throws(SystemError) {
+        try stop(whenReadable: eventFD) { raw in
+            var signal: UInt64 = 0
+            _ = withUnsafeMutableBytes(of: &signal) { buffer in try? Sys.read(raw, into: buffer) }
+            return Int32(truncatingIfNeeded: signal)
+        }
+    }
+
+    private func stop(whenReadable fd: consuming FileDescriptor, signal: @escaping (Int32) -> Int32) throws(SystemError) {
+        let raw = fd.rawValue
+        signals = consume fd
+        _ = try loop.watch(raw) { [unowned self] _ in
+            log.emit(.interrupt(signal: signalName(signal(raw))))
             stop()
         }
     }

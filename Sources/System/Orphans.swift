@@ -30,8 +30,13 @@ package enum Orphans {
         state.withLock { $0.adopting = true }
     }
 
-    static func spawned(_ pid: Int32) {
-        _ = state.withLock { $0.spawned.insert(pid) }
+    /// Runs `start`, which starts one child and returns its pid, and records the child in the same step: a sweep on
+    /// another thread (runs side by side) reads the children before it reads what was recorded, so it never takes
+    /// a child still being started for an orphan.
+    static func spawning(_ start: () throws(SystemError) -> Int32) throws(SystemError) {
+        try state.withLock { (state: inout State) throws(SystemError) in
+            state.spawned.insert(try start())
+        }
     }
 
     static func reaped(_ pid: Int32) {

@@ -73,12 +73,14 @@ extension Sys {
     ) throws(SystemError) -> ChildProcess {
         var pid: pid_t = 0
         var pidfd: Int32 = -1
-        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
-            let rc = sv_spawn(path, argv, envp, input, output, null, standardError ?? -1, &pid, &pidfd)
-            Glibc.errno = rc
-            return rc == 0 ? 0 : -1
+        try Orphans.spawning { () throws(SystemError) -> Int32 in
+            _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
+                let rc = sv_spawn(path, argv, envp, input, output, null, standardError ?? -1, &pid, &pidfd)
+                Glibc.errno = rc
+                return rc == 0 ? 0 : -1
+            }
+            return pid
         }
-        Orphans.spawned(pid)
         return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
     }
 

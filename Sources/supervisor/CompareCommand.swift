@@ -22,9 +22,10 @@ enum CompareCommand {
             try roles.reads(path, as: "the replay schedule")
             return try Self.replaySchedule(path, options, arguments)
         }
-        if replay == nil, arguments.given(options.repeats) {
-            throw UsageError("'--repeat' is for '--replay': without a schedule there is nothing to repeat")
+        for option in [options.repeats, options.jobs] as [any OptionHandle] where replay == nil && arguments.given(option) {
+            throw UsageError("'\(option.entry.name)' is for '--replay': without a schedule there is nothing to replay")
         }
+        let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth)
         if let replay {
             workload.settings.replay = replay
             workload.settings.loads = replay.incidents.count * arguments[options.repeats]
@@ -33,6 +34,8 @@ enum CompareCommand {
         for policy in policies {
             var settings = workload.settings
             settings.policy = policy
+            // Side by side, each replay's views are open beside the others'.
+            if replay != nil { settings.views *= width }
             try RunCommand.checkDescriptorBudget(settings)
         }
         // Opened before the comparison runs, not after minutes of work; placed only once it is done.
@@ -49,7 +52,9 @@ enum CompareCommand {
         var summaries: [RunSummary] = []
         var outcomes: [ReplayOutcome] = []
         let began = Sys.monotonicNanoseconds()
-        for (i, policy) in policies.enumerated() {
+        if let replay, width > 1 {
+            (summaries, outcomes) = try Self.sideBySide(policies, configuration, replay, width: width)
+        } else { for (i, policy) in policies.enumerated() {
             configuration.policy = policy
             let log = EventLog()
             let progress = Progress(
@@ -68,7 +73,7 @@ enum CompareCommand {
             if let failure = simulation.failure { throw RuntimeError(failure) }
             summaries.append(summary)
             if summary.interrupted { break }
-        }
+        } }
         try jetsamLog?.commit()
         let report = Comparison(
             summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration,
@@ -92,6 +97,49 @@ enum CompareCommand {
         try svg?.write(Chart(comparison: report).svg)
         try svg?.commit()
         return report.interrupted ? 130 : 0
+    }
+
+    /// Policies replayed at once by default: one a CPU pair, as each keeps a supervisor thread and a worker busy.
+    static var defaultWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) / 2) }
+
+    /// The replay under each policy, `width` at once (`SideBySide`), in the policies' order, with one progress line
+    /// for all; the policies not started when a signal came are left out, as when one runs after another.
+    static func sideBySide(
+        _ policies: [Policy], _ configuration: RunConfiguration, _ replay: ReplaySchedule, width: Int
+    ) throws -> ([RunSummary], [ReplayOutcome]) {
+        let progress = SharedProgress(Progress(
+            total: policies.count * configuration.loads, label: "compare: \(policies.count) policies, \(width) at once"))
+        let runs = try SideBySide.run(policies.count, width: width) { i, relay in
+            var configuration = configuration
+            configuration.policy = policies[i]
+            let log = EventLog()
+            let outcome = ReplayOutcome(schedule: replay)
+            log.observers += [progress.record, outcome.record]
+            do {
+                let simulation = try Simulation(
+                    configuration: configuration, content: ReplayPages.provider(for: replay), log: log)
+                try simulation.stopOnRelayedSignals(relay)
+                let summary = try simulation.run()
+                if let failure = simulation.failure { throw RuntimeError(failure) }
+                return LaneRun(.success((summary, outcome)))
+            } catch {
+                return LaneRun(.failure(error))
+            }
+        }
+        progress.finish()
+        var (summaries, outcomes): ([RunSummary], [ReplayOutcome]) = ([], [])
+        for run in runs {
+            guard let (summary, outcome) = try run?.result.get() else { break }
+            summaries.append(summary)
+            outcomes.append(outcome)
+        }
+        return (summaries, outcomes)
+    }
+
+    /// A policy's replay, handed from its thread once the thread is done with it.
+    final class LaneRun: @unchecked Sendable {
+        let result: Result<(RunSummary, ReplayOutcome), any Error>
+        init(_ result: Result<(RunSummary, ReplayOutcome), any Error>) { self.result = result }
     }
 
     /// The schedule at `path`, checked before any policy runs; the options that would contradict it are refused.

@@ -1,5 +1,6 @@
 import Events
 import Glibc
+import Synchronization
 import LogAnalysis
 import System
 
@@ -49,4 +50,15 @@ final class Progress {
     func finish() {
         if enabled && lastDrawn > 0 { writeStandardError("\r\u{1B}[K") }
     }
+}
+
+/// One progress line for runs on several threads: each event is recorded under a lock.
+final class SharedProgress: Sendable {
+    private let progress: Mutex<Progress>
+
+    init(_ progress: sending Progress) { self.progress = Mutex(progress) }
+
+    func record(_ event: Event) { progress.withLock { $0.record(event) } }
+
+    func finish() { progress.withLock { $0.finish() } }
 }

@@ -70,23 +70,9 @@ extension Processes {
         func anInterruptedComparisonSaysHowFarItGot(json: Bool) throws {
             let folder = try TemporaryFolder([:])
             let svg = folder.path + "/compare.svg"
-            let supervisor = Process()
-            supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
-            supervisor.arguments = ["compare", "--loads", "100000", "--policies", "none,guarded", "--svg", svg]
-                + (json ? ["--json"] : [])
-            let out = Pipe()
-            supervisor.standardOutput = out
-            supervisor.standardError = FileHandle.nullDevice
-            try supervisor.run()
-            // Once a worker runs, the first policy is under way (and the signals are taken by its loop).
-            let started = eventually(within: 10) {
-                childProcesses(of: supervisor.processIdentifier).contains { $0.name == "WebContent" }
-            }
-            kill(supervisor.processIdentifier, SIGINT)
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            supervisor.waitUntilExit()
-            try #require(started)
-            #expect(supervisor.terminationStatus == 130)
+            let (status, stdout) = try #require(try interruptedSupervisor(
+                ["compare", "--loads", "100000", "--policies", "none,guarded", "--svg", svg] + (json ? ["--json"] : [])))
+            #expect(status == 130)
             if json {
                 let output = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
                 #expect(output["interrupted"] as? Bool == true && output["plannedLoads"] as? Int == 100000)
@@ -128,4 +114,24 @@ extension Processes {
 /// The children of `parent`, by pid and command name.
 func childProcesses(of parent: Int32) -> [(pid: Int32, name: String)] {
     ProcFS.children(of: parent).map { ($0.pid, $0.command) }
+}
+
+/// Runs the built `supervisor` with `arguments`, sends it SIGINT once one of its workers runs (its first run is
+/// under way, and the signals taken), and returns its exit status and standard output; nil when no worker ran
+/// within `seconds`.
+func interruptedSupervisor(_ arguments: [String], within seconds: Double = 10) throws -> (status: Int32, stdout: String)? {
+    let supervisor = Process()
+    supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
+    supervisor.arguments = arguments
+    let out = Pipe()
+    supervisor.standardOutput = out
+    supervisor.standardError = FileHandle.nullDevice
+    try supervisor.run()
+    let started = eventually(within: seconds) {
+        childProcesses(of: supervisor.processIdentifier).contains { $0.name == "WebContent" }
+    }
+    kill(supervisor.processIdentifier, SIGINT)
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    supervisor.waitUntilExit()
+    return started ? (supervisor.terminationStatus, stdout) : nil
 }

@@ -146,22 +146,10 @@ extension Processes {
         @Test(arguments: [false, true])
         func anInterruptedReplayGivesNoVerdict(json: Bool) throws {
             let folder = try TemporaryFolder(["schedule.json": seed000Schedule])
-            let supervisor = Process()
-            supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
-            supervisor.arguments = ["compare", "--replay", folder.path + "/schedule.json", "--repeat", "10000",
-                                    "--policies", "none,guarded"] + (json ? ["--json"] : [])
-            let out = Pipe()
-            supervisor.standardOutput = out
-            supervisor.standardError = FileHandle.nullDevice
-            try supervisor.run()
-            let started = eventually(within: 10) {
-                childProcesses(of: supervisor.processIdentifier).contains { $0.name == "WebContent" }
-            }
-            kill(supervisor.processIdentifier, SIGINT)
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            supervisor.waitUntilExit()
-            try #require(started)
-            #expect(supervisor.terminationStatus == 130)
+            let (status, stdout) = try #require(try interruptedSupervisor(
+                ["compare", "--replay", folder.path + "/schedule.json", "--repeat", "10000", "--policies", "none,guarded"]
+                    + (json ? ["--json"] : [])))
+            #expect(status == 130)
             let verdict = "No verdict: the comparison was interrupted before any policy replayed every incident."
             if json {
                 let output = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])

@@ -74,6 +74,29 @@ extension Processes {
             }
         }
 
+        /// With `--jobs 3`, three policies replay at once, each on a thread of its own: one SIGINT reaches all three
+        /// (each stops, interrupted, its workers reaped) and the other three never start. One after another, the
+        /// same SIGINT would have cut one policy short and left five unrun.
+        @Test(.timeLimit(.minutes(2))) func policiesSideBySideAllHearOneSignal() throws {
+            let folder = try TemporaryFolder(["s.json": threeIncidentSchedule])
+            let (status, stdout) = try #require(try interruptedSupervisor(
+                ["compare", "--replay", folder.path + "/s.json", "--jobs", "3", "--repeat", "100", "--json"], within: 20))
+            #expect(status == 130)
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+            let runs = try #require(report["runs"] as? [[String: Any]])
+            #expect(runs.map { $0["policy"] as? String } == ["none", "reload", "rebuild"])
+            #expect(runs.allSatisfy { $0["interrupted"] as? Bool == true }, "\(runs)")
+            #expect(report["notRun"] as? [String] == ["always-foreground", "webkit-default", "guarded"])
+        }
+
+        /// `--jobs` is for a replay, and takes a whole number.
+        @Test func jobsAreForAReplay() throws {
+            let out = try runSupervisorBounded(["compare", "--jobs", "2"])
+            #expect(out.status == 64 && out.stderr.contains("'--jobs' is for '--replay'"), "\(out.stderr)")
+            let zero = try runSupervisorBounded(["compare", "--jobs", "0"])
+            #expect(zero.status == 64 && zero.stderr.contains("'--jobs' must be a whole number from 1 to 64"))
+        }
+
         /// Over a few seconds, the progress line says how long is left. Standard error must be a terminal for
         /// it, so the comparison runs under script(1); each incident 30 times, it runs well past the 2 s the
         /// estimate waits for (ten times took 3 s here).

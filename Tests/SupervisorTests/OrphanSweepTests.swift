@@ -1,0 +1,33 @@
+import CShim
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@testable import System
+
+extension Processes {
+    /// Policies replayed side by side start workers on several threads while each one's reaps sweep for orphans:
+    /// a sweep never takes a child still being started (not yet recorded) for an orphan and kills it.
+    @Suite struct OrphanSweep {
+        @Test(.timeLimit(.minutes(1))) func aSweepOnAnotherThreadNeverKillsAChildBeingStarted() throws {
+            try Orphans.adopt()
+            let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+            defer { close(null) }
+            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+            defer { argv.forEach { free($0) } }
+            let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+            let stop = Atomic(false)
+            let sweeper = Thread { while !stop.load(ordering: .relaxed) { Orphans.sweep() } }
+            sweeper.start()
+            defer { stop.store(true, ordering: .relaxed) }
+            var killed = 0
+            for _ in 0..<400 {
+                let child = try Sys.spawn("/bin/true", argv, envp, input: null, output: null, null: null)
+                let (code, _) = try child.reap()
+                if code != sv_cld_exited() { killed += 1 }
+            }
+            #expect(killed == 0, "\(killed) of 400 children were killed as orphans while being started")
+        }
+    }
+}
