@@ -35,7 +35,7 @@ package enum Orphans {
     /// a child still being started for an orphan.
     static func spawning(_ start: () throws(SystemError) -> Int32) throws(SystemError) {
         try state.withLock { (state: inout State) throws(SystemError) in
-            state.spawned.insert(try start())
+            _ = state.spawned.insert(try start())
         }
     }
 
