@@ -7,7 +7,8 @@ import Browser
 import System
 import Text
 
-/// `supervisor compare`: every policy against the same seeded workload and faults, one after another.
+/// `supervisor compare`: every policy against the same seeded workload and faults, one after another (a replay
+/// side by side, `--jobs` at once).
 enum CompareCommand {
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let options = Commands.compare
@@ -44,36 +45,16 @@ enum CompareCommand {
         }
         let jetsamLog = try workload.jetsamLog.map { try OutputFile($0, kind: JetsamSettings.logKind, force: force) }
         workload.settings.jetsam?.logFD = jetsamLog?.fd
-        var configuration = workload.settings
+        let configuration = workload.settings
         TerminationSignals.block()
         defer { TerminationSignals.unblock() }
         try Orphans.adopt()
         defer { Orphans.sweepAll() }
-        var summaries: [RunSummary] = []
-        var outcomes: [ReplayOutcome] = []
-        let began = Sys.monotonicNanoseconds()
-        if let replay, width > 1 {
-            (summaries, outcomes) = try Self.sideBySide(policies, configuration, replay, width: width)
-        } else { for (i, policy) in policies.enumerated() {
-            configuration.policy = policy
-            let log = EventLog()
-            let progress = Progress(
-                total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)",
-                before: i * configuration.loads, overall: policies.count * configuration.loads, began: began)
-            log.observers.append(progress.record)
-            if let replay {
-                let outcome = ReplayOutcome(schedule: replay)
-                log.observers.append(outcome.record)
-                outcomes.append(outcome)
-            }
-            let simulation = try Simulation(configuration: configuration, content: content, log: log)
-            try simulation.stopOnTerminationSignals()
-            let summary = try simulation.run()
-            progress.finish()
-            if let failure = simulation.failure { throw RuntimeError(failure) }
-            summaries.append(summary)
-            if summary.interrupted { break }
-        } }
+        let (summaries, outcomes) = if let replay, width > 1 {
+            try Self.sideBySide(policies, configuration, replay, width: width)
+        } else {
+            try Self.oneAfterAnother(policies, configuration, content: content)
+        }
         try jetsamLog?.commit()
         let report = Comparison(
             summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration,
@@ -97,6 +78,37 @@ enum CompareCommand {
         try svg?.write(Chart(comparison: report).svg)
         try svg?.commit()
         return report.interrupted ? 130 : 0
+    }
+
+    /// Each policy's run, one after another, until one is interrupted.
+    static func oneAfterAnother(
+        _ policies: [Policy], _ configuration: RunConfiguration, content: ContentProvider
+    ) throws -> ([RunSummary], [ReplayOutcome]) {
+        var configuration = configuration
+        var summaries: [RunSummary] = []
+        var outcomes: [ReplayOutcome] = []
+        let began = Sys.monotonicNanoseconds()
+        for (i, policy) in policies.enumerated() {
+            configuration.policy = policy
+            let log = EventLog()
+            let progress = Progress(
+                total: configuration.loads, label: "compare \(i + 1)/\(policies.count) \(policy.name)",
+                before: i * configuration.loads, overall: policies.count * configuration.loads, began: began)
+            log.observers.append(progress.record)
+            if let replay = configuration.replay {
+                let outcome = ReplayOutcome(schedule: replay)
+                log.observers.append(outcome.record)
+                outcomes.append(outcome)
+            }
+            let simulation = try Simulation(configuration: configuration, content: content, log: log)
+            try simulation.stopOnTerminationSignals()
+            let summary = try simulation.run()
+            progress.finish()
+            if let failure = simulation.failure { throw RuntimeError(failure) }
+            summaries.append(summary)
+            if summary.interrupted { break }
+        }
+        return (summaries, outcomes)
     }
 
     /// Policies replayed at once by default: one a CPU pair, as each keeps a supervisor thread and a worker busy.
