@@ -25,8 +25,8 @@ extension ValueKind {
         return ValueKind(placeholder: "<options>", subOptions: keys.map(\.option), read: { name, spec throws(UsageError) in
             var value = base
             guard !spec.isEmpty else { return value }
-            for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
-                let pair = item.split(separator: "=", maxSplits: 1).map(String.init)
+            for item in pieces(of: spec, at: ",") {
+                let pair = pieces(of: item, at: "=", maxSplits: 1, omittingEmpty: true)
                 guard pair.count == 2, let key = keys.first(where: { $0.option.name == pair[0] }) else {
                     throw UsageError("'\(name)' takes \(syntax), not '\(item)'")
                 }

@@ -33,7 +33,7 @@ public struct OptionTable: Sendable {
                 parsed.arguments.append(word)
                 continue
             }
-            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = pieces(of: word, at: "=", maxSplits: 1, omittingEmpty: true)
             let name = parts[0]
             guard let entry = entry(name) else {
                 let hint = closestName(to: name, in: Set(entries.map(\.name))).map { "; did you mean '\($0)'?" } ?? ""
@@ -118,9 +118,18 @@ private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
 
 /// The names in a comma-separated list: an empty list or name is a mistake, never a list of nothing.
 func commaSeparated(_ list: String, of what: String, for option: String) throws(UsageError) -> [String] {
-    let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let names = pieces(of: list, at: ",")
     guard !list.isEmpty, !names.contains("") else {
         throw UsageError("'\(option)' takes \(what) separated by commas, not '\(list)'")
     }
     return names
+}
+
+/// `text` split at `separator` taken as a Unicode scalar, not a Character: a combining mark after `=` or `,` joins
+/// it into one Character (`=` then U+059E), which a split by Characters would not see.
+func pieces(
+    of text: some StringProtocol, at separator: Unicode.Scalar, maxSplits: Int = .max, omittingEmpty: Bool = false
+) -> [String] {
+    text.unicodeScalars.split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: omittingEmpty)
+        .map { String(String.UnicodeScalarView($0)) }
 }

@@ -15,13 +15,13 @@ enum PolicyReader {
     /// `list` says the text is one item of `--policies`, whose errors also say how policies are separated there.
     static func read(_ text: String, option: String, list: Bool = false) throws(UsageError) -> Read {
         if let path = jsonPath(text) { return try policy(jsonFields(path, option: option), option: option) }
-        guard text.contains("=") else {
+        guard text.unicodeScalars.contains("=") else {
             if takes(text) != nil { throw notAField(text, in: text, option: option, list: list) }
             return Read(policy: try builtIn(text, option: option), named: true)
         }
         var fields: [(key: String, value: String)] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        for item in pieces(of: text, at: ",") {
+            let pair = pieces(of: item, at: "=", maxSplits: 1)
             guard pair.count == 2 else { throw notAField(item, in: text, option: option, list: list) }
             fields.append((pair[0], pair[1]))
         }
@@ -29,11 +29,11 @@ enum PolicyReader {
     }
 
     /// Whether `text` is one policy given as fields or a file, rather than built-in names.
-    static func isFields(_ text: String) -> Bool { jsonPath(text) != nil || text.contains("=") }
+    static func isFields(_ text: String) -> Bool { jsonPath(text) != nil || text.unicodeScalars.contains("=") }
 
     static func jsonPath(_ text: String) -> String? {
         if text.hasPrefix("@") { return String(text.dropFirst()) }
-        return text.hasSuffix(".json") && !text.contains("=") ? text : nil
+        return text.hasSuffix(".json") && !text.unicodeScalars.contains("=") ? text : nil
     }
 
     static func builtIn(_ name: String, option: String) throws(UsageError) -> Policy {

@@ -15,7 +15,7 @@ extension ValueKind where Value == [Policy] {
     /// (`custom-2`), two given alike are refused.
     static var policyList: Self {
         ValueKind(placeholder: "<list>", read: { name, list throws(UsageError) in
-            let items = list.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            let items = pieces(of: list, at: ";")
             guard !items.contains("") else {
                 throw UsageError("'\(name)' takes policies separated by ';' (built-in names also by ','), not '\(list)'")
             }

@@ -30,7 +30,7 @@ public struct RunOptions: Sendable {
         "--tabs", .integer(1...1_000_000), default: baseConfiguration.tabs, help: "Tabs in a new session.")
     public let allowHost = Option(
         "--allow-host",
-        ValueKind<[String]>(placeholder: "<hosts>", read: { _, text in text.split(separator: ",").map(String.init) },
+        ValueKind<[String]>(placeholder: "<hosts>", read: { _, text in pieces(of: text, at: ",", omittingEmpty: true) },
                             show: { $0.joined(separator: ",") }),
         help: "Hosts (comma-separated, repeatable) whose pages may load in a tab besides the app's own ('local'); "
             + "a link elsewhere opens externally.")

@@ -10,6 +10,16 @@ import Testing
 
 /// What `scripts/fuzz` found, kept found.
 @Suite struct FuzzFindings {
+    /// options: a value beginning with a combining mark (U+059E) joined the `=` before it into one Character, so
+    /// `--html=\u{059E}x` was an unknown option and a policy field was no field. Words are split by Unicode scalars.
+    @Test func aValueBeginningWithACombiningMarkKeepsItsEquals() throws {
+        let mark = "\u{059E}"
+        let analyze = Commands.analyze
+        #expect(try analyze.table.parse(["--html=\(mark)x", "a.log"])[analyze.html] == "\(mark)x")
+        #expect(try Commands.run.table.parse(["--allow-host=a,\(mark)b"])[Commands.run.allowHost] == ["a", "\(mark)b"])
+        #expect(PolicyData.error("base=guarded,spares=\(mark)1") == "'--policy': 'spares' takes a whole number from 0 to 64, not '\(mark)1'")
+    }
+
     /// analyzer-lines: a line dated past April 2262 made every time shown of its incident overflow the nanoseconds it
     /// is written through, and `analyze` trapped. Such a date is no date now: the line is read without a time.
     @Test func aYearPastNanosecondsDoesNotTrap() throws {
