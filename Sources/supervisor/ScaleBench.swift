@@ -75,9 +75,14 @@ enum Scale {
         var loop: EventLoop?
         var idle: (seconds: Double, wakeups: Int)?
         var early = false
+        /// What kept a view from being shown: the first such event (a failed launch, a failed load), as logged.
+        var firstTrouble: String?
         log.observers.append { event in
             events += 1
             switch event.kind {
+            case .launchFailed, .fail, .abort, .protocolViolation, .death:
+                if case .death(let death) = event.kind, death.shutdown { break }
+                if visible < workers, firstTrouble == nil { firstTrouble = event.json.text }
             case .visible:
                 visible += 1
                 if visible == workers {
@@ -102,7 +107,10 @@ enum Scale {
         let simulation = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log)
         loop = simulation.loop
         _ = try simulation.run()
-        guard let busy else { throw RuntimeError("scale: not every view became visible") }
+        guard let busy else {
+            throw RuntimeError("scale: \(grouped(visible)) of \(grouped(workers)) views became visible"
+                + (firstTrouble.map { "; first: \($0)" } ?? ""))
+        }
         guard !early else {
             throw RuntimeError("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
         }
