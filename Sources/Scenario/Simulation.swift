@@ -158,7 +158,7 @@ public final class Simulation {
 
     /// Ends the run early, as on a signal, when the signal's number is written to `eventFD` (an eventfd, which the
     /// run takes): how runs side by side on threads of one process all hear one SIGINT, which a signalfd gives to
-    /// one reader only. Calls this instead of `stopOnTerminationSignals`.
+    /// one reader only. Call this instead of `stopOnTerminationSignals`.
     package func stopOnRelayedSignals(_ eventFD: consuming FileDescriptor) throws(SystemError) {
         try stop(whenReadable: eventFD) { raw in
             var signal: UInt64 = 0
