@@ -71,23 +71,30 @@ extension Processes {
             #expect(!result.stdout.contains("\n\n\n"))
         }
 
+        /// Runs the built `supervisor` with standard output a pipe whose reader is already gone; returns the ended
+        /// process and its standard error.
+        static func runWithStandardOutputClosed(_ arguments: [String]) throws -> (Process, String) {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            close(ends[0])
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: supervisorPath)
+            process.arguments = arguments
+            process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process, stderr)
+        }
+
         /// `analyze … | head`: a reader that went away ends the command by SIGPIPE, silently, as `session show`.
         @Test func aClosedPipeEndsQuietly() throws {
             let folder = try TemporaryFolder(["race.log": Fixture.xcode])
             try Session.create(folder.path + "/s.session")
             for arguments in [["analyze", folder.path + "/race.log"], ["session", "show", folder.path + "/s.session"]] {
-                var ends: [Int32] = [0, 0]
-                try #require(pipe(&ends) == 0)
-                close(ends[0])
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: supervisorPath)
-                process.arguments = arguments
-                process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-                let err = Pipe()
-                process.standardError = err
-                try process.run()
-                let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                let (process, stderr) = try Self.runWithStandardOutputClosed(arguments)
                 #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE,
                         "\(arguments[0]): \(process.terminationReason) \(process.terminationStatus)")
                 #expect(stderr.isEmpty, "\(arguments[0]): \(stderr)")
@@ -98,18 +105,8 @@ extension Processes {
         /// only the top of the report still fails on what the gate found.
         @Test func aGateOutlivesAClosedPipe() throws {
             let folder = try TemporaryFolder(["race.log": Fixture.xcode])
-            var ends: [Int32] = [0, 0]
-            try #require(pipe(&ends) == 0)
-            close(ends[0])
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: supervisorPath)
-            process.arguments = ["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render"]
-            process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-            let err = Pipe()
-            process.standardError = err
-            try process.run()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (process, stderr) = try Self.runWithStandardOutputClosed(
+                ["analyze", folder.path + "/race.log", "--fail-on", "killed-before-render"])
             #expect(process.terminationReason == .exit && process.terminationStatus == 3, "\(process.terminationStatus)")
             #expect(stderr == "supervisor: --fail-on: found 1 killed-before-render; exit status 3\n", "\(stderr)")
         }
