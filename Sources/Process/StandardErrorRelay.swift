@@ -10,11 +10,12 @@ import Text
 /// errors. So the first `shownLines` lines of each worker are shown, each cut at `longestLine` bytes; the rest is
 /// read and counted, never kept, and its size said in one line when the worker is reaped. A worker flooding its
 /// stderr costs the supervisor one bounded read per wake-up and no memory; the pipe it fills blocks only the worker.
-final class StandardErrorRelay {
+struct StandardErrorRelay: ~Copyable {
     private let pid: Int32
     /// The pipe's read end (non-blocking) until the worker is reaped.
     private var pipe: FileDescriptor?
-    private var token: UInt64?
+    /// Its number, to watch for reading, until `finish`.
+    private(set) var descriptor: Int32?
     /// The line being read, at most `longestLine` bytes, and whether more of it was dropped.
     private var line: [UInt8] = []
     private var lineCut = false
@@ -23,38 +24,35 @@ final class StandardErrorRelay {
 
     init(pid: Int32, pipe: consuming FileDescriptor) {
         self.pid = pid
+        descriptor = pipe.rawValue
         self.pipe = consume pipe
     }
 
-    /// Reads the pipe whenever `loop` finds it readable, until its end of file (the worker and every child that
-    /// inherited it gone), which would leave it readable for ever.
-    func watch(on loop: EventLoop) throws(SystemError) {
-        guard let fd = pipe?.rawValue else { return }
-        token = try loop.watch(fd) { [unowned self] _ in
-            guard read(upTo: Self.readPerWakeUp), let token else { return }
-            loop.unwatch(fd, token: token)
-            self.token = nil
-        }
+
+    /// Reads what one wake-up may; true at the pipe's end of file (the worker and every child that inherited it
+    /// gone), which would leave it readable for ever: it is not watched after that.
+    mutating func readable() -> Bool {
+        read(upTo: Self.readPerWakeUp)
     }
 
     /// Passes on what is left once the worker is dead, the last line even unended, says what was not shown, and
     /// closes the pipe. Whatever the worker's children write there later is lost (EPIPE).
-    func finish(on loop: EventLoop) {
-        guard let fd = pipe?.rawValue else { return }
+    mutating func finish() {
+        guard pipe != nil else { return }
         // Bounded: a child of the worker that inherited the pipe may still be writing.
         read(upTo: Self.readPerWakeUp)
         if !line.isEmpty || lineCut { show() }
         if hiddenBytes > 0 {
             printError("worker \(pid): \(grouped(hiddenBytes)) more \(hiddenBytes == 1 ? "byte" : "bytes") of standard error not shown")
         }
-        if let token { loop.unwatch(fd, token: token) }
         pipe = nil
+        descriptor = nil
     }
 
     /// Reads what the pipe holds, `limit` bytes at most, without waiting; true at its end (or an error, which ends
     /// it as well).
     @discardableResult
-    private func read(upTo limit: Int) -> Bool {
+    private mutating func read(upTo limit: Int) -> Bool {
         guard let fd = pipe?.rawValue else { return true }
         return withUnsafeTemporaryAllocation(byteCount: Self.chunk, alignment: 1) { chunk in
             var total = 0
@@ -72,7 +70,7 @@ final class StandardErrorRelay {
 
     /// Adds `bytes` to the line being read, showing each line they end; a line's bytes past `longestLine`, and
     /// every byte once `shownLines` are shown, are only counted.
-    private func take(_ bytes: UnsafeRawBufferPointer) {
+    private mutating func take(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         while !rest.isEmpty {
             guard shown < Self.shownLines else {
@@ -94,7 +92,7 @@ final class StandardErrorRelay {
         }
     }
 
-    private func show() {
+    private mutating func show() {
         let text = visible(String(decoding: line, as: UTF8.self)) + (lineCut ? "…" : "")
         printError("worker \(pid): \(text)")
         line.removeAll(keepingCapacity: true)

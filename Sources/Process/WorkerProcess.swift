@@ -11,8 +11,9 @@ import WireProtocol
 package final class WorkerProcess: WorkerHandle {
     package let pid: Int32
     package let channel: Channel
-    /// Its standard error, passed on until its reap.
-    private let errors: StandardErrorRelay
+    /// Its standard error, passed on until its reap, and watched until its end of file.
+    private var errors: StandardErrorRelay
+    private var errorsToken: UInt64?
     package let spawnedAt: Int
     private let loop: EventLoop
     /// Where received bytes land on their way to the decoder: one buffer for every worker of a launcher.
@@ -25,7 +26,7 @@ package final class WorkerProcess: WorkerHandle {
     package private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
 
     init(
-        _ child: consuming ChildProcess, channel: Channel, errors: StandardErrorRelay, spawnedAt: Int, loop: EventLoop,
+        _ child: consuming ChildProcess, channel: Channel, errors: consuming StandardErrorRelay, spawnedAt: Int, loop: EventLoop,
         scratch: ScratchBuffer
     ) {
         pid = child.pid
@@ -45,7 +46,12 @@ package final class WorkerProcess: WorkerHandle {
         guard !reaped else { preconditionFailure("watching a reaped worker") }
         exitToken = try loop.watch(pidfd) { _ in exited() }
         channelToken = try loop.watch(channel.readFD) { _ in readable() }
-        try errors.watch(on: loop)
+        guard let fd = errors.descriptor else { return }
+        errorsToken = try loop.watch(fd) { [unowned self] _ in
+            guard errors.readable(), let token = errorsToken else { return }
+            loop.unwatch(fd, token: token)
+            errorsToken = nil
+        }
     }
 
     package var pendingOutput: Int { channel.pendingOutput }
@@ -92,7 +98,11 @@ package final class WorkerProcess: WorkerHandle {
         guard let result = try child?.reap() else { return nil }
         child = nil
         loop.unwatch(nil, token: exitToken)
-        errors.finish(on: loop)
+        if let token = errorsToken {
+            loop.unwatch(errors.descriptor, token: token)
+            errorsToken = nil
+        }
+        errors.finish()
         // What escaped its group (a setsid child) was re-parented to the supervisor when it died.
         Orphans.sweep(on: loop)
         return result
