@@ -89,15 +89,14 @@ public final class LogAnalyzer {
             report.bytesRead += reading.bytes
             return
         }
-        var day: Int?
-        var rollover = DayRollover()
+        var state = FileState()
         let placedBefore = assembler.placedLines
         assembler.beginFile()
         var reader = LineReader(source)
         var reported = 0
         var total = 0
         let emit: RecordAssembler.Emit = { text, format, first in
-            self.take(text, format, file: file, line: first, day: &day, rollover: &rollover)
+            self.take(text, format, file: file, line: first, state: &state)
         }
         let lines = try reader.records(into: &assembler, emit: emit, afterRead: { bytes in
             total = bytes
@@ -132,8 +131,17 @@ public final class LogAnalyzer {
 
     // MARK: - Records into observations
 
+    /// What reading one file remembers from record to record.
+    private struct FileState {
+        /// The day of the last dated line, for lines that give only a time.
+        var day: Int?
+        var rollover = DayRollover()
+        /// Whether the file's zone is noted (the first timed line's).
+        var zoned = false
+    }
+
     private func take(
-        _ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, day: inout Int?, rollover: inout DayRollover
+        _ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, state: inout FileState
     ) {
         ordinal += 1
         record.removeAll(keepingCapacity: true)
@@ -156,9 +164,9 @@ public final class LogAnalyzer {
             stamp.time = event.time
             observations = event.observations
         } else {
-            let envelope = Envelope.parse(text, as: format, day: &day, assuming: options.zone)
+            let envelope = Envelope.parse(text, as: format, day: &state.day, assuming: options.zone)
             stamp.time = envelope.time
-            if format == .consoleApp, let time = envelope.time { stamp.time = rollover.forward(time, day: day) }
+            if format == .consoleApp, let time = envelope.time { stamp.time = state.rollover.forward(time, day: state.day) }
             stamp.coarse = envelope.coarse
             stamp.dated = envelope.dated
             thread = envelope.thread
@@ -168,7 +176,10 @@ public final class LogAnalyzer {
                 Sys.append(text.extracting(quoted), to: &record)
             }
             if report.displayZone == nil, envelope.time != nil { report.displayZone = envelope.zone?.seconds ?? 0 }
-            if report.fileZones[file] == nil, envelope.time != nil { report.fileZones[file] = envelope.zone?.seconds ?? 0 }
+            if !state.zoned, envelope.time != nil {
+                state.zoned = true
+                report.fileZones[file] = envelope.zone?.seconds ?? 0
+            }
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
             envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
             if let pid = envelope.hostPID {
