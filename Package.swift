@@ -32,48 +32,53 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
+        /// The closed sets of the domain, each spelled once for the wire, the logs and the reports: how a process
+        /// ended and who ended it, priority bands, recoveries, load outcomes, faults, the analyzer's verdicts.
+        .target(name: "Vocabulary"),
         /// /proc read and parsed in one place, for the supervisor, Jetsam (which cannot link the supervisor's modules: it is a
         /// small static executable of its own), the benchmarks and the tests.
         .target(name: "ProcFS"),
         /// Which worker a memory killer takes: one rule for Jetsam and for the kills a replay deals.
-        .target(name: "Killer"),
+        .target(name: "Killer", dependencies: ["Vocabulary"]),
         .target(name: "WireProtocol"),
         /// The typed event log: what happened in a run, and the JSON Lines it is written as. It knows nothing of who
         /// emits the events.
-        .target(name: "Events"),
+        .target(name: "Events", dependencies: ["Vocabulary", "WireProtocol"]),
         /// The replay schedule: an incident's moments as `analyze --replay` writes them and `compare --replay` runs
         /// them.
-        .target(name: "Replay", dependencies: ["Events"]),
+        .target(name: "Replay", dependencies: ["Events", "Vocabulary"]),
         /// Text for a terminal: 100 columns, wrapped at words.
         .target(name: "Text"),
         /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
         .target(name: "System", dependencies: ["CShim", "ProcFS", "Text"]),
         /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
-        .target(name: "Process", dependencies: ["System", "Text", "WireProtocol", "CShim"]),
+        .target(name: "Process", dependencies: ["System", "Text", "WireProtocol", "CShim", "Vocabulary"]),
         /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
         /// launcher it is given. Commands in, events out; it knows no tab, session, editor, seed or fault.
-        .target(name: "Core", dependencies: ["Process", "Events", "System", "WireProtocol", "CShim"]),
+        .target(name: "Core", dependencies: ["Process", "Events", "System", "WireProtocol", "CShim", "Vocabulary"]),
         /// The browser, a client of the core: tabs, back/forward, the session file, error pages, the navigation
         /// policy, the editor and its journal, the content scheme handler.
-        .target(name: "Browser", dependencies: ["Core", "Process", "Events", "System", "Text", "WireProtocol", "CShim"]),
+        .target(
+            name: "Browser", dependencies: ["Core", "Process", "Events", "System", "Text", "WireProtocol", "CShim", "Vocabulary"]),
         /// The simulated world, driving the browser and the core: the workload, seeded choices, injected faults, the
         /// browsing user, the typist, the Jetsam process, the run's summary and its iOS log.
         .target(
             name: "Scenario",
             dependencies: [
                 "Browser", "Core", "Process", "System", "Events", "Replay", "Text", "WireProtocol", "CShim", "Killer", "ProcFS",
+                "Vocabulary",
             ]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
-        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim"]),
+        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
         .target(
             name: "CommandLineOptions",
-            dependencies: ["Browser", "Core", "Process", "Scenario", "LogAnalysis", "Events", "Text", "System"]),
+            dependencies: ["Browser", "Core", "Process", "Scenario", "LogAnalysis", "Events", "Text", "System", "Vocabulary"]),
         .executableTarget(
             name: "supervisor",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
+                "Replay", "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe", "Vocabulary",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -98,12 +103,12 @@ let package = Package(
             path: "Workers/WebContentPortable",
             linkerSettings: staticExecutable
         ),
-        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS", "Killer"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS", "Killer", "Vocabulary"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer",
+                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer", "Vocabulary",
             ]
         ),
     ],
@@ -118,14 +123,14 @@ let package = Package(
 /// did before.
 if Context.environment["SUPERVISOR_FUZZ"] != nil {
     let kept: Set<String> = [
-        "CShim", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
+        "CShim", "Vocabulary", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
         "LogAnalysis", "CommandLineOptions",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
         ("frames", ["WireProtocol"]), ("session", ["Browser", "System", "WireProtocol"]),
         ("journal", ["Browser", "System"]),
         ("analyzer-lines", ["LogAnalysis", "System"]), ("analyzer-reports", ["LogAnalysis", "Events", "System"]),
-        ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events"]),
+        ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events", "Vocabulary"]),
         ("tar-headers", ["LogAnalysis", "System"]),
     ]
     package.products = []

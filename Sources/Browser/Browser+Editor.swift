@@ -3,6 +3,7 @@ import Events
 import System
 import Text
 import WireProtocol
+import Vocabulary
 
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any
 /// worker's death (seed 001). See `Editor` for the bookkeeping and `InputJournal` for the disk.
@@ -61,7 +62,7 @@ extension Browser {
         do {
             let acked = Int(editor.acked)
             if let (found, written) = try journal.sync(inputs: editor.texts.prefix(acked)) {
-                fileRewritten("journal", journal.path, found: found, written: written, from: counted(acked, "input"))
+                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(acked, "input"))
             }
             guard pending else { return }
             editor.synced()
@@ -123,7 +124,7 @@ extension Browser {
             typed: editor.typed, restored: editor.restored, acknowledged: Int(editor.acked),
             saved: editor.journal == nil ? nil : Int(editor.saved), replayed: editor.replayed, lostInputs: audit.lost,
             duplicateInputs: audit.duplicate, mismatches: editor.mismatches, intact: audit.intact,
-            documentFrom: editor.final == nil ? "journal" : "worker", tornBytesDropped: editor.journal?.tornBytes ?? 0,
+            documentFrom: editor.final == nil ? .journal : .worker, tornBytesDropped: editor.journal?.tornBytes ?? 0,
             deferred: editor.deferred)))
         if let view = editor.load.view, !view.closed { supervisor.close(view) }
     }

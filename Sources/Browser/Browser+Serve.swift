@@ -1,5 +1,6 @@
 import Core
 import WireProtocol
+import Vocabulary
 
 /// The content scheme handler: the browser's own pages, checked against the launch key; sub-frames checked against
 /// the navigation policy; and the content provider for the rest.
@@ -14,7 +15,7 @@ extension Browser {
             if case .errorPage(let original, let code) = check {
                 return ContentProvider.Response(status: 200, mime: "text/html", body: InternalURL.errorPageDocument(url: original, code: code))
             }
-            log.emit(.internalRefused(url: url, reason: "\(check)"))
+            if let refusal = check.refusal { log.emit(.internalRefused(url: url, reason: refusal)) }
             return ContentProvider.Response(status: 403, mime: "text/plain", body: Array("forbidden: \(check)".utf8))
         }
         return content.fetch(url)

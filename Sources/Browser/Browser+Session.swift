@@ -3,6 +3,7 @@ import Core
 import System
 import Text
 import WireProtocol
+import Vocabulary
 
 /// The session file: every tab's history, index and visibility, plus the editor journal's position, restored
 /// when the run begins and saved as tabs change, at most once per save interval: only the tabs that changed,
@@ -176,7 +177,7 @@ extension Browser {
         switch outcome.result {
         case .success(.appended(let written))?: bytes = written
         case .success(.changed(let found, let written))?:
-            fileRewritten("session", session.path, found: found, written: written, from: counted(tabs.count, "tab"))
+            fileRewritten(.session, session.path, found: found, written: written, from: counted(tabs.count, "tab"))
             session.layout = .whole
             session.dirty = true
             return saveSession()
@@ -205,7 +206,7 @@ extension Browser {
         if !session.dirty, supervisor.failure == nil, case .appending(_, let end) = session.layout {
             do throws(FileError) {
                 if let found = try file.checkInPlace(written: end) {
-                    fileRewritten("session", session.path, found: found, written: end, from: counted(tabs.count, "tab"))
+                    fileRewritten(.session, session.path, found: found, written: end, from: counted(tabs.count, "tab"))
                     session.layout = .whole
                     session.dirty = true
                 }
@@ -219,11 +220,11 @@ extension Browser {
 
     /// Says that another process cut `file` (the session or the journal) short or wrote to it during the run, and
     /// that the run wrote it again whole `from` what it holds.
-    func fileRewritten(_ file: String, _ path: String, found: Int, written: Int, from holding: String) {
+    func fileRewritten(_ file: BrowsingFile, _ path: String, found: Int, written: Int, from holding: String) {
         log.emit(.fileRewritten(file: file, foundBytes: found, writtenBytes: written))
         let cause = found < written ? "another process cut it short" : "another process wrote to it"
         printError(
-            "supervisor: warning: \(file) '\(visible(path))' held \(grouped(found)) \(found == 1 ? "byte" : "bytes"), not the \(grouped(written)) the "
+            "supervisor: warning: \(file.rawValue) '\(visible(path))' held \(grouped(found)) \(found == 1 ? "byte" : "bytes"), not the \(grouped(written)) the "
                 + "run had written: \(cause) during the run; it was written again whole from the \(holding) the run holds")
     }
 }

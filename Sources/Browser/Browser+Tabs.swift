@@ -1,13 +1,14 @@
 import Core
 import System
 import WireProtocol
+import Vocabulary
 
 /// Tabs (seeds 002–004): realized on demand, navigated with browser semantics, every navigation decided by the
 /// navigation policy, and failures shown as internal error pages that stand in history for what failed.
 extension Browser {
     /// Gives `tab` a view and a worker, which receives the tab's history over the channel. One-way; observers are
     /// told.
-    func realize(_ tab: Tab, because reason: String) {
+    func realize(_ tab: Tab, because reason: TabRealizeReason) {
         guard !stopping, tab.markRealized() else { return }
         screenHistory(of: tab)
         let load = Load(index: -1, client: TabClient(browser: self, tab: tab), startedAt: clock.now)
@@ -27,7 +28,7 @@ extension Browser {
         }
         tab.visible = true
         sessionChanged(tab)
-        guard let load = tab.load else { return realize(tab, because: "shown") }
+        guard let load = tab.load else { return realize(tab, because: .shown) }
         if let view = load.view, !view.closed, supervisor.shown(load) { supervisor.show(view) }
     }
 
@@ -65,14 +66,14 @@ extension Browser {
     /// Asks the tab's worker for its back/forward list (a tab observer hears the answer). That needs the live
     /// tab: an unrealized one is realized first.
     package func queryWorkerHistory(_ tab: Tab) {
-        guard let worker = liveWorker(of: tab, because: "live state", then: { [unowned self] in queryWorkerHistory(tab) })
+        guard let worker = liveWorker(of: tab, because: .liveState, then: { [unowned self] in queryWorkerHistory(tab) })
         else { return }
         supervisor.send(.historyQuery, to: worker)
     }
 
     /// The worker serving `tab` once its history is back; until then nil, and `retry` waits for it, the tab being
     /// realized first if need be. A tab whose worker was given up on (a crash loop) gets a new one.
-    func liveWorker(of tab: Tab, because reason: String, then retry: @escaping () -> Void) -> Worker? {
+    func liveWorker(of tab: Tab, because reason: TabRealizeReason, then retry: @escaping () -> Void) -> Worker? {
         if tab.realized, !tab.restoring, let worker = tab.load?.view?.worker, worker.channelOpen { return worker }
         tab.queued.append(retry)
         if let view = tab.load?.view, view.worker == nil, view.deferredRecovery == nil { supervisor.startWorker(for: view) }
@@ -84,7 +85,7 @@ extension Browser {
     /// the restored page). `apply` changes the supervisor's list as the worker will change its own.
     func perform(on tab: Tab, _ pending: Tab.Pending, _ message: ToWorker, apply: ((Tab) -> Void)? = nil) {
         let retry = { [unowned self] in perform(on: tab, pending, message, apply: apply) }
-        guard let worker = liveWorker(of: tab, because: "navigation", then: retry) else { return }
+        guard let worker = liveWorker(of: tab, because: .navigation, then: retry) else { return }
         apply?(tab)
         tab.pending.append(pending)
         supervisor.navigate(worker, message)
@@ -118,8 +119,7 @@ extension Browser {
         _ url: String
     ) {
         log.emit(.navigationDecision(
-            tab: Int(tab.id), type: NavigationPolicy.name(type), frame: frame.rawValue, url: url,
-            decision: decision.verdict.rawValue, reason: decision.reason))
+            tab: Int(tab.id), type: type, frame: frame, url: url, decision: decision.verdict, reason: decision.reason))
         tab.notify(.decided(type: type, frame: frame, url: url, verdict: decision.verdict))
     }
 
@@ -197,7 +197,7 @@ extension Browser {
         }
         let code = Int(worker.lastDocument?.status ?? 0)
         showErrorPage(in: tab, for: failed, code: code, replace: !pushed, by: worker, because: error,
-            kind: provisional ? "provisional" : "committed")
+            kind: provisional ? .provisional : .committed)
     }
 
     /// Loads the error page standing for `url` into `tab`: in a new entry, or in place of the current one. One whose
@@ -205,7 +205,7 @@ extension Browser {
     /// navigation just ends failed.
     func showErrorPage(
         in tab: Tab, for url: String, code: Int, replace: Bool, by worker: Worker, because error: String,
-        kind: String
+        kind: ErrorPageKind
     ) {
         let page = InternalURL.errorPage(for: url, code: code, key: launchKey)
         guard page.utf8.count <= maxURLBytes else { return navigationEnded(tab, error: error) }
@@ -224,7 +224,7 @@ extension Browser {
         guard tab.pageNavigations < Self.maxPageNavigations else {
             let error = "\(Self.maxPageNavigations) navigations without a user action"
             return showErrorPage(in: tab, for: url, code: Self.tooManyNavigationsCode, replace: false, by: worker,
-                because: error, kind: "too-many-navigations")
+                because: error, kind: .tooManyNavigations)
         }
         tab.pageNavigations += 1
         perform(on: tab, .push(url), .load(url: url, replace: false))

@@ -1,8 +1,9 @@
 import LogAnalysis
 import Text
+import Vocabulary
 
 /// An incident kind `--fail-on` gates on, and the least confidence that counts.
-public typealias IncidentGate = (kind: Incident.Kind, atLeast: Incident.Confidence)
+public typealias IncidentGate = (kind: IncidentKind, atLeast: Incident.Confidence)
 
 /// `supervisor analyze`: its options and help.
 public struct AnalyzeOptions: Sendable {
@@ -112,8 +113,8 @@ extension ValueKind where Value == [IncidentGate] {
             var gates: [IncidentGate] = []
             for entry in names {
                 let parts = entry.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                guard let kind = Incident.Kind(rawValue: parts[0]) else {
-                    let hint = closestName(to: parts[0], in: Set(Incident.Kind.allCases.map(\.rawValue)))
+                guard let kind = IncidentKind(rawValue: parts[0]) else {
+                    let hint = closestName(to: parts[0], in: Set(IncidentKind.allCases.map(\.rawValue)))
                     throw UsageError("unknown incident kind '\(parts[0])' for '\(name)'"
                         + (hint.map { "; did you mean '\($0)'?" } ?? " (see 'supervisor help analyze')"))
                 }

@@ -1,4 +1,5 @@
 import Process
+import Vocabulary
 
 /// How the supervisor watches, prioritises and recovers views: a small set of named choices. A policy is data: the
 /// built-ins are values of these fields, and a user's policy (`--policy observe=spawn,recover=rebuild`, or a JSON
@@ -28,13 +29,7 @@ public struct Policy: Sendable, Equatable {
         public var byWatchdog: Bool { self == .watchdog || self == .both }
     }
 
-    public enum Recovery: String, Sendable, CaseIterable {
-        /// Keep the view and reload it: a new process if the death was delivered, otherwise a reload sent to the
-        /// process the view believes in, which does nothing if that process is gone.
-        case reload
-        /// Throw the view and its process away; load the same URL in a new view with a new process.
-        case rebuild
-    }
+    public typealias Recovery = RecoveryKind
 
     public var name: String
     public var observe = Observe.attach

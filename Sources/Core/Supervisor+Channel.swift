@@ -2,6 +2,7 @@ import Events
 import Process
 import System
 import WireProtocol
+import Vocabulary
 
 /// The channel to each worker: what the supervisor sends, and what it does with each message a worker sends back.
 extension Supervisor {
@@ -125,7 +126,7 @@ extension Supervisor {
             let provisional = if case .didFail = message { false } else { true }
             // The worker knows the status; the scheme handler knows why.
             let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
-            log.emit(.fail(kind: provisional ? "provisional" : "committed", error: error), view: view?.id, pid: worker.pid)
+            log.emit(.fail(kind: provisional ? .provisional : .committed, error: error), view: view?.id, pid: worker.pid)
             guard let view, !view.closed else { return }
             view.load.client.failed(view, by: worker, provisional: provisional, error: error)
         case .navigationAction:
@@ -208,7 +209,7 @@ extension Supervisor {
         launchFailuresInARow = 0
         everSaidHello = true
         log.emit(
-            .hello(spawnToHelloMs: milliseconds(now - worker.handle.spawnedAt), sandbox: "\(sandbox)"),
+            .hello(spawnToHelloMs: milliseconds(now - worker.handle.spawnedAt), sandbox: sandbox),
             view: worker.view?.id, pid: worker.pid)
         if let view = worker.view { sendLoad(to: worker, of: view) }
     }

@@ -33,7 +33,7 @@ extension Supervisor {
             worker.uncommitted = url
         }
         log.emit(
-            .fetch(url: url, kind: "\(kind)", status: Int(response.status), bytes: body.count), view: worker.view?.id,
+            .fetch(url: url, kind: kind, status: Int(response.status), bytes: body.count), view: worker.view?.id,
             pid: worker.pid)
     }
 

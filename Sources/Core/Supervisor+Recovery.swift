@@ -3,6 +3,7 @@ import Glibc
 import Events
 import Process
 import System
+import Vocabulary
 
 /// Deaths and recovery: each child reaped once, its death classified and delivered (or, before attach, not),
 /// and the view recovered as the policy says.
@@ -35,11 +36,11 @@ extension Supervisor {
         // The raw status goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
         let death = SupervisorEvent.Death(
-            status: termination.name, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
+            status: termination.kind, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
             reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
-            spare: spares.contains { $0 === worker }, band: worker.band?.rawValue ?? "none",
+            spare: spares.contains { $0 === worker }, band: worker.band,
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
-            cause: cause.rawValue,
+            cause: cause,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
             shutdown: worker.toldToExit)
         log.emit(.death(death), view: view?.id, pid: worker.pid)
@@ -71,23 +72,23 @@ extension Supervisor {
 
     /// The termination callback. A `crash` is recorded toward the load's crash loop.
     func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?, crash: Bool) {
-        log.emit(.termination(status: status.name), view: view.id, pid: pid)
+        log.emit(.termination(status: status.kind), view: view.id, pid: pid)
         if crash { view.load.history.crashes.append(clock.now) }
         switch policy.onTermination(visible: view.visible) {
         case .nothing: break
         case .whenShown(let recovery): view.deferredRecovery = recovery
-        case .now(let recovery): recover(view, recovery, because: "termination", crash: crash)
+        case .now(let recovery): recover(view, recovery, because: .termination, crash: crash)
         }
     }
 
-    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: String, crash: Bool = false) {
+    func recover(_ view: View, _ recovery: Policy.Recovery, because reason: RecoveryReason, crash: Bool = false) {
         guard !stopping, !view.closed else { return }
         let load = view.load
         let now = clock.now
         let delay: Int
         switch policy.decideRecovery(at: now, crash: crash, lastRecoveryAt: view.lastRecoveryAt, history: &load.history) {
         case .suppressed:
-            return log.emit(.recoverySuppressed(kind: recovery.rawValue), view: view.id)
+            return log.emit(.recoverySuppressed(kind: recovery), view: view.id)
         case .crashLoop(let crashes, let window):
             log.emit(.crashLoop(load: load.index, crashes: crashes, windowMs: window), view: view.id)
             return view.load.client.ended(view, error: "crash-loop: \(crashes) crashes within \(window) ms")
@@ -96,7 +97,7 @@ extension Supervisor {
             return view.load.client.ended(view, error: nil)
         case .recover(let attempt, let backoff):
             view.lastRecoveryAt = now
-            log.emit(.recovery(kind: recovery.rawValue, reason: reason, attempt: attempt), view: view.id)
+            log.emit(.recovery(kind: recovery, reason: reason, attempt: attempt), view: view.id)
             delay = backoff
         }
         let perform = { [unowned self] in
@@ -119,7 +120,7 @@ extension Supervisor {
     /// process it believes in, which does nothing at all if that process is gone.
     package func reload(_ view: View) {
         guard let worker = view.worker else { return startWorker(for: view) }
-        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, "reload") }
+        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, .reload) }
         worker.rendered = false
         view.title = ""
         view.load.client.reloading(worker, in: view)

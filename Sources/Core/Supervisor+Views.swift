@@ -1,5 +1,6 @@
 import Events
 import Process
+import Vocabulary
 
 /// Views: opened with a worker; attached to the window, which takes the foreground assertion and only then wires
 /// the termination observer; shown or hidden; closed.
@@ -59,7 +60,7 @@ extension Supervisor {
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
         if let recovery = view.deferredRecovery {
             view.deferredRecovery = nil
-            recover(view, recovery, because: "shown")
+            recover(view, recovery, because: .shown)
         }
         if let worker = view.worker, worker.rendered, !worker.reaped, view.attached { becameVisible(view) }
     }

@@ -1,5 +1,6 @@
 import Process
 import WireProtocol
+import Vocabulary
 
 /// Timers that watch for trouble: the blank watchdog's title probe, and the liveness pings of busy workers.
 extension Supervisor {
@@ -13,7 +14,7 @@ extension Supervisor {
             if let worker = view.worker, !worker.reaped, worker.channelOpen {
                 send(.titleQuery(id: UInt32(view.id)), to: worker)
             } else {
-                deadChannel(view, "titleQuery")
+                deadChannel(view, .titleQuery)
                 blankDetected(view)
             }
         }
@@ -23,10 +24,10 @@ extension Supervisor {
     func blankDetected(_ view: View) {
         guard policy.detect.byWatchdog, !view.closed else { return }
         log.emit(.watchdog(title: ""), view: view.id, pid: view.worker?.pid)
-        if let recovery = policy.recover { recover(view, recovery, because: "blank") }
+        if let recovery = policy.recover { recover(view, recovery, because: .blank) }
     }
 
-    func deadChannel(_ view: View, _ message: String) {
+    func deadChannel(_ view: View, _ message: ViewRequest) {
         log.emit(.deadChannelSend(message: message), view: view.id, pid: view.worker?.pid)
     }
 

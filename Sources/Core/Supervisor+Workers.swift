@@ -2,6 +2,7 @@ import Glibc
 import Process
 import System
 import WireProtocol
+import Vocabulary
 
 /// Workers: launched, adopted by a view, banded by priority, told to load, shut down or killed.
 extension Supervisor {
@@ -83,10 +84,10 @@ extension Supervisor {
         let bands = settings.bands
         let result = worker.handle.apply(band, bands)
         if result == .applied { worker.band = band }
-        var rbs: String?
+        var rbs: RunningBoardError?
         switch result {
         case .noSuchProcess where band == .foreground:
-            rbs = rbsTargetMissingLine
+            rbs = .targetMissing
         case .denied(let error) where !warnedPriorityDenied:
             warnedPriorityDenied = true
             printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
@@ -95,8 +96,8 @@ extension Supervisor {
         }
         log.emit(
             .priority(
-                band: band.rawValue, nice: Int(bands.nice(band)), oomScoreAdj: Int(bands.oomScoreAdjust(band)),
-                result: result.name, rbs: rbs),
+                band: band, nice: Int(bands.nice(band)), oomScoreAdj: Int(bands.oomScoreAdjust(band)),
+                result: result.answer, error: result.error, rbs: rbs),
             view: worker.view?.id, pid: worker.pid)
     }
 
@@ -130,7 +131,7 @@ extension Supervisor {
 
     func kill(_ worker: Worker, because reason: String, verdict: TerminationStatus) {
         guard worker.killed(for: verdict) else { return }
-        log.emit(.kill(reason: reason, verdict: verdict.name), view: worker.view?.id, pid: worker.pid)
+        log.emit(.kill(reason: reason, verdict: verdict.kind), view: worker.view?.id, pid: worker.pid)
         worker.handle.signal(SIGKILL, by: .supervisor)
         worker.handle.closeChannel()
     }

@@ -1,4 +1,5 @@
 import Process
+import Vocabulary
 
 /// What the supervisor's own rules need to know: the policy, its watchdogs and limits, and the priority bands.
 /// Each default is written here once.

@@ -1,6 +1,7 @@
 import Process
 import System
 import WireProtocol
+import Vocabulary
 
 /// A worker as the supervisor keeps account of it: the process (`handle`), and what it owes, what it was told
 /// and what it did.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Why a record is not an event of this schema: the reader stops rather than guess.
 public enum EventDecodingError: Error, Equatable, CustomStringConvertible {
     case notJSON
@@ -30,16 +32,14 @@ extension SupervisorEvent {
             begin.schemaVersion = try r.int("schemaVersion")
             self = .runBegin(begin)
         case "run-end": self = .runEnd(interrupted: try r.bool("interrupted"))
-        case "interrupt": self = .interrupt(signal: try r.string("signal"))
+        case "interrupt": self = .interrupt(signal: try r.spelled("signal"))
         case "abort": self = .abort(reason: try r.string("reason"))
         case "load-begin" where r.has("tab"):
-            self = .navigationBegin(load: try r.int("load"), tab: try r.int("tab"), action: try r.string("action"))
+            self = .navigationBegin(load: try r.int("load"), tab: try r.int("tab"), action: try r.spelled("action"))
         case "load-begin": self = .loadBegin(load: try r.int("load"), url: try r.string("url"), hidden: try r.bool("hidden"))
         case "load-end":
-            let outcome = try r.string("outcome")
-            guard let typed = Outcome(rawValue: outcome) else { throw .badValue(event: name, field: "outcome", value: outcome) }
             self = .loadEnd(LoadEnd(
-                load: try r.int("load"), tab: try r.optionalInt("tab"), outcome: typed, recoveries: try r.int("recoveries"),
+                load: try r.int("load"), tab: try r.optionalInt("tab"), outcome: try r.spelled("outcome"), recoveries: try r.int("recoveries"),
                 hidden: try r.bool("hidden"), error: try r.optionalString("error"), blankMs: try r.optionalDouble("blankMs"),
                 timeToVisibleMs: try r.optionalDouble("timeToVisibleMs")))
         case "blank": self = .blank(load: try r.int("load"))
@@ -55,58 +55,58 @@ extension SupervisorEvent {
         case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken
-        case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.string("sandbox"))
+        case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.wire("sandbox"))
         case "priority":
             self = .priority(
-                band: try r.string("band"), nice: try r.int("nice"), oomScoreAdj: try r.int("oomScoreAdj"),
-                result: try r.string("result"), rbs: try r.optionalString("rbs"))
+                band: try r.spelled("band"), nice: try r.int("nice"), oomScoreAdj: try r.int("oomScoreAdj"),
+                result: try r.spelled("result"), error: try r.optionalString("error"), rbs: try r.optionalSpelled("rbs"))
         case "load": self = .load(url: try r.string("url"), attempt: try r.int("attempt"))
         case "commit": self = .commit(url: try r.string("url"))
         case "render": self = .render(title: try r.string("title"), workersRSSBytes: try r.int("workersRSSBytes"))
-        case "fail": self = .fail(kind: try r.string("kind"), error: try r.string("error"))
+        case "fail": self = .fail(kind: try r.spelled("kind"), error: try r.string("error"))
         case "fetch":
-            self = .fetch(url: try r.string("url"), kind: try r.string("kind"), status: try r.int("status"), bytes: try r.int("bytes"))
+            self = .fetch(url: try r.string("url"), kind: try r.wire("kind"), status: try r.int("status"), bytes: try r.int("bytes"))
         case "worker-history": self = .workerHistory(index: try r.int("index"), urls: try r.strings("urls"))
         case "shutdown": self = .shutdown
-        case "kill": self = .kill(reason: try r.string("reason"), verdict: try r.string("verdict"))
+        case "kill": self = .kill(reason: try r.string("reason"), verdict: try r.spelled("verdict"))
         case "death" where !r.has("code") && !r.has("signal"):
-            let status = try r.string("status")
-            guard status == Self.launchFailedStatus else { throw .missingField(event: name, field: "signal") }
+            guard try r.spelled("status") as TerminationKind == .launchFailed else { throw .missingField(event: name, field: "signal") }
             guard try !r.bool("rendered") else { throw .badValue(event: name, field: "rendered", value: "true") }
             self = .launchFailed(reason: try r.string("reason"))
         case "death":
-            let exit: Death.Exit = r.has("code") ? .code(try r.int("code")) : .signal(try r.int("signal"))
+            let exit: ProcessExit = r.has("code") ? .code(try r.int("code")) : .signal(try r.int("signal"))
             self = .death(Death(
-                status: try r.string("status"), exit: exit, reason: try r.optionalString("reason"),
+                status: try r.spelled("status"), exit: exit, reason: try r.optionalString("reason"),
                 rendered: try r.bool("rendered"), attached: try r.bool("attached"), spare: try r.bool("spare"),
-                band: try r.string("band"), lifetimeMs: try r.double("lifetimeMs"), cause: try r.string("cause"),
+                band: try r.string("band") == Self.noBand ? nil : try r.spelled("band"), lifetimeMs: try r.double("lifetimeMs"),
+                cause: try r.spelled("cause"),
                 shutdown: try r.flag("shutdown")))
         case "protocol-violation": self = .protocolViolation(reason: try r.string("reason"))
         case "send-refused": self = .sendRefused(message: try r.int("message"), reason: try r.string("reason"))
         case "send-failed": self = .sendFailed(error: try r.string("error"))
         case "unobserved": self = .unobserved
-        case "termination": self = .termination(status: try r.string("status"))
+        case "termination": self = .termination(status: try r.spelled("status"))
         case "recovery":
-            self = .recovery(kind: try r.string("kind"), reason: try r.string("reason"), attempt: try r.int("attempt"))
-        case "recovery-suppressed": self = .recoverySuppressed(kind: try r.string("kind"))
+            self = .recovery(kind: try r.spelled("kind"), reason: try r.spelled("reason"), attempt: try r.int("attempt"))
+        case "recovery-suppressed": self = .recoverySuppressed(kind: try r.spelled("kind"))
         case "crash-loop":
             self = .crashLoop(load: try r.int("load"), crashes: try r.int("crashes"), windowMs: try r.int("windowMs"))
         case "give-up": self = .giveUp(load: try r.int("load"), recoveries: try r.int("recoveries"))
         case "watchdog": self = .watchdog(title: try r.string("title"))
-        case "dead-channel-send": self = .deadChannelSend(message: try r.string("message"))
-        case "inject": self = .inject(kind: try r.string("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
-        case "inject-spared": self = .injectSpared(kind: try r.string("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
+        case "dead-channel-send": self = .deadChannelSend(message: try r.spelled("message"))
+        case "inject": self = .inject(kind: try r.spelled("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
+        case "inject-spared": self = .injectSpared(kind: try r.spelled("kind"), oomScoreAdj: try r.int("oomScoreAdj"))
         case "tab-realized":
             self = .tabRealized(
-                tab: try r.int("tab"), reason: try r.string("reason"), entries: try r.int("entries"), index: try r.int("index"))
+                tab: try r.int("tab"), reason: try r.spelled("reason"), entries: try r.int("entries"), index: try r.int("index"))
         case "navigation-decision":
             self = .navigationDecision(
-                tab: try r.int("tab"), type: try r.string("type"), frame: try r.string("frame"), url: try r.string("url"),
-                decision: try r.string("decision"), reason: try r.string("reason"))
+                tab: try r.int("tab"), type: try r.wire("type"), frame: try r.spelled("frame"), url: try r.string("url"),
+                decision: try r.spelled("decision"), reason: try r.string("reason"))
         case "error-page":
-            self = .errorPage(tab: try r.int("tab"), url: try r.string("url"), code: try r.int("code"), kind: try r.string("kind"))
+            self = .errorPage(tab: try r.int("tab"), url: try r.string("url"), code: try r.int("code"), kind: try r.spelled("kind"))
         case "open-externally": self = .openExternally(tab: try r.int("tab"), url: try r.string("url"))
-        case "internal-refused": self = .internalRefused(url: try r.string("url"), reason: try r.string("reason"))
+        case "internal-refused": self = .internalRefused(url: try r.string("url"), reason: try r.spelled("reason"))
         case "session-created": self = .sessionCreated(tabs: try r.int("tabs"))
         case "session-restored":
             self = .sessionRestored(
@@ -126,14 +126,14 @@ extension SupervisorEvent {
         case "journal-behind": self = .journalBehind(saved: try r.int("saved"), found: try r.int("found"))
         case "file-rewritten":
             self = .fileRewritten(
-                file: try r.string("file"), foundBytes: try r.int("foundBytes"), writtenBytes: try r.int("writtenBytes"))
+                file: try r.spelled("file"), foundBytes: try r.int("foundBytes"), writtenBytes: try r.int("writtenBytes"))
         case "editor-open": self = .editorOpen(restored: try r.int("restored"))
         case "editor":
             self = .editor(EditorAudit(
                 typed: try r.int("typed"), restored: try r.int("restored"), acknowledged: try r.int("acknowledged"),
                 saved: try r.nullableInt("saved"), replayed: try r.int("replayed"), lostInputs: try r.int("lostInputs"),
                 duplicateInputs: try r.int("duplicateInputs"), mismatches: try r.int("mismatches"),
-                intact: try r.bool("intact"), documentFrom: try r.string("documentFrom"),
+                intact: try r.bool("intact"), documentFrom: try r.spelled("documentFrom"),
                 tornBytesDropped: try r.int("tornBytesDropped"), deferred: try r.int("deferred")))
         default: throw .unknownEvent(name)
         }
@@ -141,7 +141,7 @@ extension SupervisorEvent {
 }
 
 /// A record's keys, read strictly: a required key that is missing or of another type is an error.
-private struct FieldReader {
+struct FieldReader {
     let event: String
     let members: [(String, JSON)]
 
@@ -168,6 +168,26 @@ private struct FieldReader {
     func string(_ key: String) throws(EventDecodingError) -> String {
         guard case .string(let value) = try value(key) else { throw .wrongType(event: event, field: key, expected: "a string") }
         return value
+    }
+
+    /// A member of a closed set, by its spelling; any other spelling is an error naming the key.
+    func spelled<Value: RawRepresentable<String>>(_ key: String, as: Value.Type = Value.self) throws(EventDecodingError) -> Value {
+        let text = try string(key)
+        guard let value = Value(rawValue: text) else { throw .badValue(event: event, field: key, value: text) }
+        return value
+    }
+
+    /// A member of a closed set of the wire protocol, by its spelling.
+    func wire<Value: WireSpelled>(_ key: String) throws(EventDecodingError) -> Value {
+        let text = try string(key)
+        guard let value = Value.allCases.first(where: { $0.spelling == text }) else {
+            throw .badValue(event: event, field: key, value: text)
+        }
+        return value
+    }
+
+    func optionalSpelled<Value: RawRepresentable<String>>(_ key: String) throws(EventDecodingError) -> Value? {
+        has(key) ? try spelled(key) : nil
     }
 
     func bool(_ key: String) throws(EventDecodingError) -> Bool {

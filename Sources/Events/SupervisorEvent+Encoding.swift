@@ -1,3 +1,5 @@
+import Vocabulary
+
 extension SupervisorEvent {
     /// The `event` of its record.
     public var name: String {
@@ -68,12 +70,12 @@ extension SupervisorEvent {
             f.int("hidden", r.hidden).int("seed", r.seed).double("raceRate", r.raceRate).double("killRate", r.killRate)
             f.int("tabs", r.tabs)
         case .runEnd(let interrupted): f.bool("interrupted", interrupted)
-        case .interrupt(let signal): f.string("signal", signal)
+        case .interrupt(let signal): f.spelled("signal", signal)
         case .abort(let reason), .protocolViolation(let reason): f.string("reason", reason)
         case .loadBegin(let load, let url, let hidden): f.int("load", load).string("url", url).bool("hidden", hidden)
-        case .navigationBegin(let load, let tab, let action): f.int("load", load).int("tab", tab).string("action", action)
+        case .navigationBegin(let load, let tab, let action): f.int("load", load).int("tab", tab).spelled("action", action)
         case .loadEnd(let e):
-            f.int("load", e.load).int("tab", e.tab).string("outcome", e.outcome.rawValue).int("recoveries", e.recoveries)
+            f.int("load", e.load).int("tab", e.tab).spelled("outcome", e.outcome).int("recoveries", e.recoveries)
             f.bool("hidden", e.hidden).string("error", e.error).double("blankMs", e.blankMs)
             f.double("timeToVisibleMs", e.timeToVisibleMs)
         case .blank(let load), .show(let load), .hide(let load): f.int("load", load)
@@ -85,45 +87,47 @@ extension SupervisorEvent {
         case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms, let sandbox):
             f.double("spawnToHelloMs", ms)
-            f.string("sandbox", sandbox)
-        case .priority(let band, let nice, let adjust, let result, let rbs):
-            f.string("band", band).int("nice", nice).int("oomScoreAdj", adjust).string("result", result).string("rbs", rbs)
+            f.string("sandbox", sandbox.spelling)
+        case .priority(let band, let nice, let adjust, let result, let error, let rbs):
+            f.spelled("band", band).int("nice", nice).int("oomScoreAdj", adjust).spelled("result", result)
+            f.string("error", error).spelled("rbs", rbs)
         case .load(let url, let attempt): f.string("url", url).int("attempt", attempt)
         case .commit(let url): f.string("url", url)
         case .render(let title, let bytes): f.string("title", title).int("workersRSSBytes", bytes)
-        case .fail(let kind, let error): f.string("kind", kind).string("error", error)
+        case .fail(let kind, let error): f.spelled("kind", kind).string("error", error)
         case .fetch(let url, let kind, let status, let bytes):
-            f.string("url", url).string("kind", kind).int("status", status).int("bytes", bytes)
+            f.string("url", url).string("kind", kind.spelling).int("status", status).int("bytes", bytes)
         case .workerHistory(let index, let urls): f.int("index", index).add("urls", .array(urls.map(JSON.string)))
-        case .kill(let reason, let verdict): f.string("reason", reason).string("verdict", verdict)
+        case .kill(let reason, let verdict): f.string("reason", reason).spelled("verdict", verdict)
         case .death(let d):
-            f.string("status", d.status)
+            f.spelled("status", d.status)
             switch d.exit {
             case .code(let code): f.int("code", code)
             case .signal(let signal): f.int("signal", signal)
             }
             f.string("reason", d.reason).bool("rendered", d.rendered).bool("attached", d.attached).bool("spare", d.spare)
-            f.string("band", d.band).double("lifetimeMs", d.lifetimeMs).string("cause", d.cause).flag("shutdown", d.shutdown)
+            f.string("band", d.band?.rawValue ?? SupervisorEvent.noBand).double("lifetimeMs", d.lifetimeMs)
+            f.spelled("cause", d.cause).flag("shutdown", d.shutdown)
         case .launchFailed(let reason):
-            f.string("status", SupervisorEvent.launchFailedStatus).string("reason", reason).bool("rendered", false)
+            f.spelled("status", TerminationKind.launchFailed).string("reason", reason).bool("rendered", false)
         case .sendRefused(let message, let reason): f.int("message", message).string("reason", reason)
         case .sendFailed(let error): f.string("error", error)
-        case .termination(let status): f.string("status", status)
-        case .recovery(let kind, let reason, let attempt): f.string("kind", kind).string("reason", reason).int("attempt", attempt)
-        case .recoverySuppressed(let kind): f.string("kind", kind)
+        case .termination(let status): f.spelled("status", status)
+        case .recovery(let kind, let reason, let attempt): f.spelled("kind", kind).spelled("reason", reason).int("attempt", attempt)
+        case .recoverySuppressed(let kind): f.spelled("kind", kind)
         case .crashLoop(let load, let crashes, let window): f.int("load", load).int("crashes", crashes).int("windowMs", window)
         case .giveUp(let load, let recoveries): f.int("load", load).int("recoveries", recoveries)
         case .watchdog(let title): f.string("title", title)
-        case .deadChannelSend(let message): f.string("message", message)
-        case .inject(let kind, let adjust), .injectSpared(let kind, let adjust): f.string("kind", kind).int("oomScoreAdj", adjust)
+        case .deadChannelSend(let message): f.spelled("message", message)
+        case .inject(let kind, let adjust), .injectSpared(let kind, let adjust): f.spelled("kind", kind).int("oomScoreAdj", adjust)
         case .tabRealized(let tab, let reason, let entries, let index):
-            f.int("tab", tab).string("reason", reason).int("entries", entries).int("index", index)
+            f.int("tab", tab).spelled("reason", reason).int("entries", entries).int("index", index)
         case .navigationDecision(let tab, let type, let frame, let url, let decision, let reason):
-            f.int("tab", tab).string("type", type).string("frame", frame).string("url", url)
-            f.string("decision", decision).string("reason", reason)
-        case .errorPage(let tab, let url, let code, let kind): f.int("tab", tab).string("url", url).int("code", code).string("kind", kind)
+            f.int("tab", tab).string("type", type.spelling).spelled("frame", frame).string("url", url)
+            f.spelled("decision", decision).string("reason", reason)
+        case .errorPage(let tab, let url, let code, let kind): f.int("tab", tab).string("url", url).int("code", code).spelled("kind", kind)
         case .openExternally(let tab, let url): f.int("tab", tab).string("url", url)
-        case .internalRefused(let url, let reason): f.string("url", url).string("reason", reason)
+        case .internalRefused(let url, let reason): f.string("url", url).spelled("reason", reason)
         case .sessionCreated(let tabs): f.int("tabs", tabs)
         case .sessionRestored(let tabs, let records, let digest, let damage):
             f.int("tabs", tabs).nullable("journalRecords", records).string("digest", digest).string("damage", damage)
@@ -136,19 +140,19 @@ extension SupervisorEvent {
             f.int("records", records).int("typed", typed).string("digest", digest)
         case .journalBehind(let saved, let found): f.int("saved", saved).int("found", found)
         case .fileRewritten(let file, let found, let written):
-            f.string("file", file).int("foundBytes", found).int("writtenBytes", written)
+            f.spelled("file", file).int("foundBytes", found).int("writtenBytes", written)
         case .editorOpen(let restored): f.int("restored", restored)
         case .editor(let a):
             f.int("typed", a.typed).int("restored", a.restored).int("acknowledged", a.acknowledged)
             f.nullable("saved", a.saved).int("replayed", a.replayed).int("lostInputs", a.lostInputs)
             f.int("duplicateInputs", a.duplicateInputs).int("mismatches", a.mismatches).bool("intact", a.intact)
-            f.string("documentFrom", a.documentFrom).int("tornBytesDropped", a.tornBytesDropped).int("deferred", a.deferred)
+            f.spelled("documentFrom", a.documentFrom).int("tornBytesDropped", a.tornBytesDropped).int("deferred", a.deferred)
         }
         return f.members
     }
 
-    /// The status of a worker that never started, or never said hello.
-    public static let launchFailedStatus = "launch-failed"
+    /// A death's `band` when no band was ever applied.
+    static let noBand = "none"
 }
 
 /// The members of a record, in order; an optional value that is nil is left out, except where the schema writes
@@ -179,6 +183,11 @@ private final class Fields {
     @discardableResult func string(_ key: String, _ value: String?) -> Self {
         if let value { members.append((key, .string(value))) }
         return self
+    }
+
+    /// A member of a closed set, by its spelling.
+    @discardableResult func spelled(_ key: String, _ value: (some RawRepresentable<String>)?) -> Self {
+        string(key, value?.rawValue)
     }
 
     @discardableResult func bool(_ key: String, _ value: Bool) -> Self {

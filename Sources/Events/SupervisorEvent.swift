@@ -1,3 +1,6 @@
+import Vocabulary
+import WireProtocol
+
 /// Everything a run can tell, one case per event. This enum is the event log's schema: each case is written as one
 /// JSON Lines record whose `event` is the case's wire name (`SupervisorEvent.name`) and whose other keys are the
 /// case's labels, beside the record's `time`, `mono`, `view` and `pid` (see `Event`). A label whose value is
@@ -9,14 +12,13 @@
 /// `schemaVersion` goes up when a key is renamed or removed or changes meaning; adding an event or an optional
 /// key leaves it.
 public enum SupervisorEvent: Equatable, Sendable {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     // The run.
     /// `tabs` only for a run that browses a session.
     case runBegin(RunBegin)
     case runEnd(interrupted: Bool)
-    /// SIGINT or SIGTERM, by name.
-    case interrupt(signal: String)
+    case interrupt(signal: StopSignal)
     /// A failure of the run's own that stops it.
     case abort(reason: String)
 
@@ -24,7 +26,7 @@ public enum SupervisorEvent: Equatable, Sendable {
     /// A load of a page, when the run loads pages.
     case loadBegin(load: Int, url: String, hidden: Bool)
     /// A navigation of a session's tab, when the run browses one; written as `load-begin`.
-    case navigationBegin(load: Int, tab: Int, action: String)
+    case navigationBegin(load: Int, tab: Int, action: NavigationAction)
     case loadEnd(LoadEnd)
     /// A load given up as blank at its deadline.
     case blank(load: Int)
@@ -46,23 +48,24 @@ public enum SupervisorEvent: Equatable, Sendable {
     case spare(reused: Bool)
     case spareTaken
     /// The first message of a new worker.
-    case hello(spawnToHelloMs: Double, sandbox: String)
-    /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's line
-    /// in `rbs` for a foreground raise; "EPERM").
-    case priority(band: String, nice: Int, oomScoreAdj: Int, result: String, rbs: String?)
+    case hello(spawnToHelloMs: Double, sandbox: Sandbox)
+    /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's error
+    /// in `rbs` for a foreground raise; "EPERM"; "failed", with the error in `error`).
+    case priority(
+        band: PriorityBand, nice: Int, oomScoreAdj: Int, result: PriorityAnswer, error: String?, rbs: RunningBoardError?)
     /// A page sent to a worker; `attempt` counts the load's recoveries.
     case load(url: String, attempt: Int)
     case commit(url: String)
     /// The page rendered; `workersRSSBytes` is the live workers' resident memory then.
     case render(title: String, workersRSSBytes: Int)
-    /// A failed navigation; `kind` is `provisional` or `committed`.
-    case fail(kind: String, error: String)
-    case fetch(url: String, kind: String, status: Int, bytes: Int)
+    /// A failed navigation.
+    case fail(kind: FailureKind, error: String)
+    case fetch(url: String, kind: ResourceKind, status: Int, bytes: Int)
     /// The worker's own back/forward list, as it reported it.
     case workerHistory(index: Int, urls: [String])
     case shutdown
     /// The supervisor killed a worker; `verdict` is the termination status it will be classified as.
-    case kill(reason: String, verdict: String)
+    case kill(reason: String, verdict: TerminationKind)
     case death(Death)
     /// A launch refused before any process existed: no pid. Written as a `death` whose status is `launch-failed`.
     case launchFailed(reason: String)
@@ -75,26 +78,27 @@ public enum SupervisorEvent: Equatable, Sendable {
     /// The death was not delivered: the view was not yet observing its worker.
     case unobserved
     /// The death was delivered to the view.
-    case termination(status: String)
-    case recovery(kind: String, reason: String, attempt: Int)
-    case recoverySuppressed(kind: String)
+    case termination(status: TerminationKind)
+    case recovery(kind: RecoveryKind, reason: RecoveryReason, attempt: Int)
+    case recoverySuppressed(kind: RecoveryKind)
     case crashLoop(load: Int, crashes: Int, windowMs: Int)
     case giveUp(load: Int, recoveries: Int)
     /// The title watchdog found the view blank.
     case watchdog(title: String)
     /// A message sent to a view's worker whose death was not delivered.
-    case deadChannelSend(message: String)
+    case deadChannelSend(message: ViewRequest)
     /// An injected fault carried out, or spared because its worker was protected from the killer.
-    case inject(kind: String, oomScoreAdj: Int)
-    case injectSpared(kind: String, oomScoreAdj: Int)
+    case inject(kind: FaultKind, oomScoreAdj: Int)
+    case injectSpared(kind: FaultKind, oomScoreAdj: Int)
 
     // The browser.
-    case tabRealized(tab: Int, reason: String, entries: Int, index: Int)
-    case navigationDecision(tab: Int, type: String, frame: String, url: String, decision: String, reason: String)
-    case errorPage(tab: Int, url: String, code: Int, kind: String)
+    case tabRealized(tab: Int, reason: TabRealizeReason, entries: Int, index: Int)
+    case navigationDecision(
+        tab: Int, type: NavigationType, frame: NavigationFrame, url: String, decision: NavigationVerdict, reason: String)
+    case errorPage(tab: Int, url: String, code: Int, kind: ErrorPageKind)
     case openExternally(tab: Int, url: String)
     /// An internal URL without this launch's key.
-    case internalRefused(url: String, reason: String)
+    case internalRefused(url: String, reason: InternalRefusal)
     case sessionCreated(tabs: Int)
     case sessionRestored(tabs: Int, journalRecords: Int?, digest: String?, damage: String?)
     case sessionSaved(SessionSaved)
@@ -104,10 +108,9 @@ public enum SupervisorEvent: Equatable, Sendable {
     case journalSynced(records: Int, typed: Int, digest: String)
     /// The session counts more journal records than the journal holds.
     case journalBehind(saved: Int, found: Int)
-    /// Another process cut the session file or the journal (`file`: `session`, `journal`) short, or wrote to it,
-    /// during the run: it held `foundBytes`, not the `writtenBytes` the run wrote, and was written again whole
-    /// from what the run holds.
-    case fileRewritten(file: String, foundBytes: Int, writtenBytes: Int)
+    /// Another process cut the session file or the journal short, or wrote to it, during the run: it held
+    /// `foundBytes`, not the `writtenBytes` the run wrote, and was written again whole from what the run holds.
+    case fileRewritten(file: BrowsingFile, foundBytes: Int, writtenBytes: Int)
     case editorOpen(restored: Int)
     /// The editor's audit at the end of the run.
     case editor(EditorAudit)
@@ -134,20 +137,13 @@ extension SupervisorEvent {
         }
     }
 
-    public enum Outcome: String, Sendable {
-        case rendered, blank, failed
-        /// Ended without content before anyone looked at it (a hidden tab whose recoveries gave up before it was
-        /// shown): no user waited on it, so it is neither a blank nor a wait.
-        case lostHidden = "lost-hidden"
-    }
-
     /// How a load ended. A load that rendered has `timeToVisibleMs`; `blankMs` is how long its user looked at a
     /// blank view, from when it was shown.
     public struct LoadEnd: Equatable, Sendable {
         public var load: Int
         /// Only for a tab's navigation.
         public var tab: Int?
-        public var outcome: Outcome
+        public var outcome: LoadOutcome
         public var recoveries: Int
         public var hidden: Bool
         public var error: String?
@@ -155,7 +151,7 @@ extension SupervisorEvent {
         public var timeToVisibleMs: Double?
 
         public init(
-            load: Int, tab: Int? = nil, outcome: Outcome, recoveries: Int, hidden: Bool, error: String? = nil,
+            load: Int, tab: Int? = nil, outcome: LoadOutcome, recoveries: Int, hidden: Bool, error: String? = nil,
             blankMs: Double? = nil, timeToVisibleMs: Double? = nil
         ) {
             (self.load, self.tab, self.outcome, self.recoveries, self.hidden) = (load, tab, outcome, recoveries, hidden)
@@ -166,29 +162,25 @@ extension SupervisorEvent {
     /// How a worker ended: the raw exit (a code, or the signal that ended it), its classification (`status`,
     /// with the reason for a failed launch or a protocol violation), and what it was doing then.
     public struct Death: Equatable, Sendable {
-        public enum Exit: Equatable, Sendable {
-            case code(Int)
-            case signal(Int)
-        }
-        public var status: String
-        public var exit: Exit
+        public var status: TerminationKind
+        public var exit: ProcessExit
         public var reason: String?
         public var rendered: Bool
         /// Whether its view had attached: a death before attach is the race.
         public var attached: Bool
         public var spare: Bool
-        /// Its priority band, `none` if none was ever applied.
-        public var band: String
+        /// Its priority band; nil (written `none`) if none was ever applied.
+        public var band: PriorityBand?
         public var lifetimeMs: Double
         /// Who ended it: `worker` (its own exit or crash signal), `supervisor`, `injected`, `outside` (a signal a
         /// killer outside claimed: Jetsam, chaos) or `unknown` (a signal nobody claimed).
-        public var cause: String
+        public var cause: DeathCause
         /// It had been told to exit.
         public var shutdown: Bool
 
         public init(
-            status: String, exit: Exit, reason: String?, rendered: Bool, attached: Bool, spare: Bool, band: String,
-            lifetimeMs: Double, cause: String, shutdown: Bool
+            status: TerminationKind, exit: ProcessExit, reason: String?, rendered: Bool, attached: Bool, spare: Bool,
+            band: PriorityBand?, lifetimeMs: Double, cause: DeathCause, shutdown: Bool
         ) {
             (self.status, self.exit, self.reason, self.rendered, self.attached) = (status, exit, reason, rendered, attached)
             (self.spare, self.band, self.lifetimeMs, self.cause, self.shutdown) = (spare, band, lifetimeMs, cause, shutdown)
@@ -225,15 +217,15 @@ public struct EditorAudit: Equatable, Sendable {
     public var duplicateInputs: Int
     public var mismatches: Int
     public var intact: Bool
-    /// `worker` or `journal`: where the final document was read from.
-    public var documentFrom: String
+    /// Where the final document was read from.
+    public var documentFrom: DocumentSource
     public var tornBytesDropped: Int
     /// Typing ticks that waited for the worker.
     public var deferred: Int
 
     public init(
         typed: Int, restored: Int, acknowledged: Int, saved: Int?, replayed: Int, lostInputs: Int, duplicateInputs: Int,
-        mismatches: Int, intact: Bool, documentFrom: String, tornBytesDropped: Int, deferred: Int
+        mismatches: Int, intact: Bool, documentFrom: DocumentSource, tornBytesDropped: Int, deferred: Int
     ) {
         (self.typed, self.restored, self.acknowledged, self.saved, self.replayed) = (typed, restored, acknowledged, saved, replayed)
         (self.lostInputs, self.duplicateInputs, self.mismatches, self.intact) = (lostInputs, duplicateInputs, mismatches, intact)

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// Which worker a memory killer takes: one rule for the Jetsam process of natural mode (Workers/Jetsam) and for the
 /// kills `compare --replay` deals, so that a replay and a natural run never disagree on who dies.
 ///
@@ -17,7 +19,7 @@ public enum Killer {
         }
 
         /// Its band as a kill report names it: background from `backgroundAdjust` up, foreground below.
-        public var band: String { oomScoreAdjust >= Killer.backgroundAdjust ? "background" : "foreground" }
+        public var band: PriorityBand { oomScoreAdjust >= Killer.backgroundAdjust ? .background : .foreground }
     }
 
     /// The `oom_score_adj` from which a worker counts as background (the background and hidden bands).

@@ -1,4 +1,5 @@
 import Text
+import Vocabulary
 
 /// The report as a person reads it: what was read, one row per incident, and the verdict, whose words claim no more
 /// than the evidence.
@@ -83,7 +84,7 @@ extension AnalysisReport {
 
     /// The incidents by kind: kills before render first, with how each view came back.
     private var incidentsVerdict: String {
-        let others = Incident.Kind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
+        let others = IncidentKind.allCases.filter { $0 != .killedBeforeRender }.compactMap { kind -> String? in
             let n = count(kind)
             return n == 0 ? nil : "\(kind.rawValue): \(grouped(n))"
         }

@@ -1,5 +1,6 @@
 import Events
 import Text
+import Vocabulary
 
 /// What `supervisor analyze` found: the input read, the incidents, and what the swim-lane chart and `--timeline`
 /// draw from.
@@ -8,7 +9,7 @@ public struct AnalysisReport {
     /// Lines of each file (indexed like `files`) in a format the analyzer reads: every line of a report it recognised.
     /// A file with none gave the analysis nothing.
     public internal(set) var placed: [Int] = []
-    /// Records of our own event log that do not fit its schema, when it is held to it (`--truth`), and the first.
+    /// Records of our own logs (the event log, Jetsam's) that do not fit their schema, and the first: not read.
     public internal(set) var schemaErrors = 0
     public internal(set) var firstSchemaError: String?
     public internal(set) var bytesRead = 0
@@ -32,7 +33,7 @@ public struct AnalysisReport {
     /// Report entries (crashes, Jetsam kills) past the limit of those waiting to be joined: not read.
     public internal(set) var reportFactsDropped = 0
     /// Every incident found, listed or not, by kind and confidence: what the verdict and `--fail-on` count.
-    private var found: [Incident.Kind: [Incident.Confidence: Int]] = [:]
+    private var found: [IncidentKind: [Incident.Confidence: Int]] = [:]
     /// WebContent processes that were no incident, for the chart.
     public internal(set) var lanes: [Lane] = []
     /// WebContent processes that were no incident, past the lanes kept: counted only.
@@ -59,7 +60,7 @@ public struct AnalysisReport {
         public let at: Double
     }
 
-    public var incidentLanes: [(pid: Int32, kind: Incident.Kind, detail: String, marks: [LaneMark])] {
+    public var incidentLanes: [(pid: Int32, kind: IncidentKind, detail: String, marks: [LaneMark])] {
         let timed = lanesTimed
         return incidents.compactMap { incident in
             incident.pid.map { ($0, incident.kind, incident.detail, laneMarks(incident.marks, timed: timed)) }
@@ -103,7 +104,7 @@ public struct AnalysisReport {
     }
 
     /// Incidents of `kind` found, listed or not, at `minimum` confidence or above.
-    public func count(_ kind: Incident.Kind, atLeast minimum: Incident.Confidence = .possible) -> Int {
+    public func count(_ kind: IncidentKind, atLeast minimum: Incident.Confidence = .possible) -> Int {
         found[kind, default: [:]].reduce(0) { $0 + ($1.key.rank >= minimum.rank ? $1.value : 0) }
     }
 
@@ -154,7 +155,7 @@ public struct AnalysisReport {
         if !assumedZones.isEmpty {
             fields.append(("zonesAssumed", .object(assumedZones.sorted { $0.key < $1.key }.map { (files[$0.key], .string($0.value.description)) })))
         }
-        fields.append(("found", .object(Incident.Kind.allCases.compactMap { kind in
+        fields.append(("found", .object(IncidentKind.allCases.compactMap { kind in
             count(kind) == 0 ? nil : (kind.rawValue, .object(Incident.Confidence.allCases.map { confidence in
                 (confidence.rawValue, .int(found[kind]?[confidence] ?? 0))
             }))

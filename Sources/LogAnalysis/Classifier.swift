@@ -1,5 +1,6 @@
 import System
 import Text
+import Vocabulary
 
 /// What the host app did around its processes: its own pids, when it went to the background and came back, and
 /// when it quit. Bounded: a long log keeps the latest `limit` of each.
@@ -167,20 +168,20 @@ package struct Classifier {
 
     /// Our own event log knows: a SIGKILL the supervisor did not send is a kill, and `unobserved` says the app was
     /// not told.
-    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool, band: String))
+    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: TerminationKind, signal: Int?, rendered: Bool, hadView: Bool, band: PriorityBand?))
         -> Incident?
     {
         guard death.hadView, !host.quit(before: death.stamp) else { return nil }
         let bySupervisor = t.teardown.map { $0.before(death.stamp) } ?? false
         let outside = death.signal == 9 && !bySupervisor
-        let kind: Incident.Kind
-        if death.status == "launch-failed" && !outside {
+        let kind: IncidentKind
+        if death.status == .launchFailed && !outside {
             kind = .launchFailed
         } else if bySupervisor {
             return nil
         } else if outside {
             kind = !death.rendered && t.unobserved ? .killedBeforeRender : .killedAfterRender
-        } else if ["crashed", "abnormal", "sandbox-violation"].contains(death.status) {
+        } else if [.crashed, .abnormal, .sandboxViolation].contains(death.status) {
             kind = .crash
         } else {
             return nil
@@ -190,7 +191,7 @@ package struct Classifier {
         let detail =
             kind == .killedAfterRender && !death.rendered
             ? "in use, then SIGKILL before it rendered; the page was told"
-            : (outside ? "SIGKILL" : death.status) + (death.rendered ? " after render" : " before render")
+            : (outside ? "SIGKILL" : death.status.rawValue) + (death.rendered ? " after render" : " before render")
                 + (t.unobserved ? ", unobserved" : "")
         return incident(t, kind, .confirmed, .eventLog, end: death.stamp, detail)
     }
@@ -198,7 +199,7 @@ package struct Classifier {
     /// What the user saw follows what the input shows of the view: "none" only for a process seen from its launch
     /// that no page ever used; one the input shows nothing of before its end (a crash report alone) is unknown.
     private func incident(
-        _ t: Timeline, _ kind: Incident.Kind, _ confidence: Incident.Confidence, _ rule: Rule, end: Stamp, _ detail: String
+        _ t: Timeline, _ kind: IncidentKind, _ confidence: Incident.Confidence, _ rule: Rule, end: Stamp, _ detail: String
     ) -> Incident {
         let seen: Incident.Seen =
             switch kind {

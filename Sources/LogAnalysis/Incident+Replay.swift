@@ -63,7 +63,7 @@ extension Incident {
             assumed.append("death assumed within \(Int(Self.untimedMs / 1000)) s of launch")
         }
         return .success(ReplayIncident(
-            id: "pid \(pid)", kind: kind.rawValue, attach: attach, death: death, band: m.band, rendered: m.rendered,
+            id: "pid \(pid)", kind: kind, attach: attach, death: death, band: m.band, rendered: m.rendered,
             cause: m.cause, detail: ([m.why] + assumed).joined(separator: "; "),
             evidence: evidence.prefix(Self.replayEvidenceLimit).map { place($0.stamp) + " " + $0.text }))
     }

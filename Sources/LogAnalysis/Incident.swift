@@ -1,29 +1,10 @@
 import System
 import Text
+import Vocabulary
 
 /// A process death a person should know about: what it was, how sure we are, which rule said so, what the user
 /// would have seen, and the lines that prove it.
 public struct Incident {
-    public enum Kind: String, CaseIterable, Sendable {
-        /// New, never rendered, and gone when WebKit raised it to foreground: the blank view no callback reports.
-        case killedBeforeRender = "killed-before-render"
-        /// Rendered or in use, then killed from outside (jetsam, a memory limit).
-        case killedAfterRender = "killed-after-render"
-        /// Gone when WebKit raised it (a background or suspended assertion, or a raise with no launch in the input):
-        /// when it died, and whether it had rendered, the input does not say.
-        case goneWhenRaised = "gone-when-raised"
-        /// Killed from outside (a JetsamEvent report names it, or a crash report of its SIGKILL), with nothing in the
-        /// input on whether it had rendered.
-        case killed
-        /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
-        case crash
-        case launchFailed = "launch-failed"
-        /// The GPU process, not WebContent.
-        case gpuProcessCrash = "gpu-process-crash"
-        /// The host app itself crashed: not a WebContent incident, but the view went with it.
-        case hostAppCrash = "host-app-crash"
-    }
-
     public enum Confidence: String, CaseIterable, Sendable {
         case confirmed, likely, possible
 
@@ -55,7 +36,7 @@ public struct Incident {
     }
 
     public let pid: Int32?
-    public let kind: Kind
+    public let kind: IncidentKind
     public internal(set) var confidence: Confidence
     public let rule: Rule
     public internal(set) var seen: Seen
@@ -99,7 +80,7 @@ public struct Incident {
     }
 }
 
-extension Incident.Kind {
+extension IncidentKind {
     /// What would have brought the view back.
     public var recovery: String {
         switch self {

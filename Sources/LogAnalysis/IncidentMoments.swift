@@ -1,4 +1,5 @@
 import Replay
+import Vocabulary
 
 extension Incident {
     /// What an incident keeps of its process's life for a replay (`replayed(files:)`): its launch, its first raise,
@@ -18,8 +19,8 @@ extension Incident {
         package var gone: Stamp
         /// Its last sign of life before `gone`: its own line, an assertion taken, a render, its launch.
         package var alive: Stamp?
-        /// One of `ReplayIncident.bands`, or nil when the input does not say.
-        package var band: String?
+        /// Nil when the input does not say.
+        package var band: PriorityBand?
         package var rendered: Bool?
         package var cause: ReplayIncident.Cause
         /// The Jetsam reason or the signal, or what was assumed in their place.
@@ -29,7 +30,7 @@ extension Incident {
 
 extension Incident.Moments {
     /// `end` is the line the classifier found the process gone at.
-    init(_ t: Timeline, kind: Incident.Kind, end: Stamp) {
+    init(_ t: Timeline, kind: IncidentKind, end: Stamp) {
         launch = t.launch
         firstSeen = t.firstSeen
         raise = t.raise
@@ -41,10 +42,10 @@ extension Incident.Moments {
         alive = t.alive.flatMap { $0.later(than: end) ? nil : $0 }
         let at = death ?? end
         if let truth = t.death {
-            band = ReplayIncident.bands.contains(truth.band) ? truth.band : nil
+            band = truth.band
         } else if let taken = t.band, !taken.stamp.later(than: at) {
             // iOS logs name two assertions a process holds: foreground, or background (and suspended, lower still).
-            band = taken.role == .foreground ? "foreground" : "background"
+            band = taken.role == .foreground ? .foreground : .background
         }
         if let truth = t.death {
             rendered = truth.rendered
@@ -58,9 +59,9 @@ extension Incident.Moments {
 
     /// Why the process died, from the surest evidence down: our event log, a JetsamEvent report, WebKit's limits,
     /// a hang, a kill or crash line, a crash report; else what its kind says.
-    private static func cause(_ t: Timeline, kind: Incident.Kind, end: Stamp) -> (ReplayIncident.Cause, String) {
+    private static func cause(_ t: Timeline, kind: IncidentKind, end: Stamp) -> (ReplayIncident.Cause, String) {
         if let truth = t.death {
-            guard let signal = truth.signal else { return (.crash, truth.status) }
+            guard let signal = truth.signal else { return (.crash, truth.status.rawValue) }
             return (signal == 9 ? .kill : .crash, signalName(signal))
         }
         if let reported = t.reported, case .jetsamKilled(let reason, _, _) = reported.event { return (.kill, "jetsam: \(reason)") }

@@ -1,6 +1,7 @@
 import Events
 import System
 import Text
+import Vocabulary
 
 /// Reads logs of any envelope and finds kill-before-render incidents and the other ways a WebContent process ends,
 /// in bounded memory.
@@ -18,21 +19,16 @@ public final class LogAnalyzer {
         public var disabled: Set<Rule> = []
         /// How to read times written without a zone (and dates without a year).
         public var zone: ZoneAssumption
-        /// Hold our own event log to its schema (`--truth`): a record that does not decode as a `SupervisorEvent`
-        /// is a schema error, counted, not a line read with defaults.
-        public var strictEventLog: Bool
         /// Keep each incident's moments for a replay schedule (`--replay`); without one they are not kept, so a
         /// report of thousands of incidents costs no more than before.
         public var replay: Bool
 
         public init(
-            story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine, strictEventLog: Bool = false,
-            replay: Bool = false
+            story: Int32? = nil, disabled: Set<Rule> = [], zone: ZoneAssumption = .machine, replay: Bool = false
         ) {
             self.story = story
             self.disabled = disabled
             self.zone = zone
-            self.strictEventLog = strictEventLog
             self.replay = replay
         }
     }
@@ -150,19 +146,17 @@ public final class LogAnalyzer {
         var thread: UInt64?
         observations.removeAll(keepingCapacity: true)
         if format.keepsEveryRecord {
-            if options.strictEventLog, format == .eventLog {
-                do {
-                    _ = try Event(line: record)
-                } catch {
-                    report.schemaErrors += 1
-                    if report.firstSchemaError == nil { report.firstSchemaError = "\(report.files[file]):\(line): \(error)" }
-                    return
-                }
+            let own: OwnLogRecord
+            do {
+                own = try OwnLogRecord(record, format: format)
+            } catch {
+                report.schemaErrors += 1
+                if report.firstSchemaError == nil { report.firstSchemaError = "\(report.files[file]):\(line): \(error)" }
+                return
             }
-            guard let event = EventRecord(text) else { return }
-            recovery.note(event)
-            stamp.time = event.time
-            observations = event.observations
+            stamp.time = own.micros
+            if case .event(let event) = own { recovery.note(event, at: stamp.time) }
+            observations = own.observations
         } else {
             let envelope = Envelope.parse(text, as: format, day: &state.day, assuming: options.zone)
             stamp.time = envelope.time
@@ -350,7 +344,7 @@ public final class LogAnalyzer {
             }
             guard case .crashed = fact.event else { continue }
             let reported = ReportedDeath(event: fact.event, stamp: entry.stamp)
-            let kind: Incident.Kind
+            let kind: IncidentKind
             let detail: String
             if fact.name.contains("WebKit.GPU") {
                 (kind, detail) = (.gpuProcessCrash, "the GPU process " + reported.words)
@@ -377,7 +371,7 @@ public final class LogAnalyzer {
             defer { last = (kind, stamp) }
             if let last, last.kind == kind, Stamp.near(last.stamp, stamp, .burst) { continue }
             let told = report.incidents.contains { $0.kind != .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }
-            let incident: (Incident.Kind, Incident.Confidence, Rule, Incident.Seen, String)
+            let incident: (IncidentKind, Incident.Confidence, Rule, Incident.Seen, String)
             switch kind {
             case .gpuExited:
                 if report.incidents.contains(where: { $0.kind == .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }) {

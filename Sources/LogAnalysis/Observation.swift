@@ -1,4 +1,5 @@
 import System
+import Vocabulary
 
 /// One thing a log line says about a process: the analyzer's unit of evidence. Parsers turn lines into
 /// observations; timelines collect them per pid; the classifier reads the timelines.
@@ -69,8 +70,8 @@ package struct Observation {
     /// Our event log's view, for telling how it came back.
     package var view: Int?
     /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its
-    /// priority band (`none` if it never had one).
-    package var death: (status: String, rendered: Bool, hadView: Bool, band: String)?
+    /// priority band, if it ever had one.
+    package var death: (status: TerminationKind, rendered: Bool, hadView: Bool, band: PriorityBand?)?
 
     package init(_ kind: Kind, pid: Int?, process: ProcessKind = .unknown) {
         self.kind = kind

@@ -1,5 +1,6 @@
 import Events
 import Text
+import Vocabulary
 
 /// `--timeline PID`: one process's story, step by step, with the gap before each step and the line that says it.
 /// Steps wrap at words to fit the terminal; each line quoted is cut between two tokens, with `…`. What the input
@@ -98,7 +99,7 @@ extension Observation {
         case .killed: return killReason.map { "killed by RunningBoard: \($0)" } ?? "killed (SIGKILL)"
         case .crashed: return "crashed (signal \(number ?? 0))"
         case .exited: return "exited"
-        case .death: return "died: \(death?.status ?? "?")\(number.map { ", signal \($0)" } ?? "")"
+        case .death: return "died: \(death?.status.rawValue ?? "?")\(number.map { ", signal \($0)" } ?? "")"
         case .unobserved: return "its death was not delivered"
         case .appReload: return "the app reloaded the view"
         case .appCallback: return "the app's termination delegate was called"

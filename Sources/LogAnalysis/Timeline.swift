@@ -1,4 +1,5 @@
 import Text
+import Vocabulary
 
 /// Where and when a line was: the clock for windows, the order, and the `file:line` a person can open.
 public struct Stamp {
@@ -106,7 +107,7 @@ package struct Timeline {
     package var cause: TerminationCause?
     package var causeNumber: Int?
     /// From our event log: the ground truth of the death, with the priority band the worker held then.
-    package var death: (stamp: Stamp, status: String, signal: Int?, rendered: Bool, hadView: Bool, band: String)?
+    package var death: (stamp: Stamp, status: TerminationKind, signal: Int?, rendered: Bool, hadView: Bool, band: PriorityBand?)?
     package var unobserved = false
     /// A crash or JetsamEvent report's word on the death.
     package var reported: ReportedDeath?

@@ -1,10 +1,11 @@
 import Events
 import Text
+import Vocabulary
 
 /// `analyze --truth`: what the logs alone yield, set against what our event log knows happened, kind by kind.
 public struct TruthComparison {
     public struct Row {
-        public let kind: Incident.Kind
+        public let kind: IncidentKind
         public let truth: Int
         public let found: Int
         public let matched: Int
@@ -14,16 +15,16 @@ public struct TruthComparison {
 
     public let rows: [Row]
     /// In the truth, not found: (pid, kind).
-    public let missed: [(Int32?, Incident.Kind)]
+    public let missed: [(Int32?, IncidentKind)]
     /// Found, not in the truth.
-    public let extra: [(Int32?, Incident.Kind)]
+    public let extra: [(Int32?, IncidentKind)]
 
     /// Incidents match by kind and pid; those that name no pid match by count.
     public init(truth: AnalysisReport, found: AnalysisReport) {
         var rows: [Row] = []
-        var missed: [(Int32?, Incident.Kind)] = []
-        var extra: [(Int32?, Incident.Kind)] = []
-        for kind in Incident.Kind.allCases {
+        var missed: [(Int32?, IncidentKind)] = []
+        var extra: [(Int32?, IncidentKind)] = []
+        for kind in IncidentKind.allCases {
             let expected = truth.incidents.filter { $0.kind == kind }.map(\.pid)
             var left = found.incidents.filter { $0.kind == kind }.map(\.pid)
             var matched = 0
@@ -51,7 +52,7 @@ public struct TruthComparison {
         var lines = table([["KIND", "TRUTH", "FOUND", "MATCHED", "PRECISION", "RECALL"]] + rows.map { row in
             [row.kind.rawValue, "\(row.truth)", "\(row.found)", "\(row.matched)", percent(row.precision), percent(row.recall)]
         }, width: lineWidth)
-        func list(_ items: [(Int32?, Incident.Kind)]) -> String {
+        func list(_ items: [(Int32?, IncidentKind)]) -> String {
             items.prefix(20).map { "\($0.0.map(String.init) ?? "no pid") (\($0.1.rawValue))" }.joined(separator: ", ")
                 + (items.count > 20 ? " and \(items.count - 20) more" : "")
         }

@@ -1,3 +1,6 @@
+import Events
+import Vocabulary
+
 /// How our own event log says each view came back after its process died: a `recovery` event for the view
 /// (`rebuild`, `reload`), then the first render of the same load, in that view or in the view rebuilt for it. A load
 /// may die and recover more than once. Bounded: past `limit` views or recoveries, later ones are not followed.
@@ -5,7 +8,7 @@ package struct ViewRecovery {
     package static let limit = 1 << 16
 
     private struct Recovery {
-        package var how: String
+        package var how: RecoveryKind
         package var time: Int
         package var rendered: Int?
     }
@@ -15,18 +18,18 @@ package struct ViewRecovery {
     private var recoveries: [Int: [Recovery]] = [:]
     private var count = 0
 
-    package mutating func note(_ event: EventRecord) {
+    /// `time`: when it happened, in microseconds since 1970.
+    package mutating func note(_ event: Event, at time: Int?) {
         guard let view = event.view else { return }
-        switch event.event {
-        case "view-open", "spawn":
-            if let load = event.load, loadOfView.count < Self.limit { loadOfView[view] = load }
-        case "recovery":
-            guard let load = loadOfView[view], let time = event.time, count < Self.limit else { return }
+        switch event.kind {
+        case .viewOpen(let load, _), .spawn(let load, _):
+            if loadOfView.count < Self.limit { loadOfView[view] = load }
+        case .recovery(let how, _, _):
+            guard let load = loadOfView[view], let time, count < Self.limit else { return }
             count += 1
-            let how = event.kind == "rebuild" ? "rebuilt" : event.kind == "reload" ? "reloaded" : event.kind
             recoveries[load, default: []].append(Recovery(how: how, time: time))
-        case "render":
-            guard let load = loadOfView[view], let time = event.time, var list = recoveries[load],
+        case .render:
+            guard let load = loadOfView[view], let time, var list = recoveries[load],
                 let open = list.lastIndex(where: { $0.rendered == nil && $0.time <= time })
             else { return }
             list[open].rendered = time
@@ -42,6 +45,6 @@ package struct ViewRecovery {
         guard let load = loadOfView[view], let recovery = recoveries[load]?.first(where: { $0.time >= death }),
             let rendered = recovery.rendered
         else { return nil }
-        return Incident.Recovered(how: recovery.how, micros: rendered - death)
+        return Incident.Recovered(how: recovery.how == .rebuild ? "rebuilt" : "reloaded", micros: rendered - death)
     }
 }

@@ -1,18 +1,6 @@
 import Glibc
 import System
-
-/// A worker's scheduling and memory-kill standing: what RunningBoard expresses with assertions, expressed with
-/// `nice` and `oom_score_adj`.
-public enum PriorityBand: String, Sendable, CaseIterable {
-    case foreground
-    /// A hidden view's worker: it holds a background assertion, so it ranks above a worker that holds none.
-    case hidden
-    /// No assertion at all: a worker just launched, or a spare waiting for a view. The first the killer takes.
-    case background
-    /// Kept alive like foreground (low oom_score_adj) but scheduled like background (high nice): a worker the
-    /// user is about to see is protected from the killer without taking CPU from the views already on screen.
-    case boosted
-}
+import Vocabulary
 
 /// The nice and oom_score_adj values behind each band.
 public struct PriorityBands: Sendable {
@@ -43,13 +31,19 @@ package enum PriorityResult: Equatable {
     case denied(SystemError)
     case failed(SystemError)
 
-    package var name: String {
+    /// As the event log writes it.
+    package var answer: PriorityAnswer {
         switch self {
-        case .applied: "ok"
-        case .noSuchProcess: "ESRCH"
-        case .denied(let error): error.errno == EPERM ? "EPERM" : "EACCES"
-        case .failed(let error): String(cString: strerror(error.errno))
+        case .applied: .applied
+        case .noSuchProcess: .noSuchProcess
+        case .denied(let error): error.errno == EPERM ? .notPermitted : .accessDenied
+        case .failed: .failed
         }
+    }
+
+    /// What the event log's `error` says: the error of a band that failed for another reason.
+    package var error: String? {
+        if case .failed(let error) = self { String(cString: strerror(error.errno)) } else { nil }
     }
 }
 
@@ -69,8 +63,3 @@ extension PriorityBands {
         }
     }
 }
-
-/// RunningBoard's client-side log line for a foreground assertion on a process that is already gone, word for
-/// word as iOS prints it, so that logs from this tool and from a device read the same.
-package let rbsTargetMissingLine =
-    #"Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}>"#

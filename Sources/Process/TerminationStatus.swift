@@ -1,5 +1,6 @@
 import CShim
 import Glibc
+import Vocabulary
 
 /// How a worker ended, in the spirit of Chromium's `TerminationStatus`.
 public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
@@ -18,26 +19,26 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
     /// a crash.
     case sandboxViolation(syscall: Int32?)
 
-    /// The name used in the event log and summaries.
-    public var name: String {
+    /// The status without its details: what the event log, the summaries and the iOS log name.
+    public var kind: TerminationKind {
         switch self {
-        case .normal: "normal"
-        case .abnormal: "abnormal"
-        case .killed: "killed"
-        case .crashed: "crashed"
-        case .launchFailed: "launch-failed"
-        case .protocolViolation: "protocol-violation"
-        case .unresponsive: "unresponsive"
-        case .sandboxViolation: "sandbox-violation"
+        case .normal: .normal
+        case .abnormal: .abnormal
+        case .killed: .killed
+        case .crashed: .crashed
+        case .launchFailed: .launchFailed
+        case .protocolViolation: .protocolViolation
+        case .unresponsive: .unresponsive
+        case .sandboxViolation: .sandboxViolation
         }
     }
 
     public var description: String {
         switch self {
         case .abnormal(let code): "abnormal(\(code))"
-        case .killed(let signal), .crashed(let signal): "\(name)(\(signalName(signal)))"
-        case .launchFailed, .protocolViolation, .sandboxViolation: "\(name): \(reason!)"
-        default: name
+        case .killed(let signal), .crashed(let signal): "\(kind.rawValue)(\(signalName(signal)))"
+        case .launchFailed, .protocolViolation, .sandboxViolation: "\(kind.rawValue): \(reason!)"
+        default: kind.rawValue
         }
     }
 
@@ -58,6 +59,11 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The signals taken to be a worker's own fault when they end it.
+    public static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]
+}
+
+extension TerminationStatus {
     /// Classifies what `waitid` reported. A death the supervisor caused on purpose (`verdict`) wins over the
     /// SIGKILL it took to cause it; a death before hello is a failed launch, unless a SIGKILL from outside caused
     /// it: then the launch worked and the process was killed, as any other. SIGSYS in a sandboxed worker is its
@@ -79,16 +85,4 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
         }
         return saidHello || observed == .killed(signal: SIGKILL) ? observed : .launchFailed(reason: "died before hello: \(observed)")
     }
-
-    package static let crashSignals: Set<Int32> = [SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS]
-}
-
-/// "SIGKILL" for 9, and so on; the number for signals without a common name.
-public func signalName(_ signal: Int32) -> String {
-    let names: [Int32: String] = [
-        SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-        SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
-        SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGSYS: "SIGSYS",
-    ]
-    return names[signal] ?? "signal \(signal)"
 }

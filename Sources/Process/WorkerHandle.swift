@@ -1,5 +1,6 @@
 import System
 import WireProtocol
+import Vocabulary
 
 /// A launched worker as the core drives it: what it sends, how it ends, the band it runs in. The real one is a
 /// process with a pidfd and a channel (`WorkerProcess`); tests drive a fake one in virtual time.

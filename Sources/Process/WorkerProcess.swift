@@ -2,6 +2,7 @@ import CShim
 import Glibc
 import System
 import WireProtocol
+import Vocabulary
 
 /// One live WebContent process, as the kernel sees it: its pidfd and channel, watched on an event loop.
 ///

@@ -1,4 +1,5 @@
 import Events
+import Vocabulary
 
 extension ReplaySchedule {
     public var json: JSON {
@@ -10,12 +11,13 @@ extension ReplaySchedule {
 }
 
 extension ReplayIncident {
-    public static let bands = ["foreground", "boosted", "background", "hidden"]
+    /// In the order a schedule's errors list them.
+    public static let bands: [PriorityBand] = [.foreground, .boosted, .background, .hidden]
 
     public var json: JSON {
         .object([
-            ("id", .string(id)), ("kind", .string(kind)), ("attachMs", attach.json), ("deathMs", death.json),
-            ("band", band.map(JSON.string) ?? .null), ("rendered", rendered.map(JSON.bool) ?? .null),
+            ("id", .string(id)), ("kind", .string(kind.rawValue)), ("attachMs", attach.json), ("deathMs", death.json),
+            ("band", band.map { .string($0.rawValue) } ?? .null), ("rendered", rendered.map(JSON.bool) ?? .null),
             ("cause", .string(cause.rawValue)), ("detail", .string(detail)), ("evidence", .array(evidence.map(JSON.string))),
         ])
     }

@@ -1,4 +1,5 @@
 import Events
+import Vocabulary
 
 extension ReplaySchedule {
     /// The largest schedule file read. `analyze` writes at most 10,000 incidents, each quoting at most 8 lines of
@@ -79,9 +80,10 @@ private struct ScheduleReader {
         guard cursor.peek() == UInt8(ascii: "{") else { throw ReplayError("\(at) must be an object") }
         try beginObject()
         var seen: Set<String> = []
-        var (id, kind, detail) = ("", "", "")
+        var (id, detail) = ("", "")
+        var kind = IncidentKind.killed
         var (attach, death) = (ReplayIncident.Span(0), ReplayIncident.Span(0))
-        var band: String?
+        var band: PriorityBand?
         var rendered: Bool?
         var cause = ReplayIncident.Cause.unknown
         var evidence: [String] = []
@@ -90,19 +92,20 @@ private struct ScheduleReader {
             switch key {
             case "id": id = try string(or: mistyped)
             case "kind":
-                kind = try string(or: mistyped)
-                guard ReplayIncident.kinds.contains(kind) else {
-                    throw ReplayError("\(at): 'kind' must be \(spelled(ReplayIncident.kinds))")
+                let replayable = IncidentKind.allCases.filter(\.isReplayable)
+                guard let named = IncidentKind(rawValue: try string(or: mistyped)), named.isReplayable else {
+                    throw ReplayError("\(at): 'kind' must be \(spelled(replayable.map(\.rawValue)))")
                 }
+                kind = named
             case "attachMs", "deathMs":
                 let span = try self.span(or: ReplayError(
                     "\(at): '\(key)' must be milliseconds after launch (at most an hour), or [low, high]"))
                 if key == "attachMs" { attach = span } else { death = span }
             case "band":
-                let wrong = ReplayError("\(at): 'band' must be \(spelled(ReplayIncident.bands + ["null"]))")
+                let wrong = ReplayError("\(at): 'band' must be \(spelled(ReplayIncident.bands.map(\.rawValue) + ["null"]))")
                 switch try scalar(or: wrong) {
                 case .null: band = nil
-                case .string(let name) where ReplayIncident.bands.contains(name): band = name
+                case .string(let name) where PriorityBand(rawValue: name) != nil: band = PriorityBand(rawValue: name)
                 default: throw wrong
                 }
             case "rendered":

@@ -1,4 +1,5 @@
 import Events
+import Vocabulary
 
 /// What `analyze --replay` writes and `compare --replay` runs: for each incident a user's logs showed, the moments
 /// of its worker's life that reproduce it. A person can write one by hand; the format is JSON, versioned:
@@ -78,19 +79,17 @@ public struct ReplayIncident: Equatable, Sendable {
     }
 
     public var id: String
-    /// The analyzer's incident kind: one of `kinds`.
-    public var kind: String
-    /// The kinds of incident a schedule may hold: WebContent deaths.
-    public static let kinds = ["killed-before-render", "killed-after-render", "gone-when-raised", "killed", "crash"]
+    /// The analyzer's incident kind: a WebContent death (`IncidentKind.isReplayable`).
+    public var kind: IncidentKind
     /// Whether the incident is a death before the view attached: that is what a replay must reproduce.
-    public var diesBeforeAttach: Bool { kind == "killed-before-render" || kind == "gone-when-raised" }
+    public var diesBeforeAttach: Bool { kind.diesBeforeAttach }
     /// Whether the kill was for the process's own memory limit (Jetsam's reason `per-process-limit`, which the
     /// analyzer writes into `detail` as the killer gave it): it takes the process whatever its band.
     public var killedForItsOwnLimit: Bool { detail.contains(Self.ownLimitReason) }
     public static let ownLimitReason = "per-process-limit"
     public var attach: Span
     public var death: Span
-    public var band: String?
+    public var band: PriorityBand?
     public var rendered: Bool?
     public var cause: Cause
     /// What else the evidence said of the death: for a kill, the killer's reason as written (`jetsam:
@@ -99,7 +98,7 @@ public struct ReplayIncident: Equatable, Sendable {
     public var evidence: [String]
 
     public init(
-        id: String, kind: String, attach: Span, death: Span, band: String?, rendered: Bool?, cause: Cause,
+        id: String, kind: IncidentKind, attach: Span, death: Span, band: PriorityBand?, rendered: Bool?, cause: Cause,
         detail: String = "", evidence: [String] = []
     ) {
         self.id = id

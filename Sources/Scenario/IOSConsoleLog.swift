@@ -3,6 +3,7 @@ import Events
 import Glibc
 import Process
 import System
+import Vocabulary
 
 /// Writes a run the way an iPhone's console shows it through Xcode: WebKit's ProcessAssertion, WebProcessProxy,
 /// WebPageProxy and ProcessThrottler lines, RunningBoard's `[assertion]` errors and runningboardd's termination
@@ -68,16 +69,16 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(proxy) WebProcessCache::addProcess: Adding process to WebProcess cache")
         case .hello:
             line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didConnectToProcess:")
-        case .priority(let band, _, _, let result, _):
-            let name = band == PriorityBand.foreground.rawValue ? "Foreground" : "Background"
+        case .priority(let band, _, _, let result, _, _):
+            let name = band == .foreground ? "Foreground" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
             let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - ProcessAssertion"
             switch result {
-            case PriorityResult.applied.name:
+            case .applied:
                 line(event, "ProcessSuspension", "\(prefix)::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
-            case PriorityResult.noSuchProcess.name:
-                line(event, "assertion", rbsTargetMissingLine)
-                line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(Self.rbsError)")
+            case .noSuchProcess:
+                line(event, "assertion", RunningBoardError.targetMissing.rawValue)
+                line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(RunningBoardError.targetMissing.error)")
             default:
                 break
             }
@@ -90,7 +91,7 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
         case .kill(_, let verdict):
             terminating.insert(Int32(pid))
-            if verdict == TerminationStatus.unresponsive.name {
+            if verdict == .unresponsive {
                 line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
             }
             line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
@@ -116,9 +117,9 @@ public final class IOSConsoleLog {
     /// runningboardd reports the signal, as a device's full log shows it.
     private func died(_ death: SupervisorEvent.Death, _ event: Event, pid: Int, proxy: String) {
         let byUs = terminating.remove(Int32(pid)) != nil
-        if death.status == TerminationStatus.normal.name {
+        if death.status == .normal {
             line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didDisconnectFromProcess:")
-        } else if death.status == SupervisorEvent.launchFailedStatus && (byUs || death.reason?.contains("SIGKILL") != true) {
+        } else if death.status == .launchFailed && (byUs || death.reason?.contains("SIGKILL") != true) {
             line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
         } else if byUs {
             line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=RequestedByClient")
@@ -131,9 +132,6 @@ public final class IOSConsoleLog {
         pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
             + "[\(identity)] termination reported by launchd (2, \(signal), \(signal))\n"
     }
-
-    private static let rbsError =
-        #"Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}"#
 
     private func line(_ event: Event, _ category: String, _ message: String) {
         pending += "\(Self.timestamp(event.wall)) \(process) [\(category)] \(message)\n"

@@ -1,5 +1,6 @@
 import Events
 import Replay
+import Vocabulary
 
 /// What became of each replayed incident under one policy, computed from the run's events only: for each of its
 /// loads, whether the user got the page back, how soon, how fast the supervisor reacted to the death, and, for a
@@ -69,10 +70,10 @@ public final class ReplayOutcome {
         case .attach: trace.attached = true
         case .show: trace.visible = true
         case .hide: trace.visible = false
-        case .injectSpared(let kind, _) where kind.hasPrefix("replay-"):
+        case .injectSpared(let kind, _) where kind.isReplay:
             trace.spared = true
             trace.asItHappened = incident.map { Self.asItHappened($0, trace) } ?? false
-        case .inject(let kind, _) where kind.hasPrefix("replay-") && trace.replayedAt == nil:
+        case .inject(let kind, _) where kind.isReplay && trace.replayedAt == nil:
             trace.replayedAt = event.monotonic
             trace.asItHappened = incident.map { Self.asItHappened($0, trace) } ?? false
         case .visible: trace.lastVisibleAt = event.monotonic
@@ -131,7 +132,7 @@ public final class ReplayOutcome {
     /// off screen (or not yet attached) for one in the background band; otherwise any way.
     private static func asItHappened(_ incident: ReplayIncident, _ trace: LoadTrace) -> Bool {
         if incident.diesBeforeAttach { return !trace.attached }
-        if incident.band == "background" || incident.band == "hidden" { return !trace.visible || !trace.attached }
+        if incident.band == .background || incident.band == .hidden { return !trace.visible || !trace.attached }
         return true
     }
 

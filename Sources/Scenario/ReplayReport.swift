@@ -86,7 +86,7 @@ public struct ReplayReport {
                     guard result.saved > 0 else { return nil }
                     return result.saved == result.loads ? run.summary.policy : "\(run.summary.policy) (\(result.saved)/\(result.loads))"
                 }
-                return [visible(incident.id), incident.kind, Self.text(incident.attach), Self.text(incident.death),
+                return [visible(incident.id), incident.kind.rawValue, Self.text(incident.attach), Self.text(incident.death),
                         savers.isEmpty ? "no policy" : savers.joined(separator: ", ")]
             })
         lines.append("")
@@ -141,7 +141,7 @@ public struct ReplayReport {
             ("savers", .array(interrupted ? [] : savers.map { .string($0.policy) })),
             ("incidents", .array(schedule.incidents.enumerated().map { i, incident in
                 .object([
-                    ("id", .string(incident.id)), ("kind", .string(incident.kind)),
+                    ("id", .string(incident.id)), ("kind", .string(incident.kind.rawValue)),
                     ("results", .array(runs.map { run in
                         let result = run.outcome.results[i]
                         return .object([

@@ -1,6 +1,7 @@
 import Events
 import Process
 import Text
+import Vocabulary
 
 /// The summary as `run` prints it: one JSON object, or lines of text that fit the terminal.
 extension RunSummary {
@@ -12,10 +13,10 @@ extension RunSummary {
             ("faults", .object([("delivered", .int(faultsDelivered)), ("spared", .int(faultsSpared))])),
             ("spawns", .int(spawns)), ("spareSpawns", .int(spareSpawns)), ("reuses", .int(reuses)),
             ("deaths", .int(deaths)),
-            ("deathsByStatus", .object(deathsByStatus.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("deathsByStatus", .object(deathsByStatus.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
             ("killsByCause", .object(Self.killers.map { ($0.rawValue, .int(killsByCause[$0, default: 0])) })),
             ("launchErrors", .int(launchErrors)),
-            ("recoveries", .object(["reload", "rebuild"].map { ($0, .int(recoveries[$0, default: 0])) })),
+            ("recoveries", .object(RecoveryKind.allCases.map { ($0.rawValue, .int(recoveries[$0, default: 0])) })),
             ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
@@ -27,7 +28,7 @@ extension RunSummary {
             ("session", session.map { session in
                 .object([
                     ("tabs", .int(session.tabs)), ("realized", .int(session.realized)), ("saves", .int(session.saves)),
-                    ("decisions", .object(session.decisions.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                    ("decisions", .object(session.decisions.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
                     ("errorPages", .int(session.errorPages)),
                 ])
             } ?? .null),
@@ -54,14 +55,14 @@ extension RunSummary {
             lines.append("injected faults: \(faultsDelivered) delivered, \(faultsSpared) spared (their workers were "
                 + "protected from the killer)")
         }
-        let statuses = deathsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let statuses = deathsByStatus.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         lines.append("workers: \(spawns) launched (\(spareSpawns) as \(spareSpawns == 1 ? "a spare" : "spares")), "
             + "reused \(counted(reuses, "time")); \(deaths) ended" + (statuses.isEmpty ? "" : " (\(statuses))")
             + (launchErrors > 0 ? "; \(counted(launchErrors, "launch")) failed before a process existed" : ""))
         lines.append("kills: \(killsByCause[.injected, default: 0]) injected, \(killsByCause[.supervisor, default: 0]) "
             + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (claimed by Jetsam or chaos), "
             + "\(killsByCause[.unknown, default: 0]) unknown")
-        lines.append("recovery attempts: \(recoveries["reload", default: 0]) reload, \(recoveries["rebuild", default: 0]) "
+        lines.append("recovery attempts: \(recoveries[.reload, default: 0]) reload, \(recoveries[.rebuild, default: 0]) "
             + "rebuild, for \(counted(loadsWithRecovery, "load")); \(recoveredLoads) of them showed the page again")
         lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
@@ -79,8 +80,8 @@ extension RunSummary {
         }
         if let s = session {
             lines.append("tabs: \(s.tabs), \(s.realized) realized, saved \(counted(s.saves, "time")); navigations: "
-                + "\(s.decisions["allow", default: 0]) allowed, \(s.decisions["cancel", default: 0]) refused, "
-                + "\(s.decisions["open-externally", default: 0]) opened externally; \(counted(s.errorPages, "error page"))")
+                + "\(s.decisions[.allow, default: 0]) allowed, \(s.decisions[.cancel, default: 0]) refused, "
+                + "\(s.decisions[.openExternally, default: 0]) opened externally; \(counted(s.errorPages, "error page"))")
         }
         return lines.flatMap { wrapped($0, indent: 2) }.joined(separator: "\n")
     }

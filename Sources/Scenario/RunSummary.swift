@@ -1,6 +1,7 @@
 import Events
 import Process
 import Text
+import Vocabulary
 
 /// What a run amounted to, computed only from its events.
 public final class RunSummary {
@@ -21,7 +22,7 @@ public final class RunSummary {
     public private(set) var reuses = 0
     /// Worker processes that ended, however they ended (a worker shut down at the end of the run too).
     public private(set) var deaths = 0
-    public private(set) var deathsByStatus: [String: Int] = [:]
+    public private(set) var deathsByStatus: [TerminationKind: Int] = [:]
     /// Deaths by a signal, by who sent it: injected faults, the supervisor (hangs, protocol violations, floods,
     /// shutdowns not finished in time), a killer outside that claimed it (Jetsam, chaos), or nobody (`unknown`).
     public private(set) var killsByCause: [DeathCause: Int] = [:]
@@ -34,7 +35,7 @@ public final class RunSummary {
     /// Whether the run was asked to inject faults at all.
     public private(set) var faultsPlanned = false
     /// Recovery attempts, by kind: each reload or rebuild tried, whether or not it brought the page back.
-    public private(set) var recoveries: [String: Int] = [:]
+    public private(set) var recoveries: [RecoveryKind: Int] = [:]
     /// Loads whose page showed again after a recovery: the attempts that worked, by load.
     public private(set) var recoveredLoads = 0
     /// Loads a recovery was attempted for.
@@ -77,7 +78,7 @@ public final class RunSummary {
     public var lostInputs: Int { audit?.lostInputs ?? 0 }
     /// For a run that browsed a session: its tabs, how many got a worker, how often they were saved, what the
     /// navigation policy decided and how many error pages stood in for failed navigations.
-    public private(set) var session: (tabs: Int, realized: Int, saves: Int, decisions: [String: Int], errorPages: Int)?
+    public private(set) var session: (tabs: Int, realized: Int, saves: Int, decisions: [NavigationVerdict: Int], errorPages: Int)?
     public var duplicateInputs: Int { audit?.duplicateInputs ?? 0 }
 
     public init(policy: String) {
@@ -139,10 +140,10 @@ public final class RunSummary {
         case .recovery(let kind, _, _):
             recoveries[kind, default: 0] += 1
             if let load = event.view.flatMap({ loadOfView[$0] }) { recovering.insert(load) }
-        case .priority(let band, _, _, let result, let rbs):
+        case .priority(let band, _, _, let result, _, let rbs):
             if rbs != nil { rbsErrors += 1 }
-            guard let pid = event.pid, result == "ok" else { break }
-            if band == PriorityBand.foreground.rawValue || band == PriorityBand.boosted.rawValue {
+            guard let pid = event.pid, result == .applied else { break }
+            if band.isProtected {
                 if foregroundSince[pid] == nil { foregroundSince[pid] = event.monotonic }
             } else {
                 leaveForeground(pid, at: event.monotonic)
@@ -178,7 +179,8 @@ public final class RunSummary {
         idleSpares.remove(pid)
         leaveForeground(pid, at: time)
         deathsByStatus[death.status, default: 0] += 1
-        guard case .signal(let signal) = death.exit, let cause = DeathCause(rawValue: death.cause), cause != .worker else { return }
+        let cause = death.cause
+        guard case .signal(let signal) = death.exit, cause != .worker else { return }
         killsByCause[cause, default: 0] += 1
         // Killed in the window between spawn and attach, whether or not the page had painted off screen: the user
         // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.

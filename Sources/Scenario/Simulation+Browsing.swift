@@ -2,6 +2,7 @@ import Events
 import Browser
 import Core
 import System
+import Vocabulary
 
 /// A user browsing the session's tabs (`run --session`): `loads` navigations one after another, each chosen by
 /// the seed: a link to the next page, back, forward, reload, or another tab brought to the front. Each ends when
@@ -17,9 +18,7 @@ struct Browsing {
 }
 
 extension Browsing {
-    enum Action: String {
-        case link, back, forward, reload, switchTab = "switch-tab"
-    }
+    typealias Action = NavigationAction
 }
 
 extension Simulation {
@@ -37,7 +36,7 @@ extension Simulation {
             browsing.current = nil
             clock.cancel(current.deadline)
             let ms = milliseconds(clock.now - current.startedAt)
-            let outcome: SupervisorEvent.Outcome = blank ? .blank : error == nil ? .rendered : .failed
+            let outcome: LoadOutcome = blank ? .blank : error == nil ? .rendered : .failed
             let end = SupervisorEvent.LoadEnd(
                 load: current.index, tab: Int(tab.id), outcome: outcome, recoveries: 0, hidden: false, error: error,
                 blankMs: ms, timeToVisibleMs: outcome == .rendered ? ms : nil)
@@ -64,7 +63,7 @@ extension Simulation {
         if action == .back && !tab.canGoBack || action == .forward && !tab.canGoForward { action = .link }
         if action == .switchTab && tabs.count < 2 { action = .reload }
         let target = action == .switchTab ? otherTab(than: tab, choice: index) : tab
-        log.emit(.navigationBegin(load: index, tab: Int(target.id), action: action.rawValue))
+        log.emit(.navigationBegin(load: index, tab: Int(target.id), action: action))
         let deadline = clock.schedule(afterNanoseconds: configuration.blankTimeoutNanoseconds) { [weak self, weak target] in
             guard let self, let target else { return }
             navigationEnded(target, error: nil, blank: true)

@@ -1,6 +1,7 @@
 import Core
 import Glibc
 import Process
+import Vocabulary
 
 /// Injected faults, each exact and seeded: the kill-before-render race, and the kill after render.
 extension Simulation {
@@ -13,7 +14,7 @@ extension Simulation {
         let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
             guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
-            injectKill(worker, kind: "race")
+            injectKill(worker, kind: .race)
         })
     }
 
@@ -25,7 +26,7 @@ extension Simulation {
             guard let self, let view, !view.closed, !view.visible, let worker = view.worker, worker.rendered,
                 !worker.reaped
             else { return }
-            injectKill(worker, kind: "kill-after-render")
+            injectKill(worker, kind: .killAfterRender)
         })
     }
 
@@ -40,7 +41,7 @@ extension Simulation {
 
     /// Kills `worker` as the OOM killer would, if it could take it (a foreground worker is spared), and has its
     /// death handled before the next step, as on the phone, where the kill came well before the view attached.
-    func injectKill(_ worker: Worker, kind: String) {
+    func injectKill(_ worker: Worker, kind: FaultKind) {
         let view = worker.view
         let adjust = worker.handle.oomScoreAdjust() ?? 0
         guard adjust > configuration.bands.foregroundOOMScoreAdjust else {

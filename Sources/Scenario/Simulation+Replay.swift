@@ -7,6 +7,7 @@ import ProcFS
 import Process
 import Replay
 import Text
+import Vocabulary
 
 /// A replayed incident: its load's view attaches, and its first worker dies, at the incident's moments, each drawn
 /// by the seed within the interval the evidence left. Moments after the incident's launch are replayed after the view
@@ -41,7 +42,7 @@ extension Simulation {
         // A death in the background band after the view attached came when the user had left the view (another
         // screen, another app): it is hidden before the death and shown again after, as the user came back to it.
         // Left on screen, its worker would meet the kill in the foreground, which the device never did.
-        if incident.band == "background" || incident.band == "hidden", moments.death > moments.attach {
+        if incident.band == .background || incident.band == .hidden, moments.death > moments.attach {
             let leaves = max(view.createdAt + moments.attach, at - Self.leftBeforeDeath)
             view.timers.append(clock.schedule(at: leaves) { [weak self, weak view] in
                 guard let self, let view, !view.closed, view.visible else { return }
@@ -72,12 +73,18 @@ extension Simulation {
     /// foreground dies when nothing is. A kill the device dealt in the foreground, or for the process's own
     /// memory limit, takes the incident's worker whatever its band. A crash and a hang spare no one.
     func replayDeath(of worker: Worker, _ incident: ReplayIncident) {
-        let kind = "replay-\(incident.cause.rawValue)"
+        let kind: FaultKind =
+            switch incident.cause {
+            case .kill: .replayKill
+            case .crash: .replayCrash
+            case .hang: .replayHang
+            case .unknown: .replayUnknown
+            }
         let adjust = Int(worker.handle.oomScoreAdjust() ?? 0)
         let view = worker.view
         switch incident.cause {
         case .kill, .unknown:
-            let ownLimit = incident.band == "foreground" || incident.killedForItsOwnLimit
+            let ownLimit = incident.band == .foreground || incident.killedForItsOwnLimit
             if !ownLimit, let other = lowerRanked(than: worker) {
                 log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
                 log.emit(.inject(kind: kind, oomScoreAdj: Int(other.handle.oomScoreAdjust() ?? 0)), pid: other.pid)

@@ -3,6 +3,7 @@ import Core
 import Events
 import System
 import WireProtocol
+import Vocabulary
 
 /// One page of the workload, as the supervisor's client: loaded into a fresh view, shown to the user (or kept
 /// hidden a while), visible or blank, then ended.
@@ -117,7 +118,7 @@ extension Simulation {
         guard !view.closed else { return }
         let load = view.load
         let now = clock.now
-        let outcome: SupervisorEvent.Outcome =
+        let outcome: LoadOutcome =
             error != nil ? .failed : load.visibleAt != nil ? .rendered : load.shownAt == nil ? .lostHidden : .blank
         var end = SupervisorEvent.LoadEnd(
             load: load.index, outcome: outcome, recoveries: load.recoveries, hidden: page.hidden, error: error)

@@ -4,6 +4,7 @@ import Core
 import Glibc
 import Process
 import System
+import Vocabulary
 
 /// One run of the simulated world: the workload's loads, or a user browsing the session's tabs, and the typist,
 /// driving the browser and the supervisor on one event loop, with faults injected and Jetsam beside them.
@@ -171,7 +172,7 @@ public final class Simulation {
         let raw = fd.rawValue
         signals = consume fd
         _ = try loop.watch(raw) { [unowned self] _ in
-            log.emit(.interrupt(signal: signalName(signal(raw))))
+            log.emit(.interrupt(signal: signal(raw) == SIGINT ? .SIGINT : .SIGTERM))
             stop()
         }
     }

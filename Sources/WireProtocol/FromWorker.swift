@@ -152,7 +152,7 @@ extension FromWorker: Equatable {}
 #endif
 
 /// What became of the worker's sandbox before it said hello.
-public enum Sandbox: UInt8, Sendable {
+public enum Sandbox: UInt8, Sendable, CaseIterable {
     /// Its launcher asked it to run without one (`--no-sandbox`).
     case off = 0
     /// No new privileges, and a seccomp filter that allows only the calls it needs.

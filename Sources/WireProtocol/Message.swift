@@ -43,7 +43,7 @@ public func documentDigest(_ bytes: some Sequence<UInt8>, from hash: UInt64 = do
 public let documentDigestBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
 /// What a fetch is for: the document a navigation loads, or a sub-resource of it that counts toward its render.
-public enum ResourceKind: UInt8, Sendable {
+public enum ResourceKind: UInt8, Sendable, CaseIterable {
     case document = 0
     case image = 1
     case subframe = 2

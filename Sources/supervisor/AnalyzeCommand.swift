@@ -57,7 +57,7 @@ enum AnalyzeCommand {
         // Times written without a zone are read in the zone the other files write, else this machine's.
         let assumed = ZoneAssumption(option: zone, written: inputs.writtenClocks())
         let report = try analyze(inputs, story: storyPID, zone: assumed, progress: progress, replay: replay != nil)
-        let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress, strict: true) }
+        let truth = try truthInputs.map { try analyze($0, story: nil, zone: assumed, progress: progress) }
         progress.finish()
         if let truth {
             let foreign = truth.formatLines.keys.filter { $0 != .eventLog && $0 != .jetsamLog }
@@ -80,6 +80,10 @@ enum AnalyzeCommand {
         if !unplaced.isEmpty {
             printError("supervisor: warning: \(unplaced.count == 1 ? "\(visible(unplaced[0])) has" : "\(unplaced.count) files have") "
                 + "no line in a format analyze reads" + (unplaced.count == 1 ? "" : ": " + listed(unplaced)))
+        }
+        if let first = report.firstSchemaError {
+            let more = report.schemaErrors > 1 ? " (and \(report.schemaErrors - 1) more)" : ""
+            printError("supervisor: warning: a record of our own logs that does not fit its schema was not read: \(visible(first))\(more)")
         }
         try svg?.write(SwimLanes(report: report, title: inputs.title).svg)
         try html?.write(HTMLReport(report: report, title: inputs.title).page)
@@ -180,10 +184,10 @@ enum AnalyzeCommand {
     }
 
     private static func analyze(
-        _ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress, strict: Bool = false,
+        _ inputs: LogInputs, story: Int32?, zone: ZoneAssumption, progress: ByteProgress,
         replay: Bool = false
     ) throws -> AnalysisReport {
-        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, strictEventLog: strict, replay: replay))
+        let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, replay: replay))
         try inputs.read(into: analyzer, progress: progress)
         return analyzer.finish()
     }

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import LogAnalysis
 import System
+import Vocabulary
 
 /// A single progress line on stderr, only when stderr is a terminal, redrawn at most ten times a second; after a
 /// few seconds it adds an estimate of the time left, over every policy still to run when it is one of several.
@@ -10,7 +11,7 @@ final class Progress {
     private let total: Int
     private let label: String
     private let enabled = isatty(2) == 1
-    private var outcomes: [SupervisorEvent.Outcome: Int] = [:]
+    private var outcomes: [LoadOutcome: Int] = [:]
     private var done = 0
     private var lastDrawn = 0
     /// The whole job this line is part of: loads done before it, loads in all, and when the job began (real

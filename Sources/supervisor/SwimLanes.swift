@@ -1,5 +1,6 @@
 import LogAnalysis
 import Text
+import Vocabulary
 
 /// `analyze --svg`: one swim lane per WebContent pid on a shared time axis, each step marked, each lane coloured by
 /// what became of it, so that a kill-before-render race shows at a glance: launched, gone, then the failed raise, and
@@ -17,7 +18,7 @@ struct SwimLanes {
     private static let laneHeight = 22.0
 
     /// One colour per incident kind, the same in the lanes and on the HTML page; grey for a process with none.
-    static func color(_ kind: Incident.Kind?) -> String {
+    static func color(_ kind: IncidentKind?) -> String {
         switch kind {
         case .killedBeforeRender?: "#d62728"
         case .killedAfterRender?: "#e6700a"
@@ -65,7 +66,7 @@ struct SwimLanes {
 
     struct Lane {
         let pid: Int32
-        let kind: Incident.Kind?
+        let kind: IncidentKind?
         var detail: String? = nil
         let steps: [Step]
 
@@ -199,7 +200,7 @@ struct SwimLanes {
     }
 
     /// The glyphs, then the colours of the kinds drawn, each row wrapping at the edge; `y` moves below it.
-    private func legend(y: inout Double, kinds: [Incident.Kind?]) -> String {
+    private func legend(y: inout Double, kinds: [IncidentKind?]) -> String {
         var out = ""
         var x = 20.0
         y += 14
@@ -217,7 +218,7 @@ struct SwimLanes {
         }
         x = 20
         y += 22
-        let drawn = Incident.Kind.allCases.filter { kinds.contains($0) }
+        let drawn = IncidentKind.allCases.filter { kinds.contains($0) }
         for kind in drawn {
             let width = 16 + TextWidth.of(kind.rawValue, size: 12, bold: true)
             place(width)

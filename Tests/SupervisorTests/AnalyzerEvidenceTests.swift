@@ -1,4 +1,6 @@
+import Events
 import Testing
+import Vocabulary
 
 @testable import LogAnalysis
 
@@ -51,18 +53,7 @@ import Testing
 
     /// Our own event log tells how each view came back: the verdict says so instead of "stayed blank".
     @Test func aViewRebuiltAndRenderedIsBlankOnlyUntilRebuilt() throws {
-        func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:11:\#(time)Z","\#(fields)}"# }
-        let log = [
-            event("12.000000", #"event":"view-open","view":1,"load":7"#),
-            event("12.000100", #"event":"spawn","view":1,"pid":4107,"load":7"#),
-            event("12.002000", #"event":"inject","view":1,"pid":4107,"kind":"race""#),
-            event("12.003000", #"event":"death","view":1,"pid":4107,"status":"killed","signal":9,"rendered":false"#),
-            event("12.003100", #"event":"unobserved","view":1,"pid":4107"#),
-            event("15.000000", #"event":"recovery","view":1,"kind":"rebuild","reason":"blank","attempt":1"#),
-            event("15.000100", #"event":"view-open","view":2,"load":7"#),
-            event("15.000200", #"event":"spawn","view":2,"pid":4120,"load":7"#),
-            event("15.103000", #"event":"render","view":2,"pid":4120,"title":"t""#),
-        ].joined(separator: "\n") + "\n"
+        let log = VerdictWording.rebuilt.joined(separator: "\n") + "\n"
         let report = try analyze(log)
         let incident = try #require(report.incidents.first)
         #expect(incident.kind == .killedBeforeRender && incident.userSaw == "blank until rebuilt, 3.1 s")
@@ -72,22 +63,24 @@ import Testing
 
     /// A load that dies and comes back twice: each death is timed to the recovery after it.
     @Test func eachDeathOfALoadIsTimedToItsOwnRecovery() throws {
-        func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:\#(time)Z","\#(fields)}"# }
-        func death(_ time: String, _ pid: Int) -> [String] {
-            [event(time, #"event":"inject","view":1,"pid":\#(pid),"kind":"race""#),
-             event(time, #"event":"death","view":1,"pid":\#(pid),"status":"killed","signal":9,"rendered":false"#),
-             event(time, #"event":"unobserved","view":1,"pid":\#(pid)"#)]
+        func event(_ time: String, _ kind: SupervisorEvent, view: Int, pid: Int32? = nil) -> String {
+            eventLine("2026-03-02T10:\(time)Z", kind, view: view, pid: pid)
         }
-        let log = ([event("11:00.000000", #"event":"view-open","view":1,"load":7"#),
-                    event("11:00.000100", #"event":"spawn","view":1,"pid":4107,"load":7"#)]
+        func death(_ time: String, _ pid: Int32) -> [String] {
+            [event(time, .inject(kind: .race, oomScoreAdj: 900), view: 1, pid: pid),
+             event(time, .killed(rendered: false), view: 1, pid: pid),
+             event(time, .unobserved, view: 1, pid: pid)]
+        }
+        let log = ([event("11:00.000000", .viewOpen(load: 7, visible: true), view: 1),
+                    event("11:00.000100", .spawn(load: 7, reused: false), view: 1, pid: 4107)]
             + death("11:00.002000", 4107)
-            + [event("11:01.000000", #"event":"recovery","view":1,"kind":"reload","reason":"blank","attempt":1"#),
-               event("11:01.000100", #"event":"spawn","view":1,"pid":4120,"load":7"#),
-               event("11:01.100000", #"event":"render","view":1,"pid":4120,"title":"t""#)]
+            + [event("11:01.000000", .recovery(kind: .reload, reason: .blank, attempt: 1), view: 1),
+               event("11:01.000100", .spawn(load: 7, reused: false), view: 1, pid: 4120),
+               event("11:01.100000", .render(title: "t", workersRSSBytes: 0), view: 1, pid: 4120)]
             + death("12:00.000000", 4120)
-            + [event("12:00.050000", #"event":"recovery","view":1,"kind":"reload","reason":"blank","attempt":2"#),
-               event("12:00.050100", #"event":"spawn","view":1,"pid":4130,"load":7"#),
-               event("12:00.150000", #"event":"render","view":1,"pid":4130,"title":"t""#)]).joined(separator: "\n") + "\n"
+            + [event("12:00.050000", .recovery(kind: .reload, reason: .blank, attempt: 2), view: 1),
+               event("12:00.050100", .spawn(load: 7, reused: false), view: 1, pid: 4130),
+               event("12:00.150000", .render(title: "t", workersRSSBytes: 0), view: 1, pid: 4130)]).joined(separator: "\n") + "\n"
         let report = try analyze(log)
         #expect(report.incidents.map(\.userSaw) == ["blank until reloaded, 1.0 s", "blank until reloaded, 150.0 ms"])
     }

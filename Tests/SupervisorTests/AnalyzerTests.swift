@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Events
 import Testing
 
 @testable import LogAnalysis
@@ -7,6 +8,7 @@ import Testing
 @testable import Core
 @testable import Scenario
 @testable import System
+import Vocabulary
 
 /// Runs the analyzer over `files` (name, bytes) as one analysis.
 func analyze(
@@ -83,20 +85,36 @@ extension AnalysisReport {
     @Test func ourOwnEventLogAndJetsamLogAreTheGroundTruth() throws {
         let events = #"""
             {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
-            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
             {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
             {"time":"2026-11-23T02:30:45.000000Z","mono":4,"event":"spawn","view":45,"pid":3151,"load":44}
             {"time":"2026-11-23T02:30:45.100000Z","mono":5,"event":"render","view":45,"pid":3151,"title":"A"}
-            {"time":"2026-11-23T02:30:45.200000Z","mono":6,"event":"death","view":45,"pid":3151,"status":"killed","signal":9,"rendered":true,"attached":true}
+            {"time":"2026-11-23T02:30:45.200000Z","mono":6,"event":"death","view":45,"pid":3151,"status":"killed","signal":9,"rendered":true,"attached":true,"spare":false,"band":"foreground","lifetimeMs":200,"cause":"outside"}
             {"time":"2026-11-23T02:30:45.300000Z","mono":7,"event":"spawn","view":46,"pid":3152,"load":45}
-            {"time":"2026-11-23T02:30:45.310000Z","mono":8,"event":"kill","view":46,"pid":3152,"reason":"no pong within 1000 ms"}
-            {"time":"2026-11-23T02:30:45.320000Z","mono":9,"event":"death","view":46,"pid":3152,"status":"unresponsive","signal":9,"rendered":false,"attached":true}
+            {"time":"2026-11-23T02:30:45.310000Z","mono":8,"event":"kill","view":46,"pid":3152,"reason":"no pong within 1000 ms","verdict":"unresponsive"}
+            {"time":"2026-11-23T02:30:45.320000Z","mono":9,"event":"death","view":46,"pid":3152,"status":"unresponsive","signal":9,"rendered":false,"attached":true,"spare":false,"band":"foreground","lifetimeMs":20,"cause":"supervisor"}
 
             """#
-        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0}"# + "\n"
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0,"nice":0,"rssBytes":104857600,"totalRSSBytes":104857600,"budgetBytes":1048576,"reason":"rss-over-budget"}"# + "\n"
         let report = try analyze([("run.jsonl", Array(events.utf8)), ("run.jsonl.jetsam.jsonl", Array(jetsam.utf8))])
         #expect(report.summaryOfIncidents == ["3150 killed-before-render confirmed", "3151 killed-after-render confirmed"])
         #expect(report.formatLines == [.eventLog: 9, .jetsamLog: 1])
+    }
+
+    /// A record of our logs that does not fit its schema is counted and not read: never read with defaults, so a
+    /// death whose status is spelled another way is no death at all, and a Jetsam line that lost a key is no kill.
+    @Test func aRecordOfOurLogsOffItsSchemaIsCountedNotRead() throws {
+        let death = eventLine("2026-11-23T02:30:44.271991Z", .killed(rendered: false), view: 44, pid: 3150)
+        let events = [
+            eventLine("2026-11-23T02:30:44.268169Z", .spawn(load: 43, reused: false), view: 44, pid: 3150),
+            death.replacingOccurrences(of: #""status":"killed""#, with: #""status":"exploded""#),
+            eventLine("2026-11-23T02:30:44.272007Z", .unobserved, view: 44, pid: 3150),
+        ].joined(separator: "\n") + "\n"
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground"}"# + "\n"
+        let report = try analyze([("run.jsonl", Array(events.utf8)), ("run.jsonl.jetsam.jsonl", Array(jetsam.utf8))])
+        #expect(report.schemaErrors == 2)
+        #expect(report.firstSchemaError?.contains("the 'death' event's 'status' is 'exploded'") == true)
+        #expect(report.incidents.isEmpty)
     }
 }
 

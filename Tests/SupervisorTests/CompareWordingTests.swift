@@ -1,5 +1,6 @@
 import Events
 import Testing
+import Vocabulary
 
 @testable import CommandLineOptions
 @testable import Core
@@ -30,13 +31,13 @@ import Testing
         for load in 0..<7 {
             record(.viewOpen(load: load, visible: true), view: load + 1)
             let tries = load < 2 ? 2 : 0
-            for attempt in 0..<tries { record(.recovery(kind: "reload", reason: "blank", attempt: attempt + 1), view: load + 1) }
+            for attempt in 0..<tries { record(.recovery(kind: .reload, reason: .blank, attempt: attempt + 1), view: load + 1) }
             record(.loadEnd(.init(load: load, outcome: .blank, recoveries: tries, hidden: false, blankMs: 5000)))
         }
-        #expect(summary.recoveries["reload"] == 4 && summary.loadsWithRecovery == 2 && summary.recoveredLoads == 0)
+        #expect(summary.recoveries[.reload] == 4 && summary.loadsWithRecovery == 2 && summary.recoveredLoads == 0)
         // An eighth load, rebuilt and shown again in a new view: the recovery worked.
         record(.viewOpen(load: 7, visible: true), view: 20)
-        record(.recovery(kind: "rebuild", reason: "death", attempt: 1), view: 20)
+        record(.recovery(kind: .rebuild, reason: .termination, attempt: 1), view: 20)
         record(.viewOpen(load: 7, visible: true), view: 21)
         record(.visible(load: 7, timeToVisibleMs: 40, first: true, editor: false), view: 21)
         record(.loadEnd(.init(load: 7, outcome: .rendered, recoveries: 1, hidden: false, timeToVisibleMs: 40)))

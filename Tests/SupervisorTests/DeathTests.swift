@@ -29,7 +29,7 @@ extension Processes {
             #expect(death.int("signal") == 9)
             #expect(death["rendered"] == .bool(false))
             #expect(summary.rendered == 1 && summary.blank == 0)
-            #expect(summary.recoveries[policy.recover!.rawValue] == 1)
+            #expect(summary.recoveries[policy.recover!] == 1)
             let views = Set(events.named("render").compactMap(\.view))
             let killedView = try #require(death.view)
             // Reload keeps the view and gives it a new process; rebuild replaces the view itself.

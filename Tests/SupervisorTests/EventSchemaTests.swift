@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import Events
 @testable import LogAnalysis
@@ -11,39 +12,40 @@ import Testing
 @Suite struct EventSchema {
     static let audit = EditorAudit(
         typed: 10, restored: 0, acknowledged: 7, saved: nil, replayed: 2, lostInputs: 3, duplicateInputs: 1,
-        mismatches: 0, intact: false, documentFrom: "worker", tornBytesDropped: 0, deferred: 4)
+        mismatches: 0, intact: false, documentFrom: .worker, tornBytesDropped: 0, deferred: 4)
 
     /// One of every case, with every optional value present.
     static let samples: [SupervisorEvent] = [
         .runBegin(.init(policy: "guarded", loads: 20, views: 2, hidden: 1, seed: 7, raceRate: 0.05, killRate: 0, tabs: 3)),
-        .runEnd(interrupted: true), .interrupt(signal: "SIGINT"), .abort(reason: "disk full"),
-        .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: "back"),
+        .runEnd(interrupted: true), .interrupt(signal: .SIGINT), .abort(reason: "disk full"),
+        .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: .back),
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),
         .viewClose, .attach, .show(load: 1), .hide(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken,
-        .hello(spawnToHelloMs: 0.4, sandbox: "installed"), .priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ESRCH", rbs: "line"),
+        .hello(spawnToHelloMs: 0.4, sandbox: .installed), .priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .noSuchProcess, error: nil, rbs: .targetMissing),
+        .priority(band: .boosted, nice: 10, oomScoreAdj: 0, result: .failed, error: "No such device", rbs: nil),
         .load(url: "https://a.test/", attempt: 2), .commit(url: "https://a.test/"), .render(title: "T", workersRSSBytes: 4096),
-        .fail(kind: "provisional", error: "x"), .fetch(url: "u", kind: "image", status: 404, bytes: 9),
-        .workerHistory(index: 1, urls: ["a", "b\u{1}\"é😀"]), .shutdown, .kill(reason: "hang", verdict: "unresponsive"),
+        .fail(kind: .provisional, error: "x"), .fetch(url: "u", kind: .image, status: 404, bytes: 9),
+        .workerHistory(index: 1, urls: ["a", "b\u{1}\"é😀"]), .shutdown, .kill(reason: "hang", verdict: .unresponsive),
         .death(.init(
-            status: "killed", exit: .signal(9), reason: "r", rendered: true, attached: false, spare: true, band: "background",
-            lifetimeMs: 12.5, cause: "outside", shutdown: true)),
+            status: .killed, exit: .signal(9), reason: "r", rendered: true, attached: false, spare: true, band: .background,
+            lifetimeMs: 12.5, cause: .outside, shutdown: true)),
         .death(.init(
-            status: "normal", exit: .code(0), reason: nil, rendered: false, attached: true, spare: false, band: "none",
-            lifetimeMs: 1, cause: "worker", shutdown: false)),
+            status: .normal, exit: .code(0), reason: nil, rendered: false, attached: true, spare: false, band: nil,
+            lifetimeMs: 1, cause: .worker, shutdown: false)),
         .launchFailed(reason: "ENOENT"), .protocolViolation(reason: "flood"), .sendRefused(message: 3, reason: "too big"),
-        .sendFailed(error: "EPIPE"), .unobserved, .termination(status: "crashed"),
-        .recovery(kind: "rebuild", reason: "blank", attempt: 1), .recoverySuppressed(kind: "reload"),
+        .sendFailed(error: "EPIPE"), .unobserved, .termination(status: .crashed),
+        .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload),
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
-        .deadChannelSend(message: "load"), .inject(kind: "race", oomScoreAdj: 0), .injectSpared(kind: "kill", oomScoreAdj: -1000),
-        .tabRealized(tab: 1, reason: "shown", entries: 3, index: 2),
-        .navigationDecision(tab: 1, type: "link", frame: "main", url: "u", decision: "allow", reason: "r"),
-        .errorPage(tab: 1, url: "u", code: -1003, kind: "dns"), .openExternally(tab: 1, url: "mailto:a"),
-        .internalRefused(url: "u", reason: "no key"), .sessionCreated(tabs: 10),
+        .deadChannelSend(message: .titleQuery), .inject(kind: .race, oomScoreAdj: 0), .injectSpared(kind: .replayKill, oomScoreAdj: -1000),
+        .tabRealized(tab: 1, reason: .liveState, entries: 3, index: 2),
+        .navigationDecision(tab: 1, type: .linkActivated, frame: .main, url: "u", decision: .openExternally, reason: "r"),
+        .errorPage(tab: 1, url: "u", code: -1003, kind: .tooManyNavigations), .openExternally(tab: 1, url: "mailto:a"),
+        .internalRefused(url: "u", reason: .wrongKey), .sessionCreated(tabs: 10),
         .sessionRestored(tabs: 10, journalRecords: 5, digest: "d", damage: "torn tail"),
         .sessionSaved(.init(tabs: 10, whole: false, bytes: 99, digest: "d", journalRecords: nil, loopMs: 0.1, writeMs: 0.2)),
         .journalOpened(records: 3, tornBytesDropped: 2, salvaged: "crc"), .journalBehind(saved: 5, found: 3),
-        .fileRewritten(file: "journal", foundBytes: 0, writtenBytes: 1_234),
+        .fileRewritten(file: .journal, foundBytes: 0, writtenBytes: 1_234),
         .journalSynced(records: 4, typed: 6, digest: "af63bd4c8601b7df"),
         .editorOpen(restored: 3), .editor(audit),
     ]
@@ -86,9 +88,26 @@ import Testing
         }
     }
 
+    /// A closed set's member spelled any other way is an error that names the event, the key and the spelling.
+    @Test func anUnknownSpellingIsAnErrorNamingItsKey() {
+        let cases: [(SupervisorEvent, key: String, spelled: String)] = [
+            (Self.samples.first { $0.name == "death" }!, "status", #""killed""#),
+            (.priority(band: .hidden, nice: 10, oomScoreAdj: 800, result: .applied, error: nil, rbs: nil), "band", #""hidden""#),
+            (.recovery(kind: .reload, reason: .shown, attempt: 1), "reason", #""shown""#),
+            (.fetch(url: "u", kind: .subframe, status: 200, bytes: 1), "kind", #""subframe""#),
+        ]
+        for (event, key, spelled) in cases {
+            let record = String(decoding: Self.line(event), as: UTF8.self)
+                .replacingOccurrences(of: "\"\(key)\":\(spelled)", with: "\"\(key)\":\"injection\"")
+            #expect(throws: EventDecodingError.badValue(event: event.name, field: key, value: "injection")) {
+                try Event(line: Array(record.utf8))
+            }
+        }
+    }
+
     @Test func theRunBeginsWithTheSchemaVersion() {
         let line = String(decoding: Self.line(Self.samples[0]), as: UTF8.self)
-        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":1,"policy":"guarded""#))
+        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":2,"policy":"guarded""#))
     }
 
     @Test func theSummaryCountsTheEditorsAudit() {

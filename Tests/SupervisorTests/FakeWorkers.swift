@@ -5,6 +5,7 @@ import WireProtocol
 @testable import Core
 @testable import Process
 @testable import System
+import Vocabulary
 
 /// A worker that is no process, for the core's tests in virtual time: it records what the supervisor sends it and
 /// answers as `script` says, each answer and its exit arriving on the clock's next turn, as a real worker's would

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Vocabulary
 import WireProtocol
 
 @testable import LogAnalysis
@@ -199,7 +200,7 @@ extension Processes {
             }, content: ContentProvider())
             let editor = try #require(summary.audit)
             #expect(editor.restored == 3)
-            #expect(editor.documentFrom == "worker" && editor.intact)
+            #expect(editor.documentFrom == .worker && editor.intact)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
             #expect(events.named("protocol-violation").isEmpty)
         }

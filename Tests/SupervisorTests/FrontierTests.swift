@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Scenario
+import Vocabulary
 
 /// The cost of a policy and the frontier of the policies worth their cost: no other policy beats them on both the
 /// wait users saw and the worker time kept from the killer.
@@ -60,7 +61,7 @@ import Testing
     @Test func theCostComesFromTheSummary() throws {
         let summary = RunSummary(policy: "p")
         summary.record(event(.spawn(load: 0, reused: false), at: 0, pid: 10))
-        summary.record(event(.priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ok", rbs: nil), at: 0, pid: 10))
+        summary.record(event(.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), at: 0, pid: 10))
         summary.record(end(0, .rendered, blankMs: 10, visibleMs: 10))
         summary.record(event(.spawn(load: 1, reused: false), at: 1, pid: 11))
         summary.record(end(1, .blank, blankMs: 5000))
@@ -98,7 +99,7 @@ import Testing
         Event(kind, monotonic: monotonic, wall: monotonic, pid: pid)
     }
 
-    private func end(_ load: Int, _ outcome: SupervisorEvent.Outcome, blankMs: Double?, visibleMs: Double? = nil) -> Event {
+    private func end(_ load: Int, _ outcome: LoadOutcome, blankMs: Double?, visibleMs: Double? = nil) -> Event {
         event(.loadEnd(.init(load: load, outcome: outcome, recoveries: 0, hidden: false, blankMs: blankMs,
                              timeToVisibleMs: visibleMs)), at: load, pid: nil)
     }
@@ -106,7 +107,7 @@ import Testing
     /// A policy's cost from one load, visible after `waitMs` (failed when nil), its worker protected `protectedMs`.
     private func cost(waitMs: Double?, protectedMs: Double) -> PolicyCost {
         let summary = RunSummary(policy: "p")
-        summary.record(event(.priority(band: "foreground", nice: 0, oomScoreAdj: 0, result: "ok", rbs: nil), at: 0, pid: 1))
+        summary.record(event(.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), at: 0, pid: 1))
         summary.record(waitMs.map { end(0, .rendered, blankMs: $0, visibleMs: $0) } ?? end(0, .failed, blankMs: 1))
         summary.record(event(.runEnd(interrupted: false), at: Int(protectedMs * 1_000_000), pid: nil))
         return PolicyCost(summary)

@@ -34,12 +34,14 @@ import Testing
         #expect(Envelope.parse(far.span, as: .xcode, day: &day, assuming: .machine).time == nil)
     }
 
-    /// analyzer-lines: an event-log line whose `time` was a number of seconds past what microseconds hold
+    /// analyzer-lines: a log line of ours whose `time` was a number of seconds past what microseconds hold
     /// (1772475072400000000.0, a time in nanoseconds written where seconds belong) made `analyze` trap.
     @Test func secondsPastMicrosecondsDoNotTrap() throws {
         // The last: seconds microseconds hold, but a time past 2262, which the report shows through nanoseconds.
         for time in ["1772475072400000000.0", "9223372036854.775807", "-9223372036854775807", "9223372036.5"] {
-            let log = #"{"time":"# + time + #","event":"death","pid":4107,"status":"killed","signal":9}"# + "\n"
+            // Jetsam's log writes seconds; so did the event log then.
+            let log = #"{"time":"# + time + #","mono":5,"event":"jetsam-kill","pid":4107,"band":"background","oomScoreAdj":900,"#
+                + #""nice":10,"rssBytes":1,"totalRSSBytes":1,"budgetBytes":1,"reason":"critical-pressure"}"# + "\n"
             let report = try analyze(log)
             #expect(!report.json.text.isEmpty && !report.text.isEmpty, "\(time)")
         }
@@ -52,7 +54,7 @@ import Testing
     @Test func ourLogAfterAMegabyteOfOtherLinesIsReadWhole() throws {
         let ours = #"""
             {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
-            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
             {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
 
             """#
@@ -62,7 +64,7 @@ import Testing
         #expect(alone == ["3150 killed-before-render confirmed"])
         #expect(try analyze(noise + ours).summaryOfIncidents == alone)
         // Jetsam's log too: its records are told by `"jetsam-kill"`.
-        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0}"#
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0,"nice":0,"rssBytes":104857600,"totalRSSBytes":104857600,"budgetBytes":1048576,"reason":"rss-over-budget"}"#
         #expect(try analyze(noise + jetsam + "\n").formatLines == [.jetsamLog: 1])
     }
 

@@ -282,7 +282,7 @@ extension Processes {
             #expect(editor.typed > 200)
             #expect(editor.replayed > 0)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
-            #expect(editor.intact && editor.documentFrom == "worker")
+            #expect(editor.intact && editor.documentFrom == .worker)
             #expect(events.named("death").filter { $0.string("status") == "killed" }.count == kills)
         }
 

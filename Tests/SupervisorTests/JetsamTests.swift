@@ -3,9 +3,11 @@ import Glibc
 import Testing
 
 @testable import Core
+import Events
 @testable import Process
 @testable import Scenario
 @testable import Browser
+import Vocabulary
 
 extension Processes {
     /// Workers/Jetsam, the memory-pressure killer: a separate process that only reads /proc and sends SIGKILL.
@@ -51,16 +53,18 @@ extension Processes {
             _ = eventually(within: 5) { logged() == drivers.count }
             jetsam.stop()
             #expect(deaths == [true, true, true, true])
+            // Read as the analyzer reads it: every key of every line decodes.
             let kills = try String(contentsOfFile: folder.path + "/kills.jsonl", encoding: .utf8)
-                .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-            #expect(kills.map { $0["pid"] as? Int } == [large, small, hidden, foreground].map { Int($0.worker.pid) })
-            #expect(kills.map { $0["oomScoreAdj"] as? Int } == [900, 900, 800, 0])
-            #expect(kills.allSatisfy { $0["reason"] as? String == "rss-over-budget" && $0["event"] as? String == "jetsam-kill" })
-            #expect((kills[0]["rssBytes"] as? Int ?? 0) >= 32 << 20)
+                .split(separator: "\n").map { try JetsamKill(line: Array($0.utf8)) }
+            #expect(kills.map(\.pid) == [large, small, hidden, foreground].map(\.worker.pid))
+            #expect(kills.map(\.oomScoreAdj) == [900, 900, 800, 0])
+            #expect(kills.map(\.band) == [.background, .background, .background, .foreground])
+            #expect(kills.allSatisfy { $0.reason == .rssOverBudget && $0.budgetBytes == 1 << 20 })
+            #expect(kills[0].rssBytes >= 32 << 20)
             // Each kill was claimed, by pid, before it was sent: the supervisor's only evidence of who killed.
             let claims = KillClaims()
             if let pipe = jetsam.claims.take() { claims.add(pipe) }
-            #expect(kills.allSatisfy { claims.take(Int32($0["pid"] as? Int ?? 0)) })
+            #expect(kills.allSatisfy { claims.take($0.pid) })
         }
 
         /// No injection at all: under pressure the killer finds each new worker at background priority before its

@@ -1,4 +1,5 @@
 import Testing
+import Vocabulary
 
 @testable import Killer
 
@@ -20,8 +21,8 @@ import Testing
     /// A foreground worker is last in line, never out of it: alone, it is taken.
     @Test func aForegroundWorkerAloneIsTaken() {
         let alone = candidate(7, adjust: 0)
-        #expect(Killer.victim(among: [alone]) == alone && alone.band == "foreground")
-        #expect(candidate(8, adjust: 800).band == "background")
+        #expect(Killer.victim(among: [alone]) == alone && alone.band == .foreground)
+        #expect(candidate(8, adjust: 800).band == .background)
         #expect(Killer.victim(among: []) == nil)
     }
 }

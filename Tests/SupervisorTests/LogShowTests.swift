@@ -116,7 +116,7 @@ let pacific = ZoneAssumption(zone: .offset(-8 * 3600), reason: .option, year: ni
     /// Our own JSON Lines logs are still told from `log show`'s and the parser's.
     @Test func ourOwnJSONLinesAreNotTakenForLogShow() {
         let event = #"{"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}"#
-        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0}"#
+        let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0,"nice":0,"rssBytes":104857600,"totalRSSBytes":104857600,"budgetBytes":1048576,"reason":"rss-over-budget"}"#
         #expect(Envelope.shape(of: Array(event.utf8).span) == .record(.eventLog))
         #expect(Envelope.shape(of: Array(jetsam.utf8).span) == .record(.jetsamLog))
         let ndjson = LogShowFixture.ndjson.split(separator: "\n")[1]

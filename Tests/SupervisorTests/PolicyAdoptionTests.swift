@@ -2,6 +2,7 @@ import Testing
 
 @testable import Core
 @testable import Process
+import Vocabulary
 
 /// What a verdict says an app can adopt: only what WebKit's public API gives (the termination callback, reload(), a
 /// new WKWebView, an app's own timer); any band other than WebKit's, spare processes and observing from launch need

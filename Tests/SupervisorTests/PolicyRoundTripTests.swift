@@ -14,7 +14,7 @@ extension Processes {
         static func counts(_ summary: RunSummary) -> [String: Int] {
             [
                 "loads": summary.loads, "rendered": summary.rendered, "blank": summary.blank, "failed": summary.failed,
-                "reloads": summary.recoveries["reload"] ?? 0, "rebuilds": summary.recoveries["rebuild"] ?? 0,
+                "reloads": summary.recoveries[.reload] ?? 0, "rebuilds": summary.recoveries[.rebuild] ?? 0,
                 "delivered": summary.faultsDelivered, "spared": summary.faultsSpared,
                 "unobserved": summary.unobservedDeaths,
             ]

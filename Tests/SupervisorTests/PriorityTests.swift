@@ -7,6 +7,7 @@ import Testing
 @testable import Process
 @testable import Browser
 @testable import Scenario
+import Vocabulary
 
 extension Processes {
     /// Bands are really applied, read back from /proc, and failures are reported the RunningBoard way.
@@ -50,7 +51,7 @@ extension Processes {
             try process.run()
             process.waitUntilExit()
             #expect(PriorityBands().apply(.foreground, to: process.processIdentifier) == .noSuchProcess)
-            #expect(rbsTargetMissingLine.contains(#"RBSAssertionErrorDomain Code=2 "Specified target process does not exist""#))
+            #expect(RunningBoardError.targetMissing.rawValue.contains(#"RBSAssertionErrorDomain Code=2 "Specified target process does not exist""#))
         }
 
         @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))

@@ -40,7 +40,7 @@ extension Processes {
                 let reloads = events.named("dead-channel-send").filter { $0.string("message") == "reload" }
                 #expect(reloads.count >= 4)
                 #expect(Set(reloads.compactMap(\.view)).count == 4)
-                #expect(summary.recoveries["reload"] == reloads.count)
+                #expect(summary.recoveries[.reload] == reloads.count)
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import Replay
 
@@ -105,7 +106,7 @@ extension Processes {
             let analyze = try runSupervisorBounded(["analyze", log + ".ios.log", "--replay", schedule])
             try #require(analyze.status == 0, "\(analyze.stderr)")
             let written = try ReplaySchedule(json: Array(try #require(FileManager.default.contents(atPath: schedule))))
-            let beforeRender = written.incidents.indices.filter { written.incidents[$0].kind == "killed-before-render" }
+            let beforeRender = written.incidents.indices.filter { written.incidents[$0].kind == .killedBeforeRender }
             try #require(beforeRender.count >= 3, "the run's races gave \(written.incidents.count) incidents")
             let (policies, _) = try replay(String(decoding: try #require(FileManager.default.contents(atPath: schedule)), as: UTF8.self), repeat: 1)
             for i in beforeRender {

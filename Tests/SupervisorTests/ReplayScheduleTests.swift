@@ -1,4 +1,5 @@
 import Testing
+import Vocabulary
 
 @testable import Replay
 
@@ -6,8 +7,8 @@ import Testing
 /// the incident and the key.
 @Suite struct ReplayScheduleFormat {
     static let incident = ReplayIncident(
-        id: "pid 4107", kind: "killed-before-render", attach: ReplayIncident.Span(lowMs: 2, highMs: 6)!,
-        death: ReplayIncident.Span(3.5), band: "background", rendered: false, cause: .kill,
+        id: "pid 4107", kind: .killedBeforeRender, attach: ReplayIncident.Span(lowMs: 2, highMs: 6)!,
+        death: ReplayIncident.Span(3.5), band: .background, rendered: false, cause: .kill,
         detail: "jetsam: per-process-limit", evidence: ["device.log:12 Specified target process does not exist"])
 
     @Test func aScheduleReadsBackEqual() throws {

@@ -1,4 +1,5 @@
 import Testing
+import Vocabulary
 
 @testable import Core
 @testable import Events
@@ -9,7 +10,7 @@ import Testing
 /// it, no load was saved or lost, and the verdict judges no policy (never "see why each load was lost").
 @Suite struct ReplayVerdict {
     static let schedule = ReplaySchedule(sources: ["device.log"], incidents: [
-        ReplayIncident(id: "pid 4107", kind: "killed-before-render", attach: .init(2), death: .init(3), band: "background",
+        ReplayIncident(id: "pid 4107", kind: .killedBeforeRender, attach: .init(2), death: .init(3), band: .background,
                        rendered: false, cause: .kill),
     ])
 
@@ -17,7 +18,7 @@ import Testing
     /// come as it did on the device (before attach).
     static func run(_ policy: Policy, reproduced: Bool) -> (summary: RunSummary, outcome: ReplayOutcome) {
         let (summary, outcome) = (RunSummary(policy: policy.name), ReplayOutcome(schedule: schedule))
-        var events: [SupervisorEvent] = [.viewOpen(load: 0, visible: true), .attach, .inject(kind: "replay-kill", oomScoreAdj: 0)]
+        var events: [SupervisorEvent] = [.viewOpen(load: 0, visible: true), .attach, .inject(kind: .replayKill, oomScoreAdj: 0)]
         if reproduced { events.swapAt(1, 2) }
         events.append(.loadEnd(.init(load: 0, outcome: .blank, recoveries: 0, hidden: false, blankMs: 10)))
         for (i, kind) in events.enumerated() {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import LogAnalysis
 @testable import Replay
+import Vocabulary
 
 /// `analyze --replay`: each incident as the moments of its worker's life that reproduce it, measured from the input.
 @Suite struct ReplayWriter {
@@ -39,12 +40,12 @@ import Testing
         let export = report.replay
         #expect(export.schedule.sources == ["device.log", "JetsamEvent.ips"])
         let entry = try #require(export.schedule.incidents.only)
-        #expect(entry.id == "pid 5233" && entry.kind == "killed-before-render")
+        #expect(entry.id == "pid 5233" && entry.kind == .killedBeforeRender)
         // Launch to the failed raise; the death after the process's own line and no later than that raise (the
         // report is dated after it).
         #expect(entry.attach == ReplayIncident.Span(7.15))
         #expect(entry.death == ReplayIncident.Span(lowMs: 2.35, highMs: 7.15))
-        #expect(entry.band == "background" && entry.rendered == false)
+        #expect(entry.band == .background && entry.rendered == false)
         #expect(entry.cause == .kill && entry.detail == "jetsam: vm-pageshortage")
         #expect(entry.evidence.count == 5)
         #expect(entry.evidence.first == "device.log:1 " + Self.killedBeforeRender.split(separator: "\n")[0])
@@ -73,12 +74,12 @@ import Testing
             """#
         let export = try analyze([("a.log", Array(unseenLaunch.utf8)), ("b.log", Array(untimed.utf8))], replay: true).replay
         let gone = try #require(export.schedule.incidents.first { $0.id == "pid 5310" })
-        #expect(gone.kind == "gone-when-raised" && gone.rendered == nil && gone.band == "background" && gone.cause == .unknown)
+        #expect(gone.kind == .goneWhenRaised && gone.rendered == nil && gone.band == .background && gone.cause == .unknown)
         #expect(gone.attach == ReplayIncident.Span(lowMs: 0, highMs: 40.25) && gone.death == gone.attach)
         #expect(gone.detail.contains("launch not in the input: assumed between its first line (a.log:1) and the raise"))
         let blind = try #require(export.schedule.incidents.first { $0.id == "pid 5520" })
         let window = ReplayIncident.Span(lowMs: 0, highMs: 10_000)
-        #expect(blind.kind == "killed-before-render" && blind.attach == window && blind.death == window)
+        #expect(blind.kind == .killedBeforeRender && blind.attach == window && blind.death == window)
         #expect(blind.detail.hasSuffix("no time to measure it by: attach assumed within 10 s of launch; death assumed within 10 s of launch"))
         #expect(export.schedule.incidents.count == 2)
         #expect(export.summary(path: "S.json") == "Replay schedule: 2 incidents written to S.json (2 skipped, with no "
@@ -136,7 +137,7 @@ extension Processes {
             let reported = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             let incidents = try #require(reported["incidents"] as? [[String: Any]])
             let killedBeforeRender = Set(incidents.filter { $0["kind"] as? String == "killed-before-render" }.compactMap { $0["pid"] as? Int })
-            #expect(Set(schedule.incidents.filter { $0.kind == "killed-before-render" }.map(\.id)) == Set(killedBeforeRender.map { "pid \($0)" }))
+            #expect(Set(schedule.incidents.filter { $0.kind == .killedBeforeRender }.map(\.id)) == Set(killedBeforeRender.map { "pid \($0)" }))
 
             let record = try RunRecord(log)
             let checked = record.races.filter { record.unobserved.contains($0) && killedBeforeRender.contains($0) }
@@ -149,7 +150,7 @@ extension Processes {
                 }
                 let (attach, raise) = (try after("attach", nil), try after("priority", "foreground"))
                 let (injected, died) = (try after("inject", nil), try after("death", nil))
-                #expect(entry.rendered == false && entry.band == "background" && entry.cause == .kill, "pid \(pid)")
+                #expect(entry.rendered == false && entry.band == .background && entry.cause == .kill, "pid \(pid)")
                 #expect(entry.attach.exact && entry.death.exact && entry.death.highMs < entry.attach.lowMs, "pid \(pid)")
                 // The log writes microseconds; the raise it shows is the attach's own priority event, in the same
                 // turn of the loop, so the gap is the run's attach, late by no more than that turn.

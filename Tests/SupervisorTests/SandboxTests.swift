@@ -6,6 +6,7 @@ import CShim
 @testable import Core
 @testable import Process
 @testable import Scenario
+import Vocabulary
 
 extension Processes {
     /// The worker's sandbox (Workers/WorkerRuntime/sandbox.c): a page that tries what hostile content would is
@@ -37,7 +38,7 @@ extension Processes {
             let renderers = Set(events.named("render").compactMap(\.pid))
             #expect(renderers == Set(deaths.compactMap(\.pid)))
             #expect(events.named("crash-loop").count == 1)
-            #expect(summary.failed == 1 && summary.deathsByStatus["sandbox-violation"] == 4)
+            #expect(summary.failed == 1 && summary.deathsByStatus[.sandboxViolation] == 4)
             #expect(childProcesses().filter { $0.state != "Z" }.isEmpty)
         }
 
@@ -68,7 +69,7 @@ extension Processes {
                 #expect(events.named("death").map { $0.string("status") } == ["sandbox-violation"])
             } else {
                 #expect(opens == 1)
-                #expect(summary.rendered == 1 && summary.deathsByStatus["sandbox-violation"] == nil)
+                #expect(summary.rendered == 1 && summary.deathsByStatus[.sandboxViolation] == nil)
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import Events
 @testable import Browser
@@ -21,8 +22,8 @@ extension Processes {
             .runBegin(.init(policy: "none", loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0, tabs: nil)),
             .spawn(load: 0, reused: false),
             .death(.init(
-                status: "killed", exit: .signal(9), reason: nil, rendered: false, attached: false, spare: false,
-                band: "background", lifetimeMs: 3, cause: "outside", shutdown: false)),
+                status: .killed, exit: .signal(9), reason: nil, rendered: false, attached: false, spare: false,
+                band: .background, lifetimeMs: 3, cause: .outside, shutdown: false)),
         ]
 
         @Test(.timeLimit(.minutes(1))) func aRenamedKeyInTheTruthIsOneError() throws {

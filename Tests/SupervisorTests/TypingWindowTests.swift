@@ -108,7 +108,7 @@ extension Processes {
             let editor = try #require(summary.audit)
             #expect(editor.deferred > 100)
             #expect(summary.lostInputs == 0 && summary.duplicateInputs == 0)
-            #expect(editor.documentFrom == "worker" && editor.intact)
+            #expect(editor.documentFrom == .worker && editor.intact)
         }
     }
 }

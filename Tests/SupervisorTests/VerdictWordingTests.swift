@@ -1,4 +1,6 @@
+import Events
 import Testing
+import Vocabulary
 
 @testable import LogAnalysis
 
@@ -6,27 +8,33 @@ import Testing
 /// that stayed blank for good, and its advice follows whether a termination callback fired; a callback, a reload and
 /// the same page rendered again by a new process are read, and never contradicted.
 @Suite struct VerdictWording {
-    static func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:11:\#(time)Z","\#(fields)}"# }
+    static func event(_ time: String, _ kind: SupervisorEvent, view: Int, pid: Int32? = nil) -> String {
+        eventLine("2026-03-02T10:11:\(time)Z", kind, view: view, pid: pid)
+    }
 
-    /// Our run log: view 1's load dies before render and is rebuilt; view 3's load renders, is killed unobserved,
-    /// and nothing brings it back before the log ends.
-    static let runLog = [
-        event("12.000000", #"event":"view-open","view":1,"load":7"#),
-        event("12.000100", #"event":"spawn","view":1,"pid":4107,"load":7"#),
-        event("12.002000", #"event":"inject","view":1,"pid":4107,"kind":"race""#),
-        event("12.003000", #"event":"death","view":1,"pid":4107,"status":"killed","signal":9,"rendered":false"#),
-        event("12.003100", #"event":"unobserved","view":1,"pid":4107"#),
-        event("15.000000", #"event":"recovery","view":1,"kind":"rebuild","reason":"blank","attempt":1"#),
-        event("15.000100", #"event":"view-open","view":2,"load":7"#),
-        event("15.000200", #"event":"spawn","view":2,"pid":4120,"load":7"#),
-        event("15.103000", #"event":"render","view":2,"pid":4120,"title":"t""#),
-        event("16.000000", #"event":"view-open","view":3,"load":8"#),
-        event("16.000100", #"event":"spawn","view":3,"pid":4130,"load":8"#),
-        event("16.100000", #"event":"render","view":3,"pid":4130,"title":"u""#),
-        event("20.000000", #"event":"death","view":3,"pid":4130,"status":"killed","signal":9,"rendered":true"#),
-        event("20.000100", #"event":"unobserved","view":3,"pid":4130"#),
-        event("59.000000", #"event":"spawn","view":9,"pid":4199,"load":9"#),
-    ].joined(separator: "\n") + "\n"
+    /// View 1's load dies before render, unobserved, and is rebuilt 3.1 s later.
+    static let rebuilt = [
+        event("12.000000", .viewOpen(load: 7, visible: true), view: 1),
+        event("12.000100", .spawn(load: 7, reused: false), view: 1, pid: 4107),
+        event("12.002000", .inject(kind: .race, oomScoreAdj: 900), view: 1, pid: 4107),
+        event("12.003000", .killed(rendered: false), view: 1, pid: 4107),
+        event("12.003100", .unobserved, view: 1, pid: 4107),
+        event("15.000000", .recovery(kind: .rebuild, reason: .blank, attempt: 1), view: 1),
+        event("15.000100", .viewOpen(load: 7, visible: true), view: 2),
+        event("15.000200", .spawn(load: 7, reused: false), view: 2, pid: 4120),
+        event("15.103000", .render(title: "t", workersRSSBytes: 0), view: 2, pid: 4120),
+    ]
+
+    /// Our run log: view 1's load is `rebuilt`; view 3's load renders, is killed unobserved, and nothing brings it
+    /// back before the log ends.
+    static let runLog = (rebuilt + [
+        event("16.000000", .viewOpen(load: 8, visible: true), view: 3),
+        event("16.000100", .spawn(load: 8, reused: false), view: 3, pid: 4130),
+        event("16.100000", .render(title: "u", workersRSSBytes: 0), view: 3, pid: 4130),
+        event("20.000000", .killed(rendered: true), view: 3, pid: 4130),
+        event("20.000100", .unobserved, view: 3, pid: 4130),
+        event("59.000000", .spawn(load: 9, reused: false), view: 9, pid: 4199),
+    ]).joined(separator: "\n") + "\n"
 
     @Test func theVerdictLeadsWithTheViewThatStayedBlankAndNeverAdvisesACallbackThatDidNotFire() throws {
         let report = try analyze(Self.runLog)

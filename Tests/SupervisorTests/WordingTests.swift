@@ -1,4 +1,6 @@
+import Events
 import Testing
+import Vocabulary
 
 @testable import LogAnalysis
 @testable import System
@@ -15,19 +17,21 @@ import Testing
 
     /// Two views killed before they rendered, one of them rebuilt: "1 of 2 views were blank".
     @Test func oneOfTwoViewsWasBlank() throws {
-        func event(_ time: String, _ fields: String) -> String { #"{"time":"2026-03-02T10:11:\#(time)Z","\#(fields)}"# }
-        func killed(_ time: String, view: Int, pid: Int) -> [String] {
-            [event(time, #"event":"view-open","view":\#(view),"load":\#(view)"#),
-             event(time, #"event":"spawn","view":\#(view),"pid":\#(pid),"load":\#(view)"#),
-             event(time, #"event":"inject","view":\#(view),"pid":\#(pid),"kind":"race""#),
-             event(time, #"event":"death","view":\#(view),"pid":\#(pid),"status":"killed","signal":9,"rendered":false"#),
-             event(time, #"event":"unobserved","view":\#(view),"pid":\#(pid)"#)]
+        func event(_ time: String, _ kind: SupervisorEvent, view: Int, pid: Int32? = nil) -> String {
+            eventLine("2026-03-02T10:11:\(time)Z", kind, view: view, pid: pid)
+        }
+        func killed(_ time: String, view: Int, pid: Int32) -> [String] {
+            [event(time, .viewOpen(load: view, visible: true), view: view),
+             event(time, .spawn(load: view, reused: false), view: view, pid: pid),
+             event(time, .inject(kind: .race, oomScoreAdj: 900), view: view, pid: pid),
+             event(time, .killed(rendered: false), view: view, pid: pid),
+             event(time, .unobserved, view: view, pid: pid)]
         }
         let log = (killed("12.000000", view: 1, pid: 4107) + killed("13.000000", view: 3, pid: 4130) + [
-            event("15.000000", #"event":"recovery","view":1,"kind":"rebuild","reason":"blank","attempt":1"#),
-            event("15.000100", #"event":"view-open","view":2,"load":1"#),
-            event("15.000200", #"event":"spawn","view":2,"pid":4120,"load":1"#),
-            event("15.103000", #"event":"render","view":2,"pid":4120,"title":"t""#),
+            event("15.000000", .recovery(kind: .rebuild, reason: .blank, attempt: 1), view: 1),
+            event("15.000100", .viewOpen(load: 1, visible: true), view: 2),
+            event("15.000200", .spawn(load: 1, reused: false), view: 2, pid: 4120),
+            event("15.103000", .render(title: "t", workersRSSBytes: 0), view: 2, pid: 4120),
         ]).joined(separator: "\n") + "\n"
         let report = try analyze(log)
         #expect(report.verdict.contains("1 of 2 views was blank until rebuilt (median 3.1 s); the rest stayed blank"), "\(report.verdict)")

@@ -2,6 +2,7 @@ import CShim
 import Glibc
 import Killer
 import ProcFS
+import Vocabulary
 
 /// Jetsam: the "OS" of this model, after iOS jetsam and Android's lmkd.
 ///
@@ -137,11 +138,11 @@ while getppid() == options.supervisor {
     {
         dying.insert(victim.pid)
         let band = chosen.band
-        let reason = overBudget ? "rss-over-budget" : "critical-pressure"
+        let reason: JetsamLog.Reason = overBudget ? .rssOverBudget : .criticalPressure
         let line = """
-            {"time":\(wallSeconds()),"mono":\(monotonicNanoseconds()),"event":"jetsam-kill","pid":\(victim.pid),\
-            "band":"\(band)","oomScoreAdj":\(victim.oomScoreAdjust),"nice":\(victim.nice),"rssBytes":\(victim.rssBytes),\
-            "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason)"}
+            {"time":\(wallSeconds()),"mono":\(monotonicNanoseconds()),"event":"\(JetsamLog.killEvent)","pid":\(victim.pid),\
+            "band":"\(band.rawValue)","oomScoreAdj":\(victim.oomScoreAdjust),"nice":\(victim.nice),"rssBytes":\(victim.rssBytes),\
+            "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason.rawValue)"}
 
             """
         if logFD >= 0 { writeOrExit(logFD, line, what: "its log") }

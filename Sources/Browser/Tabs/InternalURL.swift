@@ -1,4 +1,5 @@
 import Text
+import Vocabulary
 
 /// The supervisor's own pages, under `internal://local/` (seed 002). They stand in history for something else (an
 /// error page for the URL that failed), so a page must never be able to forge one: each carries the per-launch
@@ -20,6 +21,16 @@ public enum InternalURL {
         case missingKey
         case wrongKey
         case unknownPage(String)
+
+        /// Why the URL is refused, as the event log says it; nil for an error page, which is served.
+        public var refusal: InternalRefusal? {
+            switch self {
+            case .errorPage: nil
+            case .missingKey: .missingKey
+            case .wrongKey: .wrongKey
+            case .unknownPage: .unknownPage
+            }
+        }
     }
 
     /// Nil if `url` is not internal.

@@ -1,4 +1,6 @@
+import Events
 import System
+import Vocabulary
 import WireProtocol
 
 /// Whether a navigation may happen, as an app's `decidePolicyFor navigationAction:` decides it (seed 003): data,
@@ -12,9 +14,7 @@ public struct NavigationPolicy: Sendable {
         case cancel
     }
 
-    public enum Frame: String, Sendable {
-        case main, sub
-    }
+    public typealias Frame = NavigationFrame
 
     /// Hosts whose pages load in the tab. `local` is the app's own content (`app://local/`).
     public var allowedHosts: Set<String> = ["local"]
@@ -26,12 +26,7 @@ public struct NavigationPolicy: Sendable {
     public init() {}
 
     public struct Decision: Equatable, Sendable {
-        public enum Verdict: String, Sendable {
-            case allow
-            case cancel
-            /// Not loaded in the tab: handed to the system (Safari, on iOS).
-            case openExternally = "open-externally"
-        }
+        public typealias Verdict = NavigationVerdict
 
         public let verdict: Verdict
         public let reason: String
@@ -53,25 +48,13 @@ public struct NavigationPolicy: Sendable {
         let rule = rules[type].map { frame == .main ? $0.main : $0.sub } ?? .cancel
         switch rule {
         case .allow:
-            return Decision(verdict: .allow, reason: "\(frame.rawValue) frame: \(Self.name(type)) allowed")
+            return Decision(verdict: .allow, reason: "\(frame.rawValue) frame: \(type.spelling) allowed")
         case .cancel:
-            return Decision(verdict: .cancel, reason: "\(frame.rawValue) frame: \(Self.name(type)) refused")
+            return Decision(verdict: .cancel, reason: "\(frame.rawValue) frame: \(type.spelling) refused")
         case .allowlist where allowedHosts.contains(url.host):
             return Decision(verdict: .allow, reason: "host '\(url.host)' is allowed")
         case .allowlist:
             return Decision(verdict: frame == .main ? .openExternally : .cancel, reason: "host '\(url.host)' is not on the list")
-        }
-    }
-
-    /// WebKit's name for the type, as logs and options spell it.
-    public static func name(_ type: NavigationType) -> String {
-        switch type {
-        case .linkActivated: "linkActivated"
-        case .formSubmitted: "formSubmitted"
-        case .backForward: "backForward"
-        case .reload: "reload"
-        case .formResubmitted: "formResubmitted"
-        case .other: "other"
         }
     }
 }

@@ -6,16 +6,17 @@
 import Events
 import FuzzDriver
 import Replay
+import Vocabulary
 
 func bytes(_ schedule: ReplaySchedule) -> [UInt8] { Array(schedule.json.text.utf8) }
 
 func seeds() -> [(name: String, bytes: [UInt8])] {
     let killed = ReplayIncident(
-        id: "log.txt:4107", kind: "killed-before-render", attach: ReplayIncident.Span(120),
-        death: ReplayIncident.Span(lowMs: 80, highMs: 95.5)!, band: "background", rendered: false, cause: .kill,
+        id: "log.txt:4107", kind: .killedBeforeRender, attach: ReplayIncident.Span(120),
+        death: ReplayIncident.Span(lowMs: 80, highMs: 95.5)!, band: .background, rendered: false, cause: .kill,
         detail: "jetsam \"per-process-limit\"", evidence: ["line 1", "line\t2 \u{E9}"])
     let crash = ReplayIncident(
-        id: "b", kind: "crash", attach: ReplayIncident.Span(0), death: ReplayIncident.Span(3_600_000), band: nil,
+        id: "b", kind: .crash, attach: ReplayIncident.Span(0), death: ReplayIncident.Span(3_600_000), band: nil,
         rendered: nil, cause: .crash)
     return [
         ("empty", bytes(ReplaySchedule(sources: [], incidents: []))),

@@ -1,0 +1,32 @@
+/// How a load ended.
+public enum LoadOutcome: String, Sendable, CaseIterable {
+    case rendered, blank, failed
+    /// Ended without content before anyone looked at it (a hidden tab whose recoveries gave up before it was
+    /// shown): no user waited on it, so it is neither a blank nor a wait.
+    case lostHidden = "lost-hidden"
+}
+
+/// When a navigation failed, in WebKit's terms: before it committed (`didFailProvisionalNavigation`) or after.
+public enum FailureKind: String, Sendable, CaseIterable {
+    case provisional, committed
+}
+
+/// A fault the run dealt a worker on purpose.
+public enum FaultKind: String, Sendable, CaseIterable {
+    /// `--inject-race`: killed between its spawn and its view's attach.
+    case race
+    /// `--inject-kill`: killed after it rendered.
+    case killAfterRender = "kill-after-render"
+    /// A replayed incident's death: a kill, a crash, a hang, or a kill of unknown cause.
+    case replayKill = "replay-kill"
+    case replayCrash = "replay-crash"
+    case replayHang = "replay-hang"
+    case replayUnknown = "replay-unknown"
+
+    public var isReplay: Bool {
+        switch self {
+        case .race, .killAfterRender: false
+        case .replayKill, .replayCrash, .replayHang, .replayUnknown: true
+        }
+    }
+}
