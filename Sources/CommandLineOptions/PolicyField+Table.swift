@@ -21,6 +21,10 @@ extension PolicyField {
             help: "How a dead view is found: the termination callback, the blank watchdog (an empty title), both, or "
                 + "neither."),
         PolicyField(
+            "delegate", .choice("delegate", [("yes", true), ("no", false)]), \.delegate, json: .flag,
+            help: "Whether the app implements the termination callback; without it, every recovery is WebKit's own "
+                + "reload."),
+        PolicyField(
             "watchdog", .milliseconds(1...3_600_000), \.watchdogNanoseconds, json: .number,
             help: "The blank watchdog's period ('--watchdog' overrides it for a run)."),
         PolicyField(

@@ -24,6 +24,7 @@ extension Policy {
     /// WebKit with no navigation delegate: reload if visible, else when next visible, at most once per 30 s.
     public static let webkitDefault = with(Policy(name: "webkit-default")) {
         $0.detect = .callback
+        $0.delegate = false
         $0.recover = .reload
         $0.recoverWhenVisible = true
         $0.recoveryCooldownNanoseconds = 30_000_000_000

@@ -38,6 +38,10 @@ public struct Policy: Sendable, Equatable {
     /// The band of a worker whose view is hidden.
     public var hiddenBand = PriorityBand.hidden
     public var detect = Detection.none
+    /// Whether the app's navigation delegate implements the termination callback
+    /// (`webViewWebContentProcessDidTerminate:`). Without it, WebKit reloads the page itself
+    /// (`WebPageProxy::tryReloadAfterProcessTermination`), so every recovery is WebKit's, not the app's.
+    public var delegate = true
     /// The blank watchdog's period, when it watches: the app whose field reports the project began from read the title every 3 s.
     public var watchdogNanoseconds = 3_000_000_000
     /// What a detected death or blank does; nil: nothing (a detection is still logged).

@@ -26,7 +26,7 @@ extension SupervisorEvent {
         switch name {
         case "run-begin":
             var begin = RunBegin(
-                policy: try r.string("policy"), loads: try r.int("loads"), views: try r.int("views"),
+                policy: try r.string("policy"), delegate: try r.bool("delegate"), loads: try r.int("loads"), views: try r.int("views"),
                 hidden: try r.int("hidden"), seed: try r.int("seed"), raceRate: try r.double("raceRate"),
                 killRate: try r.double("killRate"), tabs: try r.optionalInt("tabs"))
             begin.schemaVersion = try r.int("schemaVersion")

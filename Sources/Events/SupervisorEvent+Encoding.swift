@@ -66,7 +66,7 @@ extension SupervisorEvent {
         let f = Fields()
         switch self {
         case .runBegin(let r):
-            f.int("schemaVersion", r.schemaVersion).string("policy", r.policy).int("loads", r.loads).int("views", r.views)
+            f.int("schemaVersion", r.schemaVersion).string("policy", r.policy).bool("delegate", r.delegate).int("loads", r.loads).int("views", r.views)
             f.int("hidden", r.hidden).int("seed", r.seed).double("raceRate", r.raceRate).double("killRate", r.killRate)
             f.int("tabs", r.tabs)
         case .runEnd(let interrupted): f.bool("interrupted", interrupted)

@@ -120,6 +120,8 @@ extension SupervisorEvent {
     public struct RunBegin: Equatable, Sendable {
         public var schemaVersion = SupervisorEvent.schemaVersion
         public var policy: String
+        /// The policy's app implements the termination callback; without one, WebKit recovers by itself.
+        public var delegate: Bool
         public var loads: Int
         public var views: Int
         public var hidden: Int
@@ -129,10 +131,10 @@ extension SupervisorEvent {
         public var tabs: Int?
 
         public init(
-            policy: String, loads: Int, views: Int, hidden: Int, seed: Int, raceRate: Double, killRate: Double,
-            tabs: Int?
+            policy: String, delegate: Bool, loads: Int, views: Int, hidden: Int, seed: Int, raceRate: Double,
+            killRate: Double, tabs: Int?
         ) {
-            (self.policy, self.loads, self.views, self.hidden) = (policy, loads, views, hidden)
+            (self.policy, self.delegate, self.loads, self.views, self.hidden) = (policy, delegate, loads, views, hidden)
             (self.seed, self.raceRate, self.killRate, self.tabs) = (seed, raceRate, killRate, tabs)
         }
     }

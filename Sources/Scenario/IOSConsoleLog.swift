@@ -14,7 +14,8 @@ public final class IOSConsoleLog {
     private let process: String
     private let hostPID = getpid()
     private var pending = ""
-    private var policy = ""
+    /// Whether the app implements the termination callback: WebKit reloads by itself only when it does not.
+    private var delegate = true
     /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
     private var terminating: Set<Int32> = []
 
@@ -58,7 +59,7 @@ public final class IOSConsoleLog {
         let pageTag = "\(page) - [pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
         switch event.kind {
         case .runBegin(let begin):
-            policy = begin.policy
+            delegate = begin.delegate
         case .interrupt:
             line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
         case .spawn(_, reused: true):
@@ -102,8 +103,7 @@ public final class IOSConsoleLog {
         case .termination:
             line(event, "Loading", "\(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
             line(event, "Loading", "\(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
-        case .recovery where policy == "webkit-default":
-            // WebKit reloads by itself only when the app has no termination delegate.
+        case .recovery where !delegate:
             line(event, "Loading", "\(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
         default:
             break

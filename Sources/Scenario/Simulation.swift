@@ -81,7 +81,7 @@ public final class Simulation {
         let summary = RunSummary(policy: policy.name)
         log.observers.append(summary.record)
         log.emit(.runBegin(.init(
-            policy: policy.name, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
+            policy: policy.name, delegate: policy.delegate, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
             seed: Int(truncatingIfNeeded: configuration.seed), raceRate: configuration.raceRate,
             killRate: configuration.killRate, tabs: browser.browsesSession ? browser.tabs.count : nil)))
         let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }

@@ -16,7 +16,7 @@ import Vocabulary
 
     /// One of every case, with every optional value present.
     static let samples: [SupervisorEvent] = [
-        .runBegin(.init(policy: "guarded", loads: 20, views: 2, hidden: 1, seed: 7, raceRate: 0.05, killRate: 0, tabs: 3)),
+        .runBegin(.init(policy: "guarded", delegate: true, loads: 20, views: 2, hidden: 1, seed: 7, raceRate: 0.05, killRate: 0, tabs: 3)),
         .runEnd(interrupted: true), .interrupt(signal: .SIGINT), .abort(reason: "disk full"),
         .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: .back),
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
@@ -107,7 +107,7 @@ import Vocabulary
 
     @Test func theRunBeginsWithTheSchemaVersion() {
         let line = String(decoding: Self.line(Self.samples[0]), as: UTF8.self)
-        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":2,"policy":"guarded""#))
+        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":2,"policy":"guarded","delegate":true"#))
     }
 
     @Test func theSummaryCountsTheEditorsAudit() {

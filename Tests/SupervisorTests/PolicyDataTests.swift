@@ -29,7 +29,8 @@ import Testing
 
     /// A policy that sets every field away from its default, written as `supervisor policies` writes one.
     static let everyField =
-        "name=every-field,observe=spawn,launch=boosted,hidden=background,detect=watchdog,watchdog=250,recover=reload,"
+        "name=every-field,observe=spawn,launch=boosted,hidden=background,detect=watchdog,delegate=no,watchdog=250,"
+        + "recover=reload,"
         + "hidden-recover=when-shown,cooldown=1500,max-recoveries=7,crash-restarts=5,crash-window=8000,backoff=20,"
         + "backoff-growth=1.5,spares=3,reuse=yes"
 
@@ -124,7 +125,8 @@ import Testing
         ("max-recoveries=lots", "'--policy': 'max-recoveries' takes a whole number from 0 to 1000000 or unlimited, not 'lots'"),
         ("backoff-growth=0.5", "'--policy': 'backoff-growth' takes a factor from 1 to 4, not '0.5'"),
         ("watchdog=0", "'--policy': 'watchdog' takes milliseconds from 1 to 3600000, not '0'"),
-        ("name=a,b=c", "'--policy': no field 'b'; the fields are name, base, observe, launch, hidden, detect, watchdog, "
+        ("name=a,b=c", "'--policy': no field 'b'; the fields are name, base, observe, launch, hidden, detect, delegate, "
+            + "watchdog, "
             + "recover, hidden-recover, cooldown, max-recoveries, crash-restarts, crash-window, backoff, backoff-growth, "
             + "spares and reuse"),
         ("name=guarded,spares=0", "'--policy': 'name' guarded is a built-in's, and these fields are not it: start from "

@@ -19,7 +19,7 @@ extension Processes {
         }
 
         static let run: [SupervisorEvent] = [
-            .runBegin(.init(policy: "none", loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0, tabs: nil)),
+            .runBegin(.init(policy: "none", delegate: true, loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0, tabs: nil)),
             .spawn(load: 0, reused: false),
             .death(.init(
                 status: .killed, exit: .signal(9), reason: nil, rendered: false, attached: false, spare: false,
