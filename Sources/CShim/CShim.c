@@ -145,8 +145,6 @@ int sv_kill_group(pid_t pgid, int sig) {
 }
 
 int sv_cld_exited(void) { return CLD_EXITED; }
-int sv_cld_killed(void) { return CLD_KILLED; }
-int sv_cld_dumped(void) { return CLD_DUMPED; }
 
 pid_t sv_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 

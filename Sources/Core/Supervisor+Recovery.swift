@@ -1,4 +1,3 @@
-import CShim
 import Glibc
 import Events
 import Process
@@ -12,11 +11,11 @@ extension Supervisor {
     /// while that event is still queued, so that what the supervisor does next (raise priority, wire an observer)
     /// happens after the death, as it did in real time.
     func reapIfExited(_ worker: Worker) {
-        guard !worker.reaped, let (code, status) = try? worker.handle.reap(wait: false) else { return }
-        died(worker, code: code, status: status)
+        guard !worker.reaped, let exit = try? worker.handle.reap(wait: false) else { return }
+        died(worker, exit)
     }
 
-    func died(_ worker: Worker, code: Int32, status: Int32) {
+    func died(_ worker: Worker, _ exit: ProcessExit) {
         // What it sent before it died is heard first, as over one socket whose end comes after its data: a page
         // it finished counts as rendered, and a sandboxed worker's report names the call it was caught making.
         if worker.channelOpen { received(from: worker) }
@@ -26,17 +25,16 @@ extension Supervisor {
         // Its process is gone: a view waiting for one may have it now.
         if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }
         let termination = TerminationStatus.classify(
-            code: code, status: status, saidHello: worker.helloAt != nil || worker.toldToExit,
+            exit, saidHello: worker.helloAt != nil || worker.toldToExit,
             verdict: worker.verdict, sandboxed: worker.sandbox == .installed, forbidden: worker.forbiddenCall)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // Every death takes its pid's claim, if any: one whose kill never landed must not vouch for a later worker.
         let claimed = claimedKill(worker.pid)
-        let cause = DeathCause.of(
-            code: code, status: status, sent: worker.handle.sent, toldToExit: worker.toldToExit, claimed: claimed)
-        // The raw status goes beside the classification: a worker killed before hello is a failed launch that
+        let cause = DeathCause.of(exit, sent: worker.handle.sent, toldToExit: worker.toldToExit, claimed: claimed)
+        // The raw exit goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
         let death = SupervisorEvent.Death(
-            status: termination.kind, exit: code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status)),
+            status: termination.kind, exit: exit,
             reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band,
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
@@ -131,6 +129,6 @@ extension Supervisor {
     /// Waits for `worker`, just sent a fatal signal from outside the supervisor's rules, to
     /// exit, and handles its death before returning: the fault is exact, the process gone before the next step.
     package func collectDeath(of worker: Worker) {
-        if let (code, status) = try? worker.handle.reap(wait: true) { died(worker, code: code, status: status) }
+        if let exit = try? worker.handle.reap(wait: true) { died(worker, exit) }
     }
 }

@@ -1,4 +1,3 @@
-import CShim
 import Glibc
 import Vocabulary
 
@@ -8,14 +7,14 @@ extension DeathCause {
         case injection, supervisor
     }
 
-    /// The cause of a death `waitid` reported as `code` and `status`, given the signal the supervisor last sent the
-    /// worker, if any, whether it told the worker to exit, and whether a killer outside claimed the kill.
+    /// The cause of a death that ended as `exit`, given the signal the supervisor last sent the worker, if any,
+    /// whether it told the worker to exit, and whether a killer outside claimed the kill.
     package static func of(
-        code: Int32, status: Int32, sent: (signal: Int32, by: Sender)?, toldToExit: Bool, claimed: Bool
+        _ exit: ProcessExit, sent: (signal: Int32, by: Sender)?, toldToExit: Bool, claimed: Bool
     ) -> DeathCause {
-        guard code != sv_cld_exited() else { return toldToExit ? .supervisor : .worker }
-        if let sent, sent.signal == status { return sent.by == .injection ? .injected : .supervisor }
+        guard case .signal(let signal) = exit else { return toldToExit ? .supervisor : .worker }
+        if let sent, Int(sent.signal) == signal { return sent.by == .injection ? .injected : .supervisor }
         if claimed { return .outside }
-        return TerminationStatus.crashSignals.contains(status) ? .worker : .unknown
+        return TerminationStatus.crashSignals.contains(Int32(truncatingIfNeeded: signal)) ? .worker : .unknown
     }
 }

@@ -1,4 +1,3 @@
-import CShim
 import Glibc
 import Vocabulary
 
@@ -64,24 +63,26 @@ public enum TerminationStatus: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension TerminationStatus {
-    /// Classifies what `waitid` reported. A death the supervisor caused on purpose (`verdict`) wins over the
+    /// Classifies how the process ended. A death the supervisor caused on purpose (`verdict`) wins over the
     /// SIGKILL it took to cause it; a death before hello is a failed launch, unless a SIGKILL from outside caused
     /// it: then the launch worked and the process was killed, as any other. SIGSYS in a sandboxed worker is its
     /// sandbox's doing; `forbidden` is the call the worker reported, if it did.
     package static func classify(
-        code: Int32, status: Int32, saidHello: Bool, verdict: TerminationStatus?, sandboxed: Bool,
-        forbidden: Int32?
+        _ exit: ProcessExit, saidHello: Bool, verdict: TerminationStatus?, sandboxed: Bool, forbidden: Int32?
     ) -> TerminationStatus {
         if let verdict { return verdict }
         let observed: TerminationStatus
-        if code == sv_cld_exited() {
-            observed = status == 0 ? .normal : .abnormal(code: status)
-        } else if status == SIGSYS && sandboxed {
-            observed = .sandboxViolation(syscall: forbidden)
-        } else if crashSignals.contains(status) {
-            observed = .crashed(signal: status)
-        } else {
-            observed = .killed(signal: status)
+        switch exit {
+        case .code(let code): observed = code == 0 ? .normal : .abnormal(code: Int32(truncatingIfNeeded: code))
+        case .signal(let signal):
+            let number = Int32(truncatingIfNeeded: signal)
+            if number == SIGSYS && sandboxed {
+                observed = .sandboxViolation(syscall: forbidden)
+            } else if crashSignals.contains(number) {
+                observed = .crashed(signal: number)
+            } else {
+                observed = .killed(signal: number)
+            }
         }
         return saidHello || observed == .killed(signal: SIGKILL) ? observed : .launchFailed(reason: "died before hello: \(observed)")
     }

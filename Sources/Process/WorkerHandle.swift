@@ -29,7 +29,7 @@ package protocol WorkerHandle: AnyObject {
     /// Sends `signal`; `sender` says whose doing the death is.
     func signal(_ signal: Int32, by sender: DeathCause.Sender)
     /// Collects its exit once it has exited (waiting for that with `wait`): how it ended, or nil if it still runs.
-    func reap(wait: Bool) throws(SystemError) -> (code: Int32, status: Int32)?
+    func reap(wait: Bool) throws(SystemError) -> ProcessExit?
     /// Moves it to `band` as `bands` define them.
     func apply(_ band: PriorityBand, _ bands: PriorityBands) -> PriorityResult
     /// Its resident memory now; nil if that cannot be read (it is exiting).

@@ -93,7 +93,7 @@ package final class WorkerProcess: WorkerHandle {
     /// Reaps the process once it has exited, then closes the pidfd. Between its death and the reap, while its
     /// zombie still holds the group's id, what it left in its group is killed: children that would otherwise live
     /// on holding its channel's pipes. What it wrote to its standard error before it died is passed on first.
-    package func reap(wait: Bool) throws(SystemError) -> (code: Int32, status: Int32)? {
+    package func reap(wait: Bool) throws(SystemError) -> ProcessExit? {
         guard try child?.hasExited(wait: wait) == true else { return nil }
         Sys.signalGroup(pid, SIGKILL)
         guard let result = try child?.reap() else { return nil }

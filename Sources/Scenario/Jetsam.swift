@@ -3,6 +3,7 @@ import Events
 import Glibc
 import Process
 import System
+import Vocabulary
 
 /// How to run the Jetsam memory-pressure killer beside a run.
 public struct JetsamSettings: Sendable {
@@ -67,9 +68,12 @@ package final class JetsamProcess {
 
     /// Reaps Jetsam after its pidfd turned readable, and says how it ended.
     package func exited() -> String {
-        guard let (code, status) = try? child?.reap() else { return "Jetsam exited" }
+        guard let exit = try? child?.reap() else { return "Jetsam exited" }
         child = nil
-        return code == sv_cld_exited() ? "Jetsam exited with status \(status)" : "Jetsam was killed by signal \(status)"
+        switch exit {
+        case .code(let code): return "Jetsam exited with status \(code)"
+        case .signal(let signal): return "Jetsam was killed by signal \(signal)"
+        }
     }
 
     /// Kills and reaps it; SIGKILL makes the wait short and certain.

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// A descriptor this process owns. It cannot be copied, so it has one owner, and it is closed exactly once: by
 /// `close()`, which uses it up, or when its owner lets it go. "Closed" is therefore not a value it can hold: a
 /// closed descriptor no longer exists to be used.
@@ -46,7 +48,7 @@ package struct ChildProcess: ~Copyable {
 
     /// Reaps it, waiting for its exit if it has not exited yet. The owner then drops the value, closing its pidfd;
     /// a reap that fails leaves it whole, to try again, rather than losing a child that was never reaped.
-    package func reap() throws(SystemError) -> (code: Int32, status: Int32) {
+    package func reap() throws(SystemError) -> ProcessExit {
         guard let result = try Sys.reap(pidfd.rawValue, wait: true) else {
             preconditionFailure("waitid(P_PIDFD) returned without a child after waiting for it")
         }

@@ -1,6 +1,7 @@
 import CShim
 import Glibc
 import ProcFS
+import Vocabulary
 
 /// The Linux-only process calls, in one place: pidfds (pidfd_open, pidfd_send_signal, waitid(P_PIDFD), Linux 5.1
 /// to 5.4), spawning with a pidfd, process groups, and the priority knobs (nice, oom_score_adj).
@@ -16,13 +17,15 @@ extension Sys {
         try retrying("waitid(P_PIDFD, WNOWAIT)", .wait, fd: pidfd) { sv_pidfd_exited(pidfd, wait ? 1 : 0) } == 1
     }
 
-    /// Reaps the exited child behind `pidfd`; nil if it is still running, unless `wait` makes it wait for the exit.
-    /// The corresponding C function is `waitid`.
-    package static func reap(_ pidfd: Int32, wait: Bool = false) throws(SystemError) -> (code: Int32, status: Int32)? {
+    /// Reaps the exited child behind `pidfd`, and says how it ended; nil if it is still running, unless `wait` makes
+    /// it wait for the exit. The corresponding C function is `waitid`.
+    package static func reap(_ pidfd: Int32, wait: Bool = false) throws(SystemError) -> ProcessExit? {
         var code: Int32 = 0
         var status: Int32 = 0
         _ = try retrying("waitid(P_PIDFD)", .wait, fd: pidfd) { sv_waitid_pidfd(pidfd, &code, &status, wait ? 1 : 0) }
-        return code == 0 ? nil : (code, status)
+        guard code != 0 else { return nil }
+        // CLD_EXITED with the exit code; CLD_KILLED or CLD_DUMPED with the signal.
+        return code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status))
     }
 
     /// Sends `signal` to the process group `group`; false when the group is empty. The corresponding C function is

@@ -1,4 +1,3 @@
-import CShim
 import Glibc
 import WireProtocol
 
@@ -16,7 +15,7 @@ final class FakeWorker: WorkerHandle {
     private let clock: VirtualClock
     private(set) var channelOpen = true
     private(set) var reaped = false
-    private var exit: (code: Int32, status: Int32)?
+    private var exit: ProcessExit?
     private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
     /// Everything the supervisor sent it, in order.
     private(set) var received: [ToWorker] = []
@@ -62,13 +61,13 @@ final class FakeWorker: WorkerHandle {
     func signal(_ signal: Int32, by sender: DeathCause.Sender) {
         guard exit == nil else { return }
         sent = (signal, sender)
-        if signal == SIGKILL { die(code: sv_cld_killed(), status: SIGKILL) }
+        if signal == SIGKILL { die(.signal(Int(SIGKILL))) }
     }
 
-    /// Ends the process: `code` and `status` as waitid reports them.
-    func die(code: Int32, status: Int32) {
+    /// Ends the process, as `ending` says.
+    func die(_ ending: ProcessExit) {
         guard exit == nil else { return }
-        exit = (code, status)
+        exit = ending
         clock.soon { [weak self] in if let self, !reaped { exited() } }
     }
 
@@ -84,9 +83,9 @@ final class FakeWorker: WorkerHandle {
     }
 
     /// Dies of `signal` sent by no one the supervisor knows: a crash, or a kill from outside.
-    func crash(_ signal: Int32 = SIGSEGV) { die(code: signal == SIGSEGV ? sv_cld_dumped() : sv_cld_killed(), status: signal) }
+    func crash(_ signal: Int32 = SIGSEGV) { die(.signal(Int(signal))) }
 
-    func reap(wait: Bool) throws(SystemError) -> (code: Int32, status: Int32)? {
+    func reap(wait: Bool) throws(SystemError) -> ProcessExit? {
         guard let exit, !reaped else { return nil }
         reaped = true
         return exit
@@ -116,7 +115,7 @@ final class FakeWorker: WorkerHandle {
         case .fetchReply: worker.say(.didCommit(url: worker.page), .didFinish(title: "Page"))
         case .ping(let seq): worker.say(.pong(seq: seq))
         case .titleQuery(let id): worker.say(.title(id: id, title: "Page"))
-        case .shutdown: worker.die(code: sv_cld_exited(), status: 0)
+        case .shutdown: worker.die(.code(0))
         default: break
         }
     }

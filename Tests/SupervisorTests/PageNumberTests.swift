@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import Vocabulary
 import WireProtocol
 
 extension Processes {
@@ -30,8 +31,7 @@ extension Processes {
         func anOutOfRangeExitCodeIsTheDefault(fault: String) throws {
             let (driver, reply) = try render(page("Exit", fault: fault + "; when=rendered"))
             #expect(reply == .didFinish(title: "Exit"))
-            let (code, status) = try driver.exit()
-            #expect(code == CLD_EXITED && status == 1)
+            #expect(try driver.exit() == .code(1))
         }
     }
 }

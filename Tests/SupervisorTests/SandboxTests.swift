@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import Testing
 
-import CShim
 @testable import Core
 @testable import Process
 @testable import Scenario
@@ -126,12 +125,10 @@ extension Processes {
 
 @Suite struct SandboxClassification {
     @Test func sigsysInASandboxedWorkerIsAViolationAndElsewhereACrash() {
-        let killed = sv_cld_killed()
-        #expect(TerminationStatus.classify(
-            code: killed, status: SIGSYS, saidHello: true, verdict: nil, sandboxed: true, forbidden: 41)
+        let killed = ProcessExit.signal(Int(SIGSYS))
+        #expect(TerminationStatus.classify(killed, saidHello: true, verdict: nil, sandboxed: true, forbidden: 41)
             == .sandboxViolation(syscall: 41))
-        #expect(TerminationStatus.classify(
-            code: killed, status: SIGSYS, saidHello: true, verdict: nil, sandboxed: false, forbidden: nil)
+        #expect(TerminationStatus.classify(killed, saidHello: true, verdict: nil, sandboxed: false, forbidden: nil)
             == .crashed(signal: SIGSYS))
         #expect(TerminationStatus.sandboxViolation(syscall: nil).isCrash)
         #expect(TerminationStatus.sandboxViolation(syscall: nil).reason

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import Vocabulary
 import WireProtocol
 
 @testable import LogAnalysis
@@ -47,7 +48,7 @@ final class WorkerDriver {
     }
 
     /// Waits for the worker to exit and returns how.
-    func exit() throws -> (code: Int32, status: Int32) {
+    func exit() throws -> ProcessExit {
         var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
         try #require(poll(&ready, 1, 5000) == 1)
         return try #require(try worker.reap(wait: true))
@@ -77,8 +78,7 @@ extension Processes {
             try driver.send(.reload)
             #expect(try driver.receive() == .fetch(url: "app://local/probe.html", kind: .document))
             try driver.send(.shutdown)
-            let (code, status) = try driver.exit()
-            #expect(code == CLD_EXITED && status == 0)
+            #expect(try driver.exit() == .code(0))
         }
 
         /// A worker kept for the next view must carry nothing of the last page into it: not its memory, not its
@@ -162,15 +162,13 @@ extension Processes {
             let driver = try WorkerDriver()
             _ = try driver.receive()
             driver.worker.channel.close()
-            let (code, status) = try driver.exit()
-            #expect(code == CLD_EXITED && status == 0)
+            #expect(try driver.exit() == .code(0))
         }
 
         /// Its supervisor died before the worker could ask the kernel to kill it along: it must not live on.
         @Test func exitsWithoutHelloWhenItsParentIsNotTheOneNamed() throws {
             let driver = try WorkerDriver(parent: getppid())
-            let (code, status) = try driver.exit()
-            #expect(code == CLD_EXITED && status == 0)
+            #expect(try driver.exit() == .code(0))
             var scratch = [UInt8](repeating: 0, count: 64)
             #expect(try driver.worker.channel.fill(using: &scratch) == false, "it said something")
         }

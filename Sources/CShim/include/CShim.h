@@ -67,8 +67,6 @@ const char *sv_syscall_name(long number);
 int sv_return_free_memory(void);
 
 int sv_cld_exited(void);
-int sv_cld_killed(void);
-int sv_cld_dumped(void);
 
 int sv_set_pdeathsig(int sig);
 pid_t sv_gettid(void);

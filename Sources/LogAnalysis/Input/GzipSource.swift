@@ -1,7 +1,7 @@
-import CShim
 import Events
 import Glibc
 import System
+import Vocabulary
 
 /// A gzip-compressed file, read through the system's `gzip -dc`: the file is gzip's standard input and a pipe its
 /// standard output, so nothing is unpacked to disk and memory stays what a pipe holds. gzip is used rather than an
@@ -46,8 +46,11 @@ package final class GzipSource: ByteSource {
         guard outcome == .running else { return 0 }
         let count = try Sys.read(pipe, into: &buffer, from: offset)
         if count == 0 {
-            let status = try Sys.reap(pidfd, wait: true)
-            outcome = status.map { $0.code == sv_cld_exited() && ($0.status == 0 || $0.status == 2) } == true ? .unpacked : .failed
+            // gzip exits 2 for a warning (trailing garbage) and has unpacked what it could.
+            outcome = switch try Sys.reap(pidfd, wait: true) {
+            case .code(0)?, .code(2)?: .unpacked
+            default: .failed
+            }
         }
         return count
     }
