@@ -50,7 +50,7 @@ let package = Package(
         /// Text for a terminal: 100 columns, wrapped at words.
         .target(name: "Text"),
         /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
-        .target(name: "System", dependencies: ["CShim", "ProcFS", "Text"]),
+        .target(name: "System", dependencies: ["CShim", "ProcFS", "Text", "Vocabulary"]),
         /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
         .target(name: "Process", dependencies: ["System", "Text", "WireProtocol", "CShim", "Vocabulary"]),
         /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
