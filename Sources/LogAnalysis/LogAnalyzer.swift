@@ -127,15 +127,6 @@ public final class LogAnalyzer {
 
     // MARK: - Records into observations
 
-    /// What reading one file remembers from record to record.
-    private struct FileState {
-        /// The day of the last dated line, for lines that give only a time.
-        var day: Int?
-        var rollover = DayRollover()
-        /// Whether the file's zone is noted (the first timed line's).
-        var zoned = false
-    }
-
     private func take(
         _ text: Span<UInt8>, _ format: LogFormat, file: Int, line: Int, state: inout FileState
     ) {
