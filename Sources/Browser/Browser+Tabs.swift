@@ -132,20 +132,15 @@ extension Browser {
     }
 
     /// What a new worker of `tab` is sent: the tab's whole history natively, not a page that rebuilds it (seed
-    /// 002), in pieces that each fit a frame however long the list and its URLs. Returns the URL it loads, or nil
-    /// for a tab with no entries.
-    func sendHistory(of tab: Tab, to worker: Worker) -> String? {
+    /// 002), in pieces that each fit a frame however long the list and its URLs, and the URL it loads (none for a
+    /// tab with no entries).
+    func history(of tab: Tab) -> LoadStart {
         let urls = tab.history.entries.map(\.url)
         let pieces = ToWorker.restorePieces(index: UInt32(max(tab.history.index, 0)), urls: urls)
-        guard !urls.isEmpty else {
-            pieces.forEach { supervisor.send($0, to: worker) }
-            restoredEmpty(tab)
-            return nil
-        }
+        guard !urls.isEmpty else { return LoadStart(pieces, url: nil) }
         tab.restoring = true
         tab.pending = [.go(tab.url ?? "")]
-        pieces.forEach { supervisor.send($0, to: worker) }
-        return tab.url ?? ""
+        return LoadStart(pieces, url: tab.url ?? "")
     }
 
     /// A page committed in `tab`; false when no navigation sent to it was to `url`.
@@ -158,7 +153,6 @@ extension Browser {
     func finished(_ tab: Tab, by worker: Worker, title: String) {
         tab.restoring = false
         tab.history.setTitle(title)
-        worker.owed.navigations = Self.maxNavigationsPerPage
         tab.notify(.finished(title: title))
         sessionChanged(tab)
         // The page a new worker restored is back: what was asked meanwhile goes now, and the navigation under way

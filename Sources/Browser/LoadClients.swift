@@ -12,9 +12,14 @@ final class TabClient: LoadClient {
         self.tab = tab
     }
 
-    func start(_ worker: Worker, in view: View) -> String? {
-        guard let browser, let tab else { return nil }
-        return browser.sendHistory(of: tab, to: worker)
+    func start(_ worker: Worker, in view: View) -> LoadStart {
+        guard let browser, let tab else { return .nothing }
+        return browser.history(of: tab)
+    }
+
+    func nothingToLoad(_ view: View) {
+        guard let browser, let tab else { return }
+        browser.restoredEmpty(tab)
     }
 
     /// Once the tab's view let the worker go, what it still fetches is plain content: the tab's policy is no
@@ -25,6 +30,8 @@ final class TabClient: LoadClient {
     }
 
     var longestDocument: Int { browser?.longestDocument ?? pieceBytes }
+
+    var navigationsPerPage: Int { Browser.maxNavigationsPerPage }
 
     func received(_ message: FromWorker, from worker: Worker, in view: View?) -> Bool {
         guard let browser, let tab else { return false }
@@ -57,7 +64,7 @@ final class TabClient: LoadClient {
         browser?.failed(tab, by: worker, provisional: provisional, error: error)
     }
 
-    func visible(_ view: View, first: Bool, at time: Int) { browser?.supervisor.logVisible(view, first: first, at: time) }
+    func visible(_ view: View, first: Bool, at time: Int) {}
 
     // A tab stays open whatever happened to its worker: the navigation under way failed, and the next one starts a
     // new worker.
@@ -71,10 +78,9 @@ final class TabClient: LoadClient {
 final class EditorClient: LoadClient {
     weak var browser: Browser?
 
-    func start(_ worker: Worker, in view: View) -> String? {
-        browser?.supervisor.send(.load(url: ContentProvider.editorURL, replace: false), to: worker)
-        return ContentProvider.editorURL
-    }
+    func start(_ worker: Worker, in view: View) -> LoadStart { .load(ContentProvider.editorURL) }
+
+    var isEditor: Bool { true }
 
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
         browser?.serve(url, kind, for: nil) ?? SchemeResponse.gone
@@ -98,7 +104,6 @@ final class EditorClient: LoadClient {
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) { browser?.endEditor() }
 
     func visible(_ view: View, first: Bool, at time: Int) {
-        browser?.supervisor.logVisible(view, first: first, at: time, editor: true)
         browser?.editorShown(view)
     }
 

@@ -1,15 +1,57 @@
 import Events
+import Glibc
 import Process
 import System
 import WireProtocol
 import Vocabulary
 
-/// The channel to each worker: what the supervisor sends, and what it does with each message a worker sends back.
+/// The channel to each worker: every input to its conversation goes through `step`, and what the conversation
+/// answers is carried out here.
 extension Supervisor {
+    /// Feeds `input` to the worker's conversation and carries out the actions it returns, in order.
+    func step(_ worker: Worker, _ input: Conversation.Input) {
+        for action in worker.conversation.take(input) { perform(action, for: worker) }
+    }
+
+    private func perform(_ action: Conversation.Action, for worker: Worker) {
+        switch action {
+        case .send(let message): send(message, to: worker)
+        case .expectAnswer: expectAnswer(from: worker)
+        case .heard:
+            clock.cancel(worker.hangTimer)
+            worker.hangTimer = nil
+        case .watchLiveness: watchLiveness(of: worker)
+        case .violation(let reason): log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
+        case .kill(let reason, let verdict):
+            log.emit(.kill(reason: reason, verdict: verdict.kind), view: worker.view?.id, pid: worker.pid)
+            worker.handle.signal(SIGKILL, by: .supervisor)
+        case .closeChannel: worker.handle.closeChannel()
+        case .drain:
+            _ = worker.handle.receive()
+            readFrames(of: worker)
+            step(worker, .endOfFile)
+        case .reportDeath(let exit): died(worker, exit)
+        case .hello(let sandbox): saidHello(worker, sandbox: sandbox)
+        case .serve(let url, let kind): fetch(url, kind, for: worker)
+        case .commit(let url): committed(url, by: worker)
+        case .finished(let title): rendered(worker, title: title)
+        case .failed(let provisional, let error): failed(worker, provisional: provisional, error: error)
+        case .history(let index, let urls): historyReceived(index: index, urls: urls, from: worker)
+        case .title(let id, let title):
+            if let view = views[Int(id)], view.worker === worker, title.isEmpty, view.load.visibleAt == nil {
+                blankDetected(view)
+            }
+        case .relay(let message):
+            guard let client = worker.client, client.received(message, from: worker, in: worker.view) else {
+                return step(worker, .unwanted(message))
+            }
+        }
+    }
+
     package func send(_ message: ToWorker, to worker: Worker) {
         guard worker.channelOpen else { return }
         do {
-            try worker.handle.send(message) { [unowned worker] in worker.handle.closeChannel() }
+            try worker.handle.send(message) { [unowned self, unowned worker] in step(worker, .sendFailed) }
         } catch .refused(let reason) {
             // Never sent, so the channel is as sound as it was: only this message is lost, and loudly.
             log.emit(.sendRefused(message: Int(message.tag), reason: reason.description), view: worker.view?.id, pid: worker.pid)
@@ -17,168 +59,55 @@ extension Supervisor {
         } catch {
             // The worker is gone or going; its exit reports how.
             log.emit(.sendFailed(error: error.description), view: worker.view?.id, pid: worker.pid)
-            return worker.handle.closeChannel()
+            return step(worker, .sendFailed)
         }
-        switch message {
-        case .load, .reload, .goTo, .restoreHistory(_, 1..., _):
-            worker.owed.fetches += 1
-            expectAnswer(from: worker)
-        case .historyQuery:
-            worker.owed.histories += 1
-            expectAnswer(from: worker)
-        case .fetchReply(_, _, _, let body), .fetchData(let body):
-            worker.replyBytes += body.count
-        case .titleQuery:
-            worker.owed.titles += 1
-            expectAnswer(from: worker)
-        case .ping, .input, .documentQuery:
-            expectAnswer(from: worker)
-        default:
-            break
-        }
-        // A worker that does not read its input must not make the supervisor hold its backlog forever.
-        let pending = worker.handle.pendingOutput
-        if pending - min(pending, worker.replyBytes) > settings.maxUnreadBytes {
-            kill(worker, because: "does not read its input: \(pending) bytes queued", verdict: .unresponsive)
-        }
+        step(worker, .sent(message, queued: worker.handle.pendingOutput))
     }
 
     func received(from worker: Worker) {
         let open = worker.handle.receive()
+        readFrames(of: worker)
+        if !open { step(worker, .endOfFile) }
+    }
+
+    /// Every whole frame received, while the conversation still reads them.
+    private func readFrames(of worker: Worker) {
         do {
-            while worker.channelOpen, let message = try worker.handle.next() {
-                heard(from: worker)
-                handle(message, from: worker)
+            while worker.conversation.readable, let message = try worker.handle.next() {
+                step(worker, .frame(message, allowance(for: worker)))
             }
         } catch {
-            violation(by: worker, error.description)
-        }
-        if !open { worker.handle.closeChannel() }
-    }
-
-    /// Counts a message nothing asked for. A few can cross a request in flight; a stream of them is a flood, and
-    /// the worker sending it is cut off before it can cost the supervisor more than a little CPU.
-    func unsolicited(_ message: FromWorker, from worker: Worker) {
-        worker.unsolicited += 1
-        if worker.unsolicited > Self.maxUnsolicited {
-            violation(by: worker, "flood of \(worker.unsolicited) unsolicited messages (last: \(message.tag))")
+            step(worker, .brokeProtocol(error.description))
         }
     }
 
-    static let maxUnsolicited = 16
-
-    package func violation(by worker: Worker, _ reason: String) {
-        log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
-        kill(worker, because: "protocol violation", verdict: .protocolViolation(reason: reason))
+    /// What the client of the load a worker serves lets it send; a page whose view is gone may ask no navigation.
+    private func allowance(for worker: Worker) -> Conversation.Allowance {
+        guard let client = worker.client else { return Conversation.Allowance() }
+        let open = worker.view.map { !$0.closed } ?? false
+        return Conversation.Allowance(
+            longestDocument: client.longestDocument, navigationsPerPage: open ? client.navigationsPerPage : 0)
     }
 
-    /// Passes a message on to the client of the load the worker serves (or last served); one it did not ask for
-    /// counts toward a flood.
-    private func relay(_ message: FromWorker, from worker: Worker) {
-        guard let client = worker.client, client.received(message, from: worker, in: worker.view) else {
-            return unsolicited(message, from: worker)
-        }
-    }
+    package func violation(by worker: Worker, _ reason: String) { step(worker, .brokeProtocol(reason)) }
 
-    func handle(_ message: FromWorker, from worker: Worker) {
-        if worker.helloAt == nil {
-            guard case .hello(let pid, let version, let sandbox) = message else {
-                return violation(by: worker, "message \(message.tag) before hello")
-            }
-            guard version == protocolVersion else {
-                return violation(by: worker, "protocol version \(version), expected \(protocolVersion)")
-            }
-            guard pid == worker.pid else { return violation(by: worker, "hello names pid \(pid)") }
-            return saidHello(worker, sandbox: sandbox)
-        }
+    /// Once, and only to a page a navigation it was sent was to: the client says which those are.
+    private func committed(_ url: String, by worker: Worker) {
         let view = worker.view
-        if let incoming = worker.incoming {
-            return continuePieces(of: incoming, with: message, from: worker)
+        if let view, !view.load.client.committed(url, by: worker, in: view) {
+            return violation(by: worker, "a commit of \(url), which no navigation it was sent was to")
         }
-        switch message {
-        case .fetch(let url, let kind):
-            fetch(url, kind, for: worker)
-        case .didCommit(let url):
-            guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
-            // Once, and only the document it was given: never a page it fetched nothing for, or a second commit.
-            guard let document = worker.uncommitted, document == url else {
-                return violation(by: worker, "a commit of \(url), where the document it was given to commit is "
-                    + (worker.uncommitted ?? "none"))
-            }
-            worker.uncommitted = nil
-            if let view, !view.load.client.committed(url, by: worker, in: view) {
-                return violation(by: worker, "a commit of \(url), which no navigation it was sent was to")
-            }
-            worker.replyBytes = 0
-            log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
-        case .didFinish(let title):
-            guard worker.owed.results > 0 else { return unsolicited(message, from: worker) }
-            worker.owed.results -= 1
-            worker.owed.resources = 0
-            rendered(worker, title: title)
-        case .didFailProvisional(let error), .didFail(let error):
-            guard worker.owed.results > 0 || worker.owed.fetches > 0 else { return unsolicited(message, from: worker) }
-            if worker.owed.results > 0 { worker.owed.results -= 1 } else { worker.owed.fetches -= 1 }
-            worker.owed.resources = 0
-            worker.replyBytes = 0
-            worker.uncommitted = nil
-            clock.cancel(worker.timer)
-            let provisional = if case .didFail = message { false } else { true }
-            // The worker knows the status; the scheme handler knows why.
-            let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
-            log.emit(.fail(kind: provisional ? .provisional : .committed, error: error), view: view?.id, pid: worker.pid)
-            guard let view, !view.closed else { return }
-            view.load.client.failed(view, by: worker, provisional: provisional, error: error)
-        case .navigationAction:
-            guard worker.owed.navigations > 0 else { return unsolicited(message, from: worker) }
-            worker.owed.navigations -= 1
-            relay(message, from: worker)
-        case .history(let index, let count, let urls):
-            guard worker.owed.histories > 0 else { return unsolicited(message, from: worker) }
-            worker.owed.histories -= 1
-            guard urls.count == count else {
-                return worker.incoming = .history(index: index, count: Int(count), urls: urls)
-            }
-            historyReceived(index: index, urls: urls, from: worker)
-        case .pong(let seq):
-            guard seq > worker.lastPong, seq <= worker.lastPing else { return unsolicited(message, from: worker) }
-            worker.lastPong = seq
-        case .title(let id, let title):
-            guard worker.owed.titles > 0 else { return unsolicited(message, from: worker) }
-            worker.owed.titles -= 1
-            if let view = views[Int(id)], view.worker === worker, title.isEmpty, view.load.visibleAt == nil {
-                blankDetected(view)
-            }
-        case .inputApplied:
-            relay(message, from: worker)
-        case .document(let length, let text):
-            documentBegun(length: Int(length), text, from: worker)
-        case .historyData, .documentData:
-            violation(by: worker, "piece \(message.tag) of a value nothing began")
-        case .hello:
-            violation(by: worker, "a second hello")
-        case .sandboxViolation(let call):
-            worker.forbiddenCall = call
-        }
+        log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
     }
 
-    /// The next piece of a history or document the worker is sending; it sends them back to back, so anything
-    /// else between them, or more than it announced, breaks the protocol.
-    func continuePieces(of incoming: Worker.Incoming, with message: FromWorker, from worker: Worker) {
-        switch (incoming, message) {
-        case (.history(let index, let count, var urls), .historyData(let more)) where urls.count + more.count <= count:
-            urls += more
-            guard urls.count == count else { return worker.incoming = .history(index: index, count: count, urls: urls) }
-            worker.incoming = nil
-            historyReceived(index: index, urls: urls, from: worker)
-        case (.document(let length, var text), .documentData(let more)) where text.count + more.count <= length:
-            text += more
-            guard text.count == length else { return worker.incoming = .document(length: length, text: text) }
-            worker.incoming = nil
-            relay(.document(length: UInt32(length), text: text), from: worker)
-        default:
-            violation(by: worker, "message \(message.tag) where the next piece of a history or document belongs")
-        }
+    private func failed(_ worker: Worker, provisional: Bool, error: String) {
+        clock.cancel(worker.timer)
+        // The worker knows the status; the scheme handler knows why.
+        let error = worker.lastDocument?.refusal.map { "\(error): \($0)" } ?? error
+        let view = worker.view
+        log.emit(.fail(kind: provisional ? .provisional : .committed, error: error), view: view?.id, pid: worker.pid)
+        guard let view, !view.closed else { return }
+        view.load.client.failed(view, by: worker, provisional: provisional, error: error)
     }
 
     func historyReceived(index: UInt32, urls: [String], from worker: Worker) {
@@ -187,20 +116,8 @@ extension Supervisor {
             .history(index: index, count: UInt32(urls.count), urls: urls), from: worker, in: worker.view)
     }
 
-    /// The first piece of a document a worker reports. However long the document, it arrives whole; a length no
-    /// client could expect is refused before any more of it is buffered.
-    func documentBegun(length: Int, _ text: [UInt8], from worker: Worker) {
-        let limit = worker.client?.longestDocument ?? pieceBytes
-        guard length <= limit else {
-            return violation(by: worker, "a document of \(length) bytes, where at most \(limit) could be expected")
-        }
-        guard text.count == length else { return worker.incoming = .document(length: length, text: text) }
-        relay(.document(length: UInt32(length), text: text), from: worker)
-    }
-
     func saidHello(_ worker: Worker, sandbox: Sandbox) {
         let now = clock.now
-        worker.saidHello(at: now)
         worker.sandbox = sandbox
         if sandbox == .unavailable && !warnedNoSandbox {
             warnedNoSandbox = true

@@ -1,23 +1,10 @@
 import WireProtocol
 
-/// Fetches: the scheme handler's side of the channel. Each is counted against what the worker may ask, answered by
-/// the load's client, and sent in frame-sized pieces.
+/// Fetches: the scheme handler's side of the channel. The conversation has counted each against what the worker may
+/// ask; the load's client answers it, and the answer goes in frame-sized pieces.
 extension Supervisor {
-    /// Answers a fetch: a document for each navigation sent, then up to `maxResourcesPerPage` sub-resources of it.
     func fetch(_ url: String, _ kind: ResourceKind, for worker: Worker) {
-        if kind == .document {
-            guard worker.owed.fetches > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
-            worker.owed.fetches -= 1
-            worker.owed.results += 1
-            worker.owed.resources = Self.maxResourcesPerPage
-        } else {
-            guard worker.owed.resources > 0 else { return unsolicited(.fetch(url: url, kind: kind), from: worker) }
-            worker.owed.resources -= 1
-        }
-        worker.replyBytes = 0
-        guard let client = worker.client else {
-            return unsolicited(.fetch(url: url, kind: kind), from: worker)
-        }
+        guard let client = worker.client else { return step(worker, .unwanted(.fetch(url: url, kind: kind))) }
         let response = client.serve(url, kind, for: worker)
         let body = response.body
         let first = min(body.count, Self.replyChunk)
@@ -30,14 +17,12 @@ extension Supervisor {
         }
         if kind == .document {
             worker.lastDocument = (url, response.status, response.status == 200 ? nil : String(decoding: body, as: UTF8.self))
-            worker.uncommitted = url
         }
         log.emit(
             .fetch(url: url, kind: kind, status: Int(response.status), bytes: body.count), view: worker.view?.id,
             pid: worker.pid)
     }
 
-    static let maxResourcesPerPage = 64
     /// The most of a reply one frame carries.
     static let replyChunk = 256 << 10
 }

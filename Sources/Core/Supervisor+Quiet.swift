@@ -6,11 +6,6 @@ extension Supervisor {
     /// fires, nothing the policy could act on can happen.
     package var quiet: Bool {
         guard !stopping, waitingForProcess.isEmpty else { return false }
-        return workers.values.allSatisfy { worker in
-            guard case .ready = worker.stage else { return false }
-            return worker.hangTimer == nil && worker.incoming == nil
-                && worker.owed.fetches == 0 && worker.owed.results == 0 && worker.owed.titles == 0
-                && worker.owed.histories == 0
-        }
+        return workers.values.allSatisfy { $0.conversation.quiet }
     }
 }

@@ -12,25 +12,25 @@ extension Supervisor {
     /// happens after the death, as it did in real time.
     func reapIfExited(_ worker: Worker) {
         guard !worker.reaped, let exit = try? worker.handle.reap(wait: false) else { return }
-        died(worker, exit)
-    }
-
-    func died(_ worker: Worker, _ exit: ProcessExit) {
         // What it sent before it died is heard first, as over one socket whose end comes after its data: a page
         // it finished counts as rendered, and a sandboxed worker's report names the call it was caught making.
-        if worker.channelOpen { received(from: worker) }
-        worker.handle.closeChannel()
+        step(worker, .died(exit))
+    }
+
+    /// A worker is dead and its channel closed: its death classified, logged and delivered as the policy says.
+    func died(_ worker: Worker, _ exit: ProcessExit) {
         clock.cancel(worker.timer)
         forget(worker)
         // Its process is gone: a view waiting for one may have it now.
         if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }
+        let conversation = worker.conversation
         let termination = TerminationStatus.classify(
-            exit, saidHello: worker.helloAt != nil || worker.toldToExit,
-            verdict: worker.verdict, sandboxed: worker.sandbox == .installed, forbidden: worker.forbiddenCall)
+            exit, saidHello: conversation.saidHello || conversation.toldToExit,
+            verdict: conversation.verdict, sandboxed: worker.sandbox == .installed, forbidden: conversation.forbiddenCall)
         let view = worker.view.flatMap { $0.closed ? nil : $0 }
         // Every death takes its pid's claim, if any: one whose kill never landed must not vouch for a later worker.
         let claimed = claimedKill(worker.pid)
-        let cause = DeathCause.of(exit, sent: worker.handle.sent, toldToExit: worker.toldToExit, claimed: claimed)
+        let cause = DeathCause.of(exit, sent: worker.handle.sent, toldToExit: conversation.toldToExit, claimed: claimed)
         // The raw exit goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
         let death = SupervisorEvent.Death(
@@ -40,7 +40,7 @@ extension Supervisor {
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
             cause: cause,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
-            shutdown: worker.toldToExit)
+            shutdown: conversation.toldToExit)
         log.emit(.death(death), view: view?.id, pid: worker.pid)
         // A death dealt from outside before hello is the fault's doing, not the worker binary's.
         if case .launchFailed(let reason) = termination, worker.handle.sent?.by != .injection { launchFailed(reason) }
@@ -129,6 +129,6 @@ extension Supervisor {
     /// Waits for `worker`, just sent a fatal signal from outside the supervisor's rules, to
     /// exit, and handles its death before returning: the fault is exact, the process gone before the next step.
     package func collectDeath(of worker: Worker) {
-        if let exit = try? worker.handle.reap(wait: true) { died(worker, exit) }
+        if let exit = try? worker.handle.reap(wait: true) { step(worker, .died(exit)) }
     }
 }

@@ -23,8 +23,7 @@ extension Supervisor {
         worker.rendered = false
         send(.unload, to: worker)
         // A parked worker must still be alive and answering when a view takes it.
-        worker.lastPing += 1
-        send(.ping(seq: worker.lastPing), to: worker)
+        step(worker, .ping)
         spares.append(worker)
         log.emit(.spare(reused: true), pid: worker.pid)
         setBand(.background, of: worker)

@@ -82,17 +82,10 @@ extension Supervisor {
             load.sight = .visible(shownAt: shownAt, at: now)
             clock.cancel(view.titleCheck)
         }
-        load.client.visible(view, first: first, at: now)
-    }
-
-    /// Logs that `view` is on screen with content since `time`: what its load's client does when told so. `editor`
-    /// is the client's word for the log's `editor` field.
-    package func logVisible(_ view: View, first: Bool, at time: Int, editor: Bool = false) {
-        let load = view.load
-        guard let shownAt = load.shownAt else { return }
         log.emit(
-            .visible(load: load.index, timeToVisibleMs: milliseconds(time - shownAt), first: first, editor: editor),
+            .visible(load: load.index, timeToVisibleMs: milliseconds(now - shownAt), first: first, editor: load.client.isEditor),
             view: view.id, pid: view.worker?.pid)
+        load.client.visible(view, first: first, at: now)
     }
 
     /// Closes `view` for good; its healthy worker is parked as a spare if the policy keeps one, or shut down.

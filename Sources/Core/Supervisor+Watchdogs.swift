@@ -37,34 +37,19 @@ extension Supervisor {
     func watchLiveness(of worker: Worker) {
         clock.cancel(worker.timer)
         worker.timer = clock.schedule(afterNanoseconds: settings.pingIntervalNanoseconds) { [weak self, weak worker] in
-            guard let self, let worker, workers[worker.pid] === worker else { return }
-            if case .killed = worker.stage {
-                return
-            } else if worker.helloAt == nil {
-                let reason = "no hello within \(settings.pingIntervalNanoseconds / 1_000_000) ms"
-                kill(worker, because: reason, verdict: .launchFailed(reason: reason))
-            } else if worker.view != nil {
-                worker.lastPing += 1
-                send(.ping(seq: worker.lastPing), to: worker)
-                watchLiveness(of: worker)
-            }
+            guard let self, let worker else { return }
+            step(worker, .livenessDue(serving: worker.view != nil))
         }
     }
 
-    /// WebKit's responsiveness timer: started when the supervisor sends something that needs an answer (a ping, a
-    /// load, a title probe, typed input), stopped by any message from the worker. A worker that says nothing for
-    /// the whole timeout (stopped, spinning, or not reading its input) is killed as `unresponsive`.
+    /// WebKit's responsiveness timer, armed when the conversation says an answer is owed: a worker that says
+    /// nothing for the whole timeout (stopped, spinning, or not reading its input) is killed as `unresponsive`.
     func expectAnswer(from worker: Worker) {
-        guard worker.hangTimer == nil, worker.channelOpen else { return }
-        worker.hangTimer = clock.schedule(afterNanoseconds: settings.hangTimeoutNanoseconds) { [weak self, weak worker] in
-            guard let self, let worker, workers[worker.pid] === worker else { return }
-            worker.hangTimer = nil
-            kill(worker, because: "no answer within \(settings.hangTimeoutNanoseconds / 1_000_000) ms", verdict: .unresponsive)
-        }
-    }
-
-    func heard(from worker: Worker) {
         clock.cancel(worker.hangTimer)
-        worker.hangTimer = nil
+        worker.hangTimer = clock.schedule(afterNanoseconds: settings.hangTimeoutNanoseconds) { [weak self, weak worker] in
+            guard let self, let worker else { return }
+            worker.hangTimer = nil
+            step(worker, .answerOverdue)
+        }
     }
 }

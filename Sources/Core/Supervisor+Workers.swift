@@ -20,7 +20,7 @@ extension Supervisor {
     func launchWorker(for view: View? = nil) -> Worker? {
         let worker: Worker
         do {
-            worker = Worker(try launcher.launch())
+            worker = Worker(try launcher.launch(), limits: settings.conversationLimits)
         } catch {
             log.emit(.launchFailed(reason: error.description), view: view?.id)
             if error.underlying.errno == EAGAIN {
@@ -62,10 +62,10 @@ extension Supervisor {
         view.worker = worker
         worker.views += 1
         // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
-        worker.unsolicited = 0
+        step(worker, .newPage)
         log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
         setBand(band(for: worker), of: worker)
-        if worker.helloAt != nil { sendLoad(to: worker, of: view) }
+        if worker.conversation.saidHello { sendLoad(to: worker, of: view) }
     }
 
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
@@ -103,7 +103,9 @@ extension Supervisor {
 
     /// Gives a worker that said hello what its view's load is to show.
     func sendLoad(to worker: Worker, of view: View) {
-        guard let url = view.load.client.start(worker, in: view) else { return }
+        let start = view.load.client.start(worker, in: view)
+        start.messages.forEach { send($0, to: worker) }
+        guard let url = start.url else { return view.load.client.nothingToLoad(view) }
         watchLiveness(of: worker)
         log.emit(.load(url: url, attempt: view.load.recoveries), view: view.id, pid: worker.pid)
     }
@@ -111,7 +113,7 @@ extension Supervisor {
     /// Sends a navigation to `worker`: its page is loading again, and what it sends unasked is counted afresh.
     package func navigate(_ worker: Worker, _ message: ToWorker) {
         worker.rendered = false
-        worker.unsolicited = 0
+        step(worker, .newPage)
         send(message, to: worker)
         watchLiveness(of: worker)
     }
@@ -119,20 +121,15 @@ extension Supervisor {
     func shutDown(_ worker: Worker) {
         guard !worker.reaped else { return }
         log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
-        worker.toldToShutDown()
-        send(.shutdown, to: worker)
+        step(worker, .shutDown)
         clock.cancel(worker.timer)
-        heard(from: worker)
         worker.timer = clock.schedule(afterNanoseconds: settings.shutdownGraceNanoseconds) { [weak self, weak worker] in
-            guard let self, let worker, workers[worker.pid] === worker else { return }
+            guard let self, let worker else { return }
             kill(worker, because: "did not exit after shutdown", verdict: .unresponsive)
         }
     }
 
     func kill(_ worker: Worker, because reason: String, verdict: TerminationStatus) {
-        guard worker.killed(for: verdict) else { return }
-        log.emit(.kill(reason: reason, verdict: verdict.kind), view: worker.view?.id, pid: worker.pid)
-        worker.handle.signal(SIGKILL, by: .supervisor)
-        worker.handle.closeChannel()
+        step(worker, .kill(reason: reason, verdict: verdict))
     }
 }

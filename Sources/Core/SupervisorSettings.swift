@@ -23,4 +23,11 @@ public struct SupervisorSettings: Sendable {
     public var bands = PriorityBands()
 
     public init() {}
+
+    /// The bounds every worker's conversation is held to.
+    var conversationLimits: Conversation.Limits {
+        Conversation.Limits(
+            maxUnreadBytes: maxUnreadBytes, hangTimeoutMs: hangTimeoutNanoseconds / 1_000_000,
+            helloTimeoutMs: pingIntervalNanoseconds / 1_000_000)
+    }
 }

@@ -266,56 +266,58 @@ package enum WebKitMessage {
     private typealias M = Words
 }
 
-/// The words `WebKitMessage` looks for.
+/// The words `WebKitMessage` looks for: WebKit's own, where the iOS log writer prints them too, from their one home.
 private enum Words {
-    package static let webProcessProxy = bytes("WebProcessProxy")
-    package static let processCache = bytes("WebProcessCache")
-    package static let addProcess = bytes("addProcess")
-    package static let takeProcess = bytes("takeProcess")
+    private typealias W = WebKitWording
+    package static let webProcessProxy = bytes(W.webProcessProxy)
+    package static let processCache = bytes(W.processCache)
+    package static let addProcess = bytes(W.addProcess)
+    package static let takeProcess = bytes(W.takeProcess)
     package static let gpuProcessProxy = bytes("GPUProcessProxy")
     package static let pageProxy = bytes("PageProxy")
-    package static let processThrottler = bytes("ProcessThrottler")
-    package static let processAssertion = bytes("ProcessAssertion")
+    package static let processThrottler = bytes(W.processThrottler)
+    package static let processAssertion = bytes(W.processAssertion)
     package static let acquiringAssertion = bytes("acquiring assertion")
     package static let webKitService = bytes("xpcservice<com.apple.WebKit.")
-    package static let didFinishLaunching = bytes("didFinishLaunching")
-    package static let failedToLaunch = bytes("failed to launch")
-    package static let invalidConnection = bytes("Invalid connection")
+    package static let didFinishLaunching = bytes(W.didFinishLaunching)
+    package static let failedToLaunch = bytes(W.failedToLaunch)
+    package static let invalidConnection = bytes(W.invalidConnection)
     package static let gpuProcessExited = bytes("gpuProcessExited")
     package static let didExceed = bytes("didExceed")
     package static let cpu = bytes("CPU")
-    package static let didClose = bytes("didClose")
-    package static let processDidTerminateOrFailed = bytes("processDidTerminateOrFailedToLaunch")
+    package static let didClose = bytes(W.didClose)
+    package static let processDidTerminateOrFailed = bytes(W.processDidTerminateOrFailedToLaunch)
     package static let processTerminated = bytes("processTerminated")
-    package static let didBecomeUnresponsive = bytes("didBecomeUnresponsive")
-    package static let requestTermination = bytes("requestTermination")
-    package static let shutDown = bytes("shutDown")
+    package static let didBecomeUnresponsive = bytes(W.didBecomeUnresponsive)
+    package static let requestTermination = bytes(W.requestTermination)
+    package static let shutDown = bytes(W.shutDown)
     package static let invalidMessage = bytes("InvalidMessage")
-    package static let processDidTerminate = bytes("rocessDidTerminate")
-    package static let tryReload = bytes("tryReloadAfterProcessTermination")
+    /// Both `processDidTerminate` and `dispatchProcessDidTerminate`.
+    package static let processDidTerminate = Array(bytes(W.processDidTerminate).dropFirst())
+    package static let tryReload = bytes(W.tryReloadAfterProcessTermination)
     package static let notReloading = bytes("not reloading")
-    package static let render = [
-        "didFinishDocumentLoad", "didFinishLoadForFrame", "didFirstVisuallyNonEmptyLayout", "didFirstLayout",
+    package static let render: [[UInt8]] = [
+        W.didFinishDocumentLoad, W.didFinishLoadForFrame, "didFirstVisuallyNonEmptyLayout", "didFirstLayout",
         "didReachLayoutMilestone", "didFirstMeaningfulPaint",
-    ].map { Array($0.utf8) }
-    package static let didConnectToProcess = bytes("didConnectToProcess")
-    package static let didConnectToProcessOpen = bytes("didConnectToProcess(")
-    package static let didDisconnectFromProcess = bytes("didDisconnectFromProcess")
-    package static let failedToAcquire = bytes("Failed to acquire")
+    ].map(bytes)
+    package static let didConnectToProcess = bytes(W.didConnectToProcess)
+    package static let didConnectToProcessOpen = bytes(W.didConnectToProcess) + bytes("(")
+    package static let didDisconnectFromProcess = bytes(W.didDisconnectFromProcess)
+    package static let failedToAcquire = bytes(W.failedToAcquire)
     package static let unableToAcquire = bytes("Unable to acquire")
-    package static let successfullyTook = bytes("Successfully took")
+    package static let successfullyTook = bytes(W.successfullyTook)
     package static let cquiring = bytes("cquiring")
     package static let processWithPID = bytes("with PID")
     package static let targetProcess = bytes("target process ")
     package static let withPid = bytes("with pid ")
-    package static let pidEquals = bytes("PID=")
+    package static let pidEquals = bytes(W.pidEquals)
     package static let pidParen = bytes("(pid ")
     package static let webPID = bytes("webPID =")
     package static let pidSpace = bytes("pid ")
     package static let identityEnd = bytes(">:")
-    package static let reportedByLaunchd = bytes("termination reported by launchd (")
+    package static let reportedByLaunchd = bytes(W.reportedByLaunchd)
     package static let trackingProcess = bytes("tracking process")
-    package static let pageProxyID = bytes("pageProxyID=")
+    package static let pageProxyID = bytes(W.pageProxyID)
     package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
     package static let reloadCalls = [bytes("reload()"), bytes("reload]")]
     package static let terminatingWith = bytes("Terminating with description")
@@ -360,9 +362,9 @@ private enum Words {
     package static let entitle = bytes("entitle")
     package static let reason = bytes("reason")
     package static let causes: [([UInt8], TerminationCause)] = [
-        (bytes("Crash"), .crash), (bytes("ExceededMemoryLimit"), .memoryLimit),
+        (bytes(W.crash), .crash), (bytes("ExceededMemoryLimit"), .memoryLimit),
         (bytes("ExceededInactiveMemoryLimit"), .memoryLimit), (bytes("ExceededActiveMemoryLimit"), .memoryLimit),
-        (bytes("ExceededCPULimit"), .cpuLimit), (bytes("RequestedByClient"), .requestedByClient),
+        (bytes("ExceededCPULimit"), .cpuLimit), (bytes(W.requestedByClient), .requestedByClient),
         (bytes("NavigationSwap"), .navigationSwap), (bytes("IdleExit"), .idleExit), (bytes("Unresponsive"), .unresponsive),
         (bytes("ExceededProcessCountLimit"), .processCountLimit),
     ]

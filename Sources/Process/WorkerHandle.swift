@@ -8,10 +8,6 @@ package protocol WorkerHandle: AnyObject {
     var pid: Int32 { get }
     /// When it was spawned, on the clock the core runs on.
     var spawnedAt: Int { get }
-    /// False once the channel is closed, from either end.
-    var channelOpen: Bool { get }
-    /// True once its exit has been collected: nothing of it is left to signal or wait for.
-    var reaped: Bool { get }
     /// Bytes queued for it that it has not read yet.
     var pendingOutput: Int { get }
     /// The last signal the supervisor sent it, and why: a death by any other signal did not come from it.
@@ -25,6 +21,7 @@ package protocol WorkerHandle: AnyObject {
     func receive() -> Bool
     /// The next whole message received, if any.
     func next() throws(WireError) -> FromWorker?
+    /// Closes its end of the channel: nothing more is read or written.
     func closeChannel()
     /// Sends `signal`; `sender` says whose doing the death is.
     func signal(_ signal: Int32, by sender: DeathCause.Sender)

@@ -55,82 +55,88 @@ public final class IOSConsoleLog {
     public func record(_ event: Event) {
         let pid = event.pid.map(Int.init) ?? 0
         let page = event.view.map { "0x10a2b\(String($0 * 0x40, radix: 16))" } ?? "0x10a2b0000"
-        let proxy = "0x10c4\(String(pid * 0x10, radix: 16)) - [PID=\(pid)]"
-        let pageTag = "\(page) - [pageProxyID=\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), PID=\(pid)]"
+        let proxy = "0x10c4\(String(pid * 0x10, radix: 16)) - [\(W.pidEquals)\(pid)]"
+        let pageTag = "\(page) - [\(W.pageProxyID)\(event.view ?? 0), webPageID=\((event.view ?? 0) + 1), \(W.pidEquals)\(pid)]"
+        let process = "\(proxy) \(W.webProcessProxy)::"
+        let webPage = "\(pageTag) \(W.webPageProxy)::"
+        let throttler = "\(proxy) \(W.processThrottler)::"
         switch event.kind {
         case .runBegin(let begin):
             delegate = begin.delegate
         case .interrupt:
             line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
         case .spawn(_, reused: true):
-            line(event, "Process", "\(proxy) WebProcessCache::takeProcess: Taking process from WebProcess cache")
+            line(event, "Process", "\(proxy) \(W.processCache)::\(W.takeProcess): Taking process from WebProcess cache")
         case .spawn:
-            line(event, "Process", "\(proxy) WebProcessProxy::didFinishLaunching:")
+            line(event, "Process", "\(process)\(W.didFinishLaunching):")
         case .spare(reused: true):
-            line(event, "Process", "\(proxy) WebProcessCache::addProcess: Adding process to WebProcess cache")
+            line(event, "Process", "\(proxy) \(W.processCache)::\(W.addProcess): Adding process to WebProcess cache")
         case .hello:
-            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didConnectToProcess:")
+            line(event, "ProcessSuspension", "\(throttler)\(W.didConnectToProcess):")
         case .priority(let band, _, _, let result, _, _):
             let name = band == .foreground ? "Foreground" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
-            let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - ProcessAssertion"
+            let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - \(W.processAssertion)"
+            let target = "\(assertion) for process with \(W.pidEquals)\(pid)"
             switch result {
             case .applied:
-                line(event, "ProcessSuspension", "\(prefix)::acquireSync Successfully took RBS assertion \(assertion) for process with PID=\(pid)")
+                line(event, "ProcessSuspension", "\(prefix)::acquireSync \(W.successfullyTook) RBS assertion \(target)")
             case .noSuchProcess:
                 line(event, "assertion", RunningBoardError.targetMissing.rawValue)
-                line(event, "ProcessSuspension", "\(prefix): Failed to acquire RBS assertion \(assertion) for process with PID=\(pid), error: \(RunningBoardError.targetMissing.error)")
+                line(event, "ProcessSuspension", "\(prefix): \(W.failedToAcquire) RBS assertion \(target), error: \(RunningBoardError.targetMissing.error)")
             default:
                 break
             }
         case .commit:
-            line(event, "Loading", "\(pageTag) WebPageProxy::didCommitLoadForFrame:")
+            line(event, "Loading", "\(webPage)\(W.didCommitLoadForFrame):")
         case .render:
-            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishDocumentLoadForFrame:")
-            line(event, "Loading", "\(pageTag) WebPageProxy::didFinishLoadForFrame:")
+            line(event, "Loading", "\(webPage)\(W.didFinishDocumentLoad)ForFrame:")
+            line(event, "Loading", "\(webPage)\(W.didFinishLoadForFrame):")
         case .shutdown:
-            line(event, "Process", "\(proxy) WebProcessProxy::shutDown:")
+            line(event, "Process", "\(process)\(W.shutDown):")
         case .kill(_, let verdict):
             terminating.insert(Int32(pid))
             if verdict == .unresponsive {
-                line(event, "Process", "\(proxy) WebProcessProxy::didBecomeUnresponsive:")
+                line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
             }
-            line(event, "Process", "\(proxy) WebProcessProxy::requestTermination: reason=RequestedByClient")
+            line(event, "Process", "\(process)\(W.requestTermination): reason=\(W.requestedByClient)")
         case .launchFailed:
-            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
+            line(event, "Process", "\(process)\(Self.failedToLaunch)")
         case .death(let death):
             died(death, event, pid: pid, proxy: proxy)
         case .termination:
-            line(event, "Loading", "\(pageTag) WebPageProxy::processDidTerminate: (pid \(pid)), reason=Crash")
-            line(event, "Loading", "\(pageTag) WebPageProxy::dispatchProcessDidTerminate: reason=Crash")
+            line(event, "Loading", "\(webPage)\(W.processDidTerminate): (pid \(pid)), reason=\(W.crash)")
+            line(event, "Loading", "\(webPage)\(W.dispatchProcessDidTerminate): reason=\(W.crash)")
         case .recovery where !delegate:
-            line(event, "Loading", "\(pageTag) WebPageProxy::tryReloadAfterProcessTermination: process crashed and the client did not handle it, reloading the page")
+            line(event, "Loading", "\(webPage)\(W.tryReloadAfterProcessTermination): process crashed and the client did not handle it, reloading the page")
         default:
             break
         }
     }
 
-    private static let failedToLaunch = "WebProcessProxy::didFinishLaunching: Invalid connection identifier (web process failed to launch)"
+    private typealias W = WebKitWording
+    private static let failedToLaunch = "\(W.didFinishLaunching): \(W.invalidConnection) identifier (web process \(W.failedToLaunch))"
 
     /// A normal exit is a disconnect; a launch that never connected, a failed launch; the supervisor's own kill,
     /// WebKit's own termination; anything else a crash, since WebKit cannot tell a jetsam kill from one.
     /// runningboardd reports the signal, as a device's full log shows it.
     private func died(_ death: SupervisorEvent.Death, _ event: Event, pid: Int, proxy: String) {
         let byUs = terminating.remove(Int32(pid)) != nil
+        let process = "\(proxy) \(W.webProcessProxy)::"
         if death.status == .normal {
-            line(event, "ProcessSuspension", "\(proxy) ProcessThrottler::didDisconnectFromProcess:")
+            line(event, "ProcessSuspension", "\(proxy) \(W.processThrottler)::\(W.didDisconnectFromProcess):")
         } else if death.status == .launchFailed && (byUs || death.reason?.contains("SIGKILL") != true) {
-            line(event, "Process", "\(proxy) \(Self.failedToLaunch)")
+            line(event, "Process", "\(process)\(Self.failedToLaunch)")
         } else if byUs {
-            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=RequestedByClient")
+            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(W.requestedByClient)")
         } else {
-            line(event, "Process", "\(proxy) WebProcessProxy::didClose: (web process 0 crash)")
-            line(event, "Process", "\(proxy) WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash")
+            line(event, "Process", "\(process)\(W.didClose): (web process 0 crash)")
+            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(W.crash)")
         }
         guard case .signal(let signal) = death.exit else { return }
         let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
         pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
-            + "[\(identity)] termination reported by launchd (2, \(signal), \(signal))\n"
+            + "[\(identity)] \(W.reportedByLaunchd)2, \(signal), \(signal))\n"
     }
 
     private func line(_ event: Event, _ category: String, _ message: String) {

@@ -21,10 +21,7 @@ final class PageLoad: LoadClient {
         self.hidden = hidden
     }
 
-    func start(_ worker: Worker, in view: View) -> String? {
-        simulation?.supervisor.send(.load(url: url, replace: false), to: worker)
-        return url
-    }
+    func start(_ worker: Worker, in view: View) -> LoadStart { .load(url) }
 
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
         simulation?.browser.serve(url, kind, for: nil) ?? .gone
@@ -43,7 +40,6 @@ final class PageLoad: LoadClient {
     func visible(_ view: View, first: Bool, at time: Int) {
         guard let simulation else { return }
         if first { simulation.clock.cancel(blankDeadline) }
-        simulation.supervisor.logVisible(view, first: first, at: time)
         simulation.dwell(in: view, of: self)
     }
 

@@ -9,7 +9,7 @@ import WireProtocol
 @testable import System
 
 /// A load's client for the core's tests: it loads one URL, serves every fetch with a small page, and records what
-/// the supervisor tells it. Like the workload's `PageLoad`, it logs each time its view is on screen with content.
+/// the supervisor tells it.
 final class RecordingClient: LoadClient {
     weak var supervisor: Supervisor?
     let url: String
@@ -25,10 +25,7 @@ final class RecordingClient: LoadClient {
         self.url = url
     }
 
-    func start(_ worker: Worker, in view: View) -> String? {
-        supervisor?.send(.load(url: url, replace: false), to: worker)
-        return url
-    }
+    func start(_ worker: Worker, in view: View) -> LoadStart { .load(url) }
 
     func serve(_ url: String, _ kind: ResourceKind, for worker: Worker) -> SchemeResponse {
         SchemeResponse(status: 200, mime: "text/html", body: Array("<title>Page</title>Page".utf8))
@@ -41,7 +38,6 @@ final class RecordingClient: LoadClient {
     }
     func visible(_ view: View, first: Bool, at time: Int) {
         sightings.append((view.id, first))
-        supervisor?.logVisible(view, first: first, at: time)
         onVisible(view)
     }
     func ended(_ view: View, error: String?) { endings.append((view.id, error)) }

@@ -25,7 +25,7 @@ func journalRecords(_ texts: [[UInt8]]) -> [UInt8] {
 @Suite struct TypingWindow {
     /// A worker the editor can send to, which is no process: the editor only keeps account of it.
     func detachedWorker() throws -> Worker {
-        Worker(FakeWorker(pid: 1, clock: VirtualClock()))
+        Worker(FakeWorker(pid: 1, clock: VirtualClock()), limits: SupervisorSettings().conversationLimits)
     }
 
     @Test func theTypistWaitsWhileAWindowOfInputsIsUnacknowledged() throws {

@@ -1,0 +1,52 @@
+/// WebKit's and RunningBoard's words as a device's log prints them (WebKit's `WebProcessProxy`, `ProcessThrottler`,
+/// `ProcessAssertion`, `WebPageProxy` and `WebProcessCache` logging; runningboardd's termination reports): the iOS
+/// log writer builds its lines from them and the analyzer looks for them, so the two cannot drift apart.
+public enum WebKitWording {
+    // The classes whose lines are read.
+    public static let webProcessProxy: StaticString = "WebProcessProxy"
+    public static let processCache: StaticString = "WebProcessCache"
+    public static let processThrottler: StaticString = "ProcessThrottler"
+    public static let processAssertion: StaticString = "ProcessAssertion"
+    public static let webPageProxy: StaticString = "WebPageProxy"
+
+    // A process launched, cached, connected, disconnected.
+    public static let didFinishLaunching: StaticString = "didFinishLaunching"
+    /// What `didFinishLaunching` says of a process that never connected.
+    public static let invalidConnection: StaticString = "Invalid connection"
+    public static let failedToLaunch: StaticString = "failed to launch"
+    public static let addProcess: StaticString = "addProcess"
+    public static let takeProcess: StaticString = "takeProcess"
+    public static let didConnectToProcess: StaticString = "didConnectToProcess"
+    public static let didDisconnectFromProcess: StaticString = "didDisconnectFromProcess"
+
+    // Assertions: the foreground or background priority WebKit asks RunningBoard for.
+    public static let successfullyTook: StaticString = "Successfully took"
+    public static let failedToAcquire: StaticString = "Failed to acquire"
+
+    // Ends.
+    public static let didClose: StaticString = "didClose"
+    public static let processDidTerminateOrFailedToLaunch: StaticString = "processDidTerminateOrFailedToLaunch"
+    public static let didBecomeUnresponsive: StaticString = "didBecomeUnresponsive"
+    public static let requestTermination: StaticString = "requestTermination"
+    public static let shutDown: StaticString = "shutDown"
+    /// `processDidTerminate` and `dispatchProcessDidTerminate`, the page's side of a death.
+    public static let processDidTerminate: StaticString = "processDidTerminate"
+    public static let dispatchProcessDidTerminate: StaticString = "dispatchProcessDidTerminate"
+    /// WebKit's own reload when the app has no termination delegate.
+    public static let tryReloadAfterProcessTermination: StaticString = "tryReloadAfterProcessTermination"
+    /// runningboardd's line for a process launchd saw end: `(2, signal, signal)` follows.
+    public static let reportedByLaunchd: StaticString = "termination reported by launchd ("
+
+    // Loading.
+    public static let didCommitLoadForFrame: StaticString = "didCommitLoadForFrame"
+    public static let didFinishDocumentLoad: StaticString = "didFinishDocumentLoad"
+    public static let didFinishLoadForFrame: StaticString = "didFinishLoadForFrame"
+
+    // How lines name a process and a page.
+    public static let pidEquals: StaticString = "PID="
+    public static let pageProxyID: StaticString = "pageProxyID="
+
+    /// `ProcessTerminationReason` names as `reason=` prints them, for the ones our writer uses.
+    public static let crash: StaticString = "Crash"
+    public static let requestedByClient: StaticString = "RequestedByClient"
+}
