@@ -74,6 +74,10 @@ let package = Package(
         .target(
             name: "CommandLineOptions",
             dependencies: ["Browser", "Core", "Process", "Scenario", "LogAnalysis", "Events", "Text", "System", "Vocabulary"]),
+        /// What the tests run the core and the simulated world on: a virtual clock, and workers that are no
+        /// processes (scripted, or behaving as WebContent from its own page reader). Nothing in the product imports it.
+        .target(
+            name: "TestSupport", dependencies: ["Core", "Process", "System", "WireProtocol", "Vocabulary", "WorkerRuntime"]),
         .executableTarget(
             name: "supervisor",
             dependencies: [
@@ -108,7 +112,7 @@ let package = Package(
             name: "SupervisorTests",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer", "Vocabulary",
+                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer", "Vocabulary", "TestSupport",
             ]
         ),
     ],

@@ -12,8 +12,9 @@ public final class Simulation {
     let configuration: RunConfiguration
     var policy: Policy { configuration.policy }
     let log: EventLog
+    /// The kernel's events: Jetsam, signals, session saves. Time and workers come from `clock` and the launcher.
     package let loop: EventLoop
-    var clock: any Clock { loop }
+    let clock: any RunClock
     package let supervisor: Supervisor
     package let browser: Browser
     let schedule: FaultSchedule
@@ -31,18 +32,31 @@ public final class Simulation {
     /// The kills Jetsam and the killers outside named: what makes a death a kill from outside.
     let claims = KillClaims()
 
-    /// Throws a `SystemError` when the loop or the launcher cannot be set up, a `FileError` when the journal
-    /// cannot be used.
-    public init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws {
-        self.configuration = configuration
-        self.log = log
-        schedule = FaultSchedule(seed: configuration.seed)
+    /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
+    /// up, a `FileError` when the journal cannot be used.
+    public convenience init(configuration: RunConfiguration, content: ContentProvider, log: EventLog) throws {
         // A write to a worker that just died must fail with EPIPE, not kill the supervisor.
         Sys.ignoreSignal(SIGPIPE)
-        loop = try EventLoop()
+        let loop = try EventLoop()
         let launcher = try WorkerLauncher(
             executable: configuration.workerPath, loop: loop, sandboxed: configuration.sandbox)
-        supervisor = Supervisor(settings: configuration.supervisor, clock: loop, launcher: launcher, log: log)
+        try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
+    }
+
+    /// A run on the clock and launcher given: the event loop and real workers, or, for the policies' tests, a
+    /// virtual clock and workers that are no processes. Jetsam and session saves need the event loop's own time.
+    package init(
+        configuration: RunConfiguration, content: ContentProvider, log: EventLog, loop: EventLoop, clock: any RunClock,
+        launcher: any Launcher
+    ) throws {
+        precondition(clock === loop || (configuration.jetsam == nil && configuration.sessionPath == nil),
+            "Jetsam and session saves run on the event loop's time")
+        self.configuration = configuration
+        self.log = log
+        self.loop = loop
+        self.clock = clock
+        schedule = FaultSchedule(seed: configuration.seed)
+        supervisor = Supervisor(settings: configuration.supervisor, clock: clock, launcher: launcher, log: log)
         browser = try Browser(
             supervisor: supervisor, settings: configuration.browser, content: content, loop: loop,
             editor: configuration.typingIntervalNanoseconds > 0)
@@ -111,7 +125,7 @@ public final class Simulation {
             for slot in 0..<min(configuration.views, configuration.loads) { beginNextLoad(slot: slot) }
         }
         if configuration.loads == 0 { browser.finishEditor() }
-        try loop.run(
+        try clock.run(
             until: { [unowned self] in
                 supervisor.workers.isEmpty
                     && (supervisor.stopping

@@ -10,6 +10,14 @@ package protocol Clock: AnyObject {
     func soon(_ work: @escaping () -> Void)
 }
 
+/// A clock that runs a whole run: the event loop, which waits on the kernel, or a virtual clock, which jumps from
+/// timer to timer.
+package protocol RunClock: Clock {
+    /// Does the work asked for `soon`, then fires timers and handles events, until `done()` holds; `afterBatch` runs
+    /// after each batch of work. With `quiet`, a long wait while it holds passes in simulated time.
+    func run(until done: () -> Bool, afterBatch: () -> Void, quiet: (() -> Bool)?) throws(SystemError)
+}
+
 /// A timer set on a `Clock`, to cancel it by.
 package struct TimerID: Hashable, Sendable {
     package let value: Int

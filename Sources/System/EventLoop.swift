@@ -5,7 +5,7 @@ import Glibc
 ///
 /// There is no polling: with no descriptor ready and no timer due, `epoll_wait` sleeps indefinitely. Timers share
 /// one timerfd armed at the earliest deadline, so sub-millisecond deadlines are honoured without busy waiting.
-package final class EventLoop: Clock {
+package final class EventLoop: RunClock {
     package typealias Handler = (_ events: UInt32) -> Void
 
     private let epoll: FileDescriptor

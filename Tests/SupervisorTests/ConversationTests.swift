@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 import Vocabulary
 import WireProtocol
 

@@ -5,45 +5,40 @@ import Testing
 @testable import Core
 @testable import Browser
 @testable import Scenario
+@testable import Events
+
+/// The data form drives whole runs: a built-in read back from what it prints behaves as the built-in does, every
+/// event the same at the same moment, in virtual time.
+@Suite struct PolicyRoundTrip {
+    /// 20 loads, a fifth of them raced (seed 1 races 3). The page renders slower than the race window lasts, so a
+    /// raced worker never paints first; the watchdog checks every 100 ms, within the blank timeout (1 s).
+    static func run(_ policy: Policy) throws -> (RunSummary, [Event]) {
+        let run = try simulateVirtually({
+            $0.policy = policy
+            $0.loads = 20
+            $0.raceRate = 0.2
+            $0.seed = 1
+            $0.watchdogNanoseconds = 100_000_000
+        }, content: ContentProvider(pages: [("page.html", page("Page", render: "cpu=30ms"))]))
+        return (run.summary, run.events)
+    }
+
+    @Test(arguments: Policy.all)
+    func aBuiltInAndItsPrintedCopyGiveTheSameRun(builtIn: Policy) throws {
+        let copy = try PolicyData.policy(builtIn.inlineForm)
+        #expect(copy == builtIn)
+        let ((original, events), (printed, copied)) = (try Self.run(builtIn), try Self.run(copy))
+        func steps(_ events: [Event]) -> [String] { events.map { "\($0.monotonic) \($0.name) \($0.view ?? 0) \($0.pid ?? 0)" } }
+        #expect(steps(copied) == steps(events), "\(builtIn.name)")
+        #expect(printed.policy == builtIn.name && original.loads == 20)
+        #expect(original.faultsDelivered + original.faultsSpared == 3, "the seed's races")
+        #expect(original.rendered + original.blank + original.failed == 20)
+    }
+}
 
 extension Processes {
-    /// The data form drives real runs: a built-in read back from what `supervisor policies` prints behaves as the
-    /// built-in does, and user policies reach `run` and `compare` through the binary.
-    @Suite struct PolicyRoundTrip {
-        /// The counts of a run that follow from its seed and policy, not from timing.
-        static func counts(_ summary: RunSummary) -> [String: Int] {
-            [
-                "loads": summary.loads, "rendered": summary.rendered, "blank": summary.blank, "failed": summary.failed,
-                "reloads": summary.recoveries[.reload] ?? 0, "rebuilds": summary.recoveries[.rebuild] ?? 0,
-                "delivered": summary.faultsDelivered, "spared": summary.faultsSpared,
-                "unobserved": summary.unobservedDeaths,
-            ]
-        }
-
-        /// 20 loads, a fifth of them raced (seed 1 races 3). The page renders slower than the race window lasts,
-        /// so a raced worker never paints first, and the blank timeout (simulate's 1 s) leaves the watchdog (every
-        /// 100 ms) time for reload's three recoveries and its give-up, and a rebuilt view time to render, however
-        /// busy the machine is.
-        static func run(_ policy: Policy) throws -> RunSummary {
-            try simulate({
-                $0.policy = policy
-                $0.loads = 20
-                $0.raceRate = 0.2
-                $0.seed = 1
-                $0.watchdogNanoseconds = 100_000_000
-            }, content: ContentProvider(pages: [("page.html", page("Page", render: "cpu=30ms"))])).summary
-        }
-
-        @Test(arguments: Policy.all)
-        func aBuiltInAndItsPrintedCopyGiveTheSameRun(builtIn: Policy) throws {
-            let copy = try PolicyData.policy(builtIn.inlineForm)
-            #expect(copy == builtIn)
-            let (original, printed) = (try Self.run(builtIn), try Self.run(copy))
-            #expect(Self.counts(printed) == Self.counts(original), "\(builtIn.name)")
-            #expect(printed.policy == builtIn.name && original.loads == 20)
-            #expect(original.faultsDelivered + original.faultsSpared == 3, "the seed's races")
-        }
-
+    /// User policies reach `run` and `compare` through the binary, which prints each built-in so that it reads back.
+    @Suite struct PolicyCLI {
         /// Each line `supervisor policies` prints is a built-in, in order, that `--policy` reads back; with
         /// `--json`, each line is a policy file's content.
         @Test func theBinaryPrintsEachBuiltInSoThatItReadsBack() throws {

@@ -9,6 +9,8 @@ import Testing
 @testable import Scenario
 @testable import Browser
 @testable import Text
+import System
+import TestSupport
 
 /// Every test that starts processes lives under this suite, so that none of them runs beside another: the
 /// descriptor and zombie counts they check are process-wide.
@@ -65,19 +67,50 @@ func simulate(
     _ configure: (inout RunConfiguration) -> Void = { _ in }, content: ContentProvider,
     react: @escaping (Event) -> Void = { _ in }
 ) throws -> (summary: RunSummary, events: [Event]) {
+    let configuration = testConfiguration(workerPath: workerPath) {
+        $0.outsideKillsPath = outsideKills
+        configure(&$0)
+    }
+    return try recorded(react) { log in try Simulation(configuration: configuration, content: content, log: log) }
+}
+
+/// `simulate` on a virtual clock, with workers that behave as WebContent (`PageWorker`) and are no processes: a
+/// policy's logic, run in microseconds of real time. `prepare` sets up each worker as it is launched.
+func simulateVirtually(
+    _ configure: (inout RunConfiguration) -> Void = { _ in }, content: ContentProvider,
+    react: @escaping (Event) -> Void = { _ in }, prepare: @escaping (FakeWorker) -> Void = { _ in }
+) throws -> (summary: RunSummary, events: [Event], workers: [FakeWorker]) {
+    let clock = VirtualClock()
+    let launcher = FakeLauncher(clock: clock)
+    launcher.prepare = { worker in
+        PageWorker(worker, clock: clock)
+        prepare(worker)
+    }
+    let configuration = testConfiguration(workerPath: launcher.executable, configure)
+    let (summary, events) = try recorded(react) { log in
+        try Simulation(
+            configuration: configuration, content: content, log: log, loop: try EventLoop(), clock: clock, launcher: launcher)
+    }
+    return (summary, events, launcher.launched)
+}
+
+/// A run's configuration for the tests: loads that cannot recover end as blank after a second rather than five.
+private func testConfiguration(workerPath: String, _ configure: (inout RunConfiguration) -> Void) -> RunConfiguration {
     var configuration = RunConfiguration(workerPath: workerPath)
-    // Loads that cannot recover end as blank after a second rather than five.
     configuration.blankTimeoutNanoseconds = 1_000_000_000
-    configuration.outsideKillsPath = outsideKills
     configure(&configuration)
+    return configuration
+}
+
+/// Runs the simulation `make` builds on a log that keeps every event, showing each to `react` as it happens.
+private func recorded(_ react: @escaping (Event) -> Void, _ make: (EventLog) throws -> Simulation) throws -> (RunSummary, [Event]) {
     let log = EventLog()
     nonisolated(unsafe) var events: [Event] = []
     log.observers.append { event in
         events.append(event)
         react(event)
     }
-    let simulation = try Simulation(configuration: configuration, content: content, log: log)
-    let summary = try simulation.run()
+    let summary = try make(log).run()
     return (summary, events)
 }
 

@@ -2,6 +2,7 @@ import CShim
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 import WireProtocol
 
 @testable import LogAnalysis

@@ -1,6 +1,7 @@
 import CShim
 import Glibc
 import Testing
+import TestSupport
 import WireProtocol
 
 @testable import Core

@@ -190,6 +190,15 @@ long wr_sandbox(const unsigned char *frame, long frame_length, int input, int ou
     return sys(SYS_prctl, 22 /* PR_SET_SECCOMP */, SECCOMP_MODE_FILTER, &filter);
 }
 
+long wr_attempt_number(int call) {
+    switch (call) {
+    case WR_ATTEMPT_OPEN: return SYS_openat;
+    case WR_ATTEMPT_SOCKET: return SYS_socket;
+    case WR_ATTEMPT_EXEC: return SYS_execve;
+    default: return -1;
+    }
+}
+
 long wr_attempt(int call, const char *path) {
     long result;
     switch (call) {

@@ -64,6 +64,8 @@ long wr_sandbox(const unsigned char *frame, long frame_length, int input, int ou
 #define WR_ATTEMPT_SOCKET 2
 #define WR_ATTEMPT_EXEC 3
 long wr_attempt(int call, const char *path);
+/* The system call number `wr_attempt(call, …)` makes: what a sandbox that catches it reports. */
+long wr_attempt_number(int call);
 
 _Noreturn void wr_exit(int code);
 _Noreturn void wr_abort(void);

@@ -1,8 +1,9 @@
+import Glibc
 import System
 
 /// Time that moves only when told to: timers fire in deadline order as `advance` passes them, each seeing `now` at
 /// its own deadline. Policies, limits and watchdogs are tested on it in microseconds of real time.
-package final class VirtualClock: Clock {
+package final class VirtualClock: RunClock {
     package private(set) var now: Int
     private var timers: [(deadline: Int, id: Int, action: () -> Void)] = []
     private var soon: [() -> Void] = []
@@ -26,6 +27,22 @@ package final class VirtualClock: Clock {
 
     /// Timers set and not yet fired or cancelled.
     package var pending: Int { timers.count }
+
+    /// Runs as the event loop does, with no wait: work asked for `soon`, then the next timer, until `done()` holds.
+    /// A run with nothing left to do and not done would wait for ever on a real loop; here it is an error.
+    package func run(until done: () -> Bool, afterBatch: () -> Void, quiet: (() -> Bool)?) throws(SystemError) {
+        while true {
+            while !soon.isEmpty { soon.removeFirst()() }
+            afterBatch()
+            if done() { return }
+            guard let next = timers.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) else {
+                throw SystemError("virtual run: nothing left to happen", errno: EDEADLK)
+            }
+            cancel(TimerID(next.id))
+            now = max(now, next.deadline)
+            next.action()
+        }
+    }
 
     /// Moves to `now + nanoseconds`, firing every timer due on the way (and work asked for `soon` before each),
     /// timers they schedule included.

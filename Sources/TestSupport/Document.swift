@@ -1,0 +1,1 @@
+../../Workers/WebContent/Document.swift
