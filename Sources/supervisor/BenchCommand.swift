@@ -116,17 +116,17 @@ enum BenchCommand {
             iterations * 10, { try channel.roundTrips($0) }, { try external(floor, "roundtrip \($0)") })
         let frames = 200_000
         let throughputs = try interleaved(
-            5, warmUp: false,
+            min(iterations, 5), warmUp: false,
             { _ in [Double(frames) / (try channel.stream(frames))] },
             { _ in try floor.map { [Double(frames) / ((try samples(from: $0, "stream \(frames)", count: 1))[0] / 1e3)] } ?? [] })
         step("scale")
         let largest = arguments[options.scaleWorkers]
-        let scales = try Scale.compare(workers: [largest / 4, largest], rounds: 3, workerPath: workerPath)
+        let scales = try Scale.compare(workers: [largest / 4, largest], rounds: min(iterations, 3), workerPath: workerPath)
         step("session restore")
         let sessionFile = try SessionBench.writeFile(in: scratch)
         defer { unlink(sessionFile) }
         let restores = try interleaved(
-            50, { try SessionBench.restore(sessionFile, count: $0, workerPath: workerPath) },
+            min(iterations, 50), { try SessionBench.restore(sessionFile, count: $0, workerPath: workerPath) },
             { try external(floor, "restore \($0) '\(sessionFile)'") })
         let analysis = try analyzeMetrics(megabytes: analyzeMegabytes, scratch: scratch)
         step(nil)

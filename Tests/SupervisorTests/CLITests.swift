@@ -37,7 +37,7 @@ extension Processes {
                 try #require(built.status == 0, "\(built.stderr)")
             }
             let result = try runSupervisorBounded([
-                "bench", "--iterations", "5", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
+                "bench", "--iterations", "2", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
                 "--scale-workers", "32", "--json",
             ], seconds: 100)
             #expect(result.status == 0, "\(result.stderr)")
