@@ -69,7 +69,9 @@ let package = Package(
                 "Vocabulary",
             ]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
-        .target(name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary"]),
+        .target(
+            name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary"],
+            exclude: ["IOSLogFormats.md"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
         .target(
             name: "CommandLineOptions",

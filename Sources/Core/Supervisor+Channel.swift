@@ -119,10 +119,6 @@ extension Supervisor {
     func saidHello(_ worker: Worker, sandbox: Sandbox) {
         let now = clock.now
         worker.sandbox = sandbox
-        if sandbox == .unavailable && !warnedNoSandbox {
-            warnedNoSandbox = true
-            printError("supervisor: warning: this kernel has no seccomp filters; workers run without their sandbox")
-        }
         launchFailuresInARow = 0
         everSaidHello = true
         log.emit(

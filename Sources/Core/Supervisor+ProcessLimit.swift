@@ -8,16 +8,12 @@ import System
 /// all, for `processWaitLimit` retries in a row, stops the run.
 extension Supervisor {
     /// What the kernel said, for the warning and the error.
-    static let processLimitRefusal = "the system refused a new process (ulimit -u, or the kernel's limit)"
+    package static let processLimitRefusal = "the system refused a new process (ulimit -u, or the kernel's limit)"
 
     /// A launch for `view` (or for a spare, with none) was refused for want of a process: a spare is simply not
     /// made; a view waits its turn.
     func refusedProcess(for view: View?) {
-        if !warnedProcessLimit {
-            warnedProcessLimit = true
-            printError("supervisor: warning: \(Self.processLimitRefusal); going on with fewer workers, each view "
-                + "that needs one waiting for another to end")
-        }
+        log.emit(.processRefused, view: view?.id)
         guard let view, !waitsForProcess(view) else { return }
         waitingForProcess.append(view)
         armProcessRetry()

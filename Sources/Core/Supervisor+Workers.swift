@@ -84,16 +84,7 @@ extension Supervisor {
         let bands = settings.bands
         let result = worker.handle.apply(band, bands)
         if result == .applied { worker.band = band }
-        var rbs: RunningBoardError?
-        switch result {
-        case .noSuchProcess where band == .foreground:
-            rbs = .targetMissing
-        case .denied(let error) where !warnedPriorityDenied:
-            warnedPriorityDenied = true
-            printError("supervisor: warning: cannot change worker priority (\(error)); continuing without it")
-        default:
-            break
-        }
+        let rbs: RunningBoardError? = result == .noSuchProcess && band == .foreground ? .targetMissing : nil
         log.emit(
             .priority(
                 band: band, nice: Int(bands.nice(band)), oomScoreAdj: Int(bands.oomScoreAdjust(band)),

@@ -33,9 +33,6 @@ package final class Supervisor {
     package private(set) var failure: String?
     var launchFailuresInARow = 0
     var everSaidHello = false
-    var warnedPriorityDenied = false
-    var warnedNoSandbox = false
-    var warnedProcessLimit = false
     /// Views whose worker the kernel refused for want of a process, oldest first, and the retry timer.
     var waitingForProcess: [View] = []
     var processRetry: TimerID?

@@ -55,6 +55,7 @@ extension SupervisorEvent {
         case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken
+        case "process-refused": self = .processRefused
         case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.wire("sandbox"))
         case "priority":
             self = .priority(

@@ -20,6 +20,7 @@ extension SupervisorEvent {
         case .spawn: "spawn"
         case .spare: "spare"
         case .spareTaken: "spare-taken"
+        case .processRefused: "process-refused"
         case .hello: "hello"
         case .priority: "priority"
         case .load: "load"
@@ -82,7 +83,7 @@ extension SupervisorEvent {
         case .visible(let load, let ms, let first, let editor):
             f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
-        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved: break
+        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .processRefused: break
         case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
         case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms, let sandbox):

@@ -50,7 +50,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     /// The first message of a new worker.
     case hello(spawnToHelloMs: Double, sandbox: Sandbox)
     /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's error
-    /// in `rbs` for a foreground raise; "EPERM"; "failed", with the error in `error`).
+    /// in `rbs` for a foreground raise; "EPERM" or "EACCES", with the call refused in `error`; "failed", with the
+    /// error in `error`).
     case priority(
         band: PriorityBand, nice: Int, oomScoreAdj: Int, result: PriorityAnswer, error: String?, rbs: RunningBoardError?)
     /// A page sent to a worker; `attempt` counts the load's recoveries.
@@ -69,6 +70,9 @@ public enum SupervisorEvent: Equatable, Sendable {
     case death(Death)
     /// A launch refused before any process existed: no pid. Written as a `death` whose status is `launch-failed`.
     case launchFailed(reason: String)
+    /// That refusal was the kernel's limit on processes (EAGAIN: `ulimit -u`, or its task limit): the view that
+    /// needed a worker waits for another to end, and the run goes on with fewer.
+    case processRefused
     case protocolViolation(reason: String)
     /// A message not sent: `message` is its wire tag.
     case sendRefused(message: Int, reason: String)

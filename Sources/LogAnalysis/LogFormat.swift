@@ -1,7 +1,7 @@
 import Events
 import Text
 
-/// The envelopes a log line comes in: those of real iOS and macOS logs (see IOS-LOG-FORMATS.md), and our own JSON
+/// The envelopes a log line comes in: those of real iOS and macOS logs (IOSLogFormats.md), and our own JSON
 /// Lines logs. The format is told line by line, because people paste several tools' output into one file.
 public enum LogFormat: String, CaseIterable, Sendable {
     /// `2025-03-02 10:11:12.123456+0100 App[4100:99001] [Category] message`; also with the time stripped, with a

@@ -1,7 +1,7 @@
 import Vocabulary
 
 /// Reads the messages WebKit (in the host app), RunningBoard, the kernel and forwarded WebContent lines write, in
-/// every wording IOS-LOG-FORMATS.md lists, and says what each means as observations. Lenient by design: markers are
+/// every wording IOSLogFormats.md lists, and says what each means as observations. Lenient by design: markers are
 /// looked for anywhere in the message, so relay prefixes, pointers and reworded tails do not matter.
 package enum WebKitMessage {
     package static func observe(_ m: Span<UInt8>, into out: inout [Observation]) {

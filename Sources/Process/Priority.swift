@@ -41,9 +41,14 @@ package enum PriorityResult: Equatable {
         }
     }
 
-    /// What the event log's `error` says: the error of a band that failed for another reason.
+    /// What the event log's `error` says: the call refused, for a band not permitted; the error, for a band that
+    /// failed for another reason.
     package var error: String? {
-        if case .failed(let error) = self { String(cString: strerror(error.errno)) } else { nil }
+        switch self {
+        case .applied, .noSuchProcess: nil
+        case .denied(let error): error.description
+        case .failed(let error): String(cString: strerror(error.errno))
+        }
     }
 }
 

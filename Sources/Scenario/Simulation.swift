@@ -31,6 +31,8 @@ public final class Simulation {
     var signals: FileDescriptor?
     /// The kills Jetsam and the killers outside named: what makes a death a kill from outside.
     let claims = KillClaims()
+    /// What the operator is warned of as the run meets it; tests may catch the lines.
+    package var warnings = RunWarnings()
 
     /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
     /// up, a `FileError` when the journal cannot be used.
@@ -94,6 +96,7 @@ public final class Simulation {
     public func run() throws(SystemError) -> RunSummary {
         let summary = RunSummary(policy: policy.name)
         log.observers.append(summary.record)
+        log.observers.append(warnings.record)
         log.emit(.runBegin(.init(
             policy: policy.name, delegate: policy.delegate, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
             seed: Int(truncatingIfNeeded: configuration.seed), raceRate: configuration.raceRate,

@@ -1,8 +1,9 @@
 @testable import LogAnalysis
 @testable import Text
 
-/// Hand-written logs in the shapes of IOS-LOG-FORMATS.md. In each envelope fixture, pid 4107 is launched, never
-/// renders, dies, and is then raised to foreground and found gone: a kill before render. The host app is pid 4100.
+/// Hand-written logs in the shapes of Sources/LogAnalysis/IOSLogFormats.md. In each envelope fixture, pid 4107 is
+/// launched, never renders, dies, and is then raised to foreground and found gone: a kill before render. The host app
+/// is pid 4100.
 enum Fixture {
     /// Xcode console with metadata: a process name with a space, a space before `[pid:tid]`, an empty category, two
     /// spaces after a category, and the RBS error 276 ms before WebKit's termination lines.

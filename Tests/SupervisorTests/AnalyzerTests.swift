@@ -36,8 +36,8 @@ extension AnalysisReport {
     }
 }
 
-/// One kill before render in each envelope of IOS-LOG-FORMATS.md: found, with its evidence, and every line either in
-/// a record read in that envelope or skipped (the app's own lines, which name nothing WebKit's).
+/// One kill before render in each envelope of Sources/LogAnalysis/IOSLogFormats.md: found, with its evidence, and
+/// every line either in a record read in that envelope or skipped (the app's own lines, which name nothing WebKit's).
 @Suite struct AnalyzerEnvelopes {
     @Test(arguments: [
         ("xcode", Fixture.xcode, LogFormat.xcode, 7, 1),

@@ -1,6 +1,7 @@
 @testable import LogAnalysis
 
-/// Hand-written `log show` exports and unified-log parser output in the shapes of IOS-LOG-FORMATS.md parts 4 and 5.
+/// Hand-written `log show` exports and unified-log parser output in the shapes of
+/// Sources/LogAnalysis/IOSLogFormats.md.
 /// The story is `Fixture`'s: MyApp (pid 4100) launches WebContent 4107, which dies before it renders and is then
 /// raised to foreground and found gone, at 10:11:12.12 Pacific standard time (18:11:12.12 UTC) on 2026-03-02.
 enum LogShowFixture {

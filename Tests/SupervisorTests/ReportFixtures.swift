@@ -1,7 +1,7 @@
 @testable import Events
 @testable import LogAnalysis
 
-/// Hand-written diagnostic reports in the shapes of IOS-LOG-FORMATS.md parts 6 and 7 (made-up pids, times and
+/// Hand-written diagnostic reports in the shapes of Sources/LogAnalysis/IOSLogFormats.md (made-up pids, times and
 /// addresses). WebContent pid 4107 belongs to the host app MyApp, pid 4100, in coalition 977.
 enum ReportFixture {
     /// A JSON crash report of WebContent: the metadata line, then the body with its keys in an unusual order, the
