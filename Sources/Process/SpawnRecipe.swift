@@ -12,6 +12,6 @@ package enum SpawnRecipe {
     /// another that is still to be mapped. `fd` itself is closed when it is moved.
     package static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
         guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
-        return FileDescriptor(try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1))
+        return try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1)
     }
 }

@@ -38,7 +38,7 @@ package final class WorkerLauncher: Launcher {
     package init(executable: String, loop: EventLoop, parent: pid_t = getpid(), sandboxed: Bool) throws(SystemError) {
         self.executable = executable
         self.loop = loop
-        null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
+        null = try SpawnRecipe.aboveChannel(try Sys.open("/dev/null", O_RDWR))
         argv = [strdup(executable), strdup("\(parent)")] + (sandboxed ? [] : [strdup("--no-sandbox")]) + [nil]
         envp = [strdup(SpawnRecipe.environment), nil]
     }
@@ -65,14 +65,14 @@ package final class WorkerLauncher: Launcher {
     /// say) closes every one opened before it, and the child's ends are closed once it has its copies.
     private func spawn() throws(SystemError) -> WorkerProcess {
         let toChild = try Sys.pipe()
-        let childIn = FileDescriptor(toChild.read)
-        let parentOut = FileDescriptor(toChild.write)
+        let childIn = toChild.read
+        let parentOut = toChild.write
         let fromChild = try Sys.pipe()
-        let parentIn = FileDescriptor(fromChild.read)
-        let childOut = FileDescriptor(fromChild.write)
+        let parentIn = fromChild.read
+        let childOut = fromChild.write
         let fromStandardError = try Sys.pipe()
-        let errorsIn = FileDescriptor(fromStandardError.read)
-        let childErrors = FileDescriptor(fromStandardError.write)
+        let errorsIn = fromStandardError.read
+        let childErrors = fromStandardError.write
         let input = try SpawnRecipe.aboveChannel(childIn)
         let output = try SpawnRecipe.aboveChannel(childOut)
         let errors = try SpawnRecipe.aboveChannel(childErrors)

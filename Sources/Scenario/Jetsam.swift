@@ -42,25 +42,25 @@ package final class JetsamProcess {
 
     package init(_ settings: JetsamSettings) throws(SystemError) {
         // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
-        let null = try SpawnRecipe.aboveChannel(FileDescriptor(try Sys.open("/dev/null", O_RDWR)))
-        let log = try settings.logFD.map { fd throws(SystemError) in try Sys.duplicate(fd, above: SV_CHANNEL_OUT_FD + 1) }
-        defer { if let log { Sys.close(log) } }
+        let null = try SpawnRecipe.aboveChannel(try Sys.open("/dev/null", O_RDWR))
+        // Its standard output: the log it is given, or nowhere.
+        let output = try Sys.duplicate(settings.logFD ?? null.rawValue, above: SV_CHANNEL_OUT_FD + 1)
         let pipe = try Sys.pipe()
-        let claims = FileDescriptor(pipe.read)
-        let claimed = try SpawnRecipe.aboveChannel(FileDescriptor(pipe.write))
+        let claims = pipe.read
+        let claimed = try SpawnRecipe.aboveChannel(pipe.write)
         try Sys.setNonBlocking(claims.rawValue)
         var arguments = [
             settings.executable, "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
             "--claims-fd", "\(SV_CHANNEL_IN_FD)",
         ]
-        if log != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
+        if settings.logFD != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [strdup(SpawnRecipe.environment), nil]
         defer { (argv + envp).forEach { free($0) } }
         // The claims' write end goes where a worker's input would, on fd 3.
         let child = try Sys.spawn(
-            settings.executable, argv, envp, input: claimed.rawValue, output: log ?? null.rawValue, null: null.rawValue)
+            settings.executable, argv, envp, input: claimed.rawValue, output: output.rawValue, null: null.rawValue)
         pidfd = child.descriptor
         self.child = consume child
         self.claims = consume claims

@@ -81,7 +81,7 @@ public final class Simulation {
             // Claims written before this run began are of other runs' workers.
             let file = try InputFile(path)
             try Sys.seek(file.fd, to: file.status.size)
-            claims.add(FileDescriptor(try Sys.duplicate(file.fd, above: 0)))
+            claims.add(try Sys.duplicate(file.fd, above: 0))
         }
         supervisor.renderedOffScreen = { [weak self] in self?.renderedOffScreen($0) }
         supervisor.stopRun = { [weak self] in self?.stop() }

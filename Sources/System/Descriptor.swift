@@ -20,6 +20,12 @@ package struct FileDescriptor: ~Copyable {
     }
 }
 
+/// The two ends of a pipe, each owned.
+@frozen package struct Pipe: ~Copyable {
+    package let read: FileDescriptor
+    package let write: FileDescriptor
+}
+
 /// A child process this one started and has not reaped yet, with the pidfd that names it: a signal sent through
 /// the pidfd reaches this child or nothing, never a process that inherited a recycled pid. Its owner drops the
 /// value once `reap` succeeds, so "reaped" is the absence of a `ChildProcess`, and its pidfd is closed only after

@@ -90,9 +90,8 @@ package enum Orphans {
     private static func children() -> Set<Int32> {
         var found: Set<Int32> = []
         for task in (try? Sys.directoryEntries("/proc/self/task")) ?? [] {
-            guard let fd = try? Sys.open("/proc/self/task/\(task)/children", O_RDONLY) else { continue }
-            defer { Sys.close(fd) }
-            let text = (try? Sys.readAll(fd)) ?? []
+            guard let file = try? Sys.open("/proc/self/task/\(task)/children", O_RDONLY) else { continue }
+            let text = (try? Sys.readAll(file.rawValue)) ?? []
             for number in text.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }) {
                 if let pid = Int32(String(decoding: number, as: UTF8.self)) { found.insert(pid) }
             }

@@ -78,7 +78,7 @@ package enum SideBySide {
         _ i: Int, _ shared: Shared<Result>, _ job: @escaping @Sendable (Int, consuming FileDescriptor) -> Result
     ) throws(SystemError) -> Lane {
         let relay = FileDescriptor(try retrying("eventfd", .other) { sv_eventfd(1) })
-        let given = FileDescriptor(try Sys.duplicate(relay.rawValue, above: 2))
+        let given = try Sys.duplicate(relay.rawValue, above: 2)
         let body = Body { [given = Transfer(given)] in
             let result = job(i, given.take())
             shared.results.withLock { $0[i] = result }

@@ -122,9 +122,8 @@ package enum SyscallFaults {
     private static func writeReport() {
         sv_syscall_faults_set(0)
         let (report, counts) = state.withLock { ($0.report, $0.rules.map(\.failed)) }
-        guard let report, let fd = try? Sys.open(report, O_WRONLY | O_CREAT | O_TRUNC) else { return }
-        _ = try? Sys.write(counts.map { "\($0)\n" }.joined(), to: fd)
-        Sys.close(fd)
+        guard let report, let file = try? Sys.open(report, O_WRONLY | O_CREAT | O_TRUNC) else { return }
+        _ = try? Sys.write(counts.map { "\($0)\n" }.joined(), to: file.rawValue)
     }
 
     package static let errnoNames: [String: Int32] = [

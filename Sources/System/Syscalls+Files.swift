@@ -53,8 +53,8 @@ extension Sys {
 
     /// Holds the directory at `path` for `openBeneath`, without the right to read anything through it. The
     /// corresponding C function is `open`, with O_PATH | O_DIRECTORY.
-    package static func openDirectoryPath(_ path: String) throws(SystemError) -> Int32 {
-        try retrying("open(\(path), O_PATH)", .open, path: path) { sv_open_directory_path(path) }
+    package static func openDirectoryPath(_ path: String) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(try retrying("open(\(path), O_PATH)", .open, path: path) { sv_open_directory_path(path) })
     }
 
     /// An O_PATH descriptor for `path` beneath the directory `root`, resolved by the kernel so that no `..`,
@@ -62,11 +62,11 @@ extension Sys {
     /// reading, so reaching a FIFO cannot block and reaching a device cannot touch it. Where openat2 is missing
     /// (ENOSYS, Linux before 5.6) this falls back to `walkBeneath`, which refuses every symlink. The corresponding C
     /// function is `openat2`, with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS.
-    package static func openBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
+    package static func openBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> FileDescriptor {
         guard !path.contains(0) else { throw SystemError("openat2", errno: EINVAL) }
         do throws(SystemError) {
             // The root as the call's descriptor: a fault rule can pick the opens beneath one root by its path.
-            return try retrying("openat2", .open, fd: root) { sv_openat2_beneath(root, cString(path)) }
+            return FileDescriptor(try retrying("openat2", .open, fd: root) { sv_openat2_beneath(root, cString(path)) })
         } catch let error where error.errno == ENOSYS {
             return try walkBeneath(root, path)
         }
@@ -75,29 +75,20 @@ extension Sys {
     /// `openBeneath` for kernels before 5.6, which lack openat2: one O_PATH | O_NOFOLLOW `openat` per component,
     /// refusing every symlink with ELOOP (even one that stays inside: only the kernel can follow one safely), and
     /// every `..`, absolute path or mount point with EXDEV. The corresponding C function is `openat`.
-    package static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> Int32 {
+    package static func walkBeneath(_ root: Int32, _ path: [UInt8]) throws(SystemError) -> FileDescriptor {
         guard path.first != UInt8(ascii: "/") else { throw SystemError("openat", errno: EXDEV) }
-        var current = try retrying("openat", .open) { sv_openat_path_nofollow(root, ".") }
-        var last: FileStatus
-        do throws(SystemError) { last = try status(current) } catch {
-            close(current)
-            throw error
-        }
+        var current = FileDescriptor(try retrying("openat", .open) { sv_openat_path_nofollow(root, ".") })
+        var last = try status(current.rawValue)
         let device = last.device
         for component in path.split(separator: UInt8(ascii: "/")) where !component.elementsEqual(".".utf8) {
-            let parent = current
-            defer { close(parent) }
             guard !component.elementsEqual("..".utf8) else { throw SystemError("openat", errno: EXDEV) }
-            current = try retrying("openat", .open) { sv_openat_path_nofollow(parent, cString(component)) }
-            let found: FileStatus
-            do throws(SystemError) { found = try status(current) } catch {
-                close(current)
-                throw error
-            }
+            let parent = current.rawValue
+            // The parent is closed as its child replaces it.
+            current = FileDescriptor(try retrying("openat", .open) { sv_openat_path_nofollow(parent, cString(component)) })
+            let found = try status(current.rawValue)
             // A symlink may not be followed here; a mount point (another device) may not be crossed, as
             // RESOLVE_NO_XDEV forbids.
             if found.type == S_IFLNK || found.device != device {
-                close(current)
                 throw SystemError("openat", errno: found.type == S_IFLNK ? ELOOP : EXDEV)
             }
             last = found
@@ -105,7 +96,6 @@ extension Sys {
         // As the kernel resolves it: a name followed by `/` or `/.` must be a directory.
         let end = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last
         if let end, end.isEmpty || end.elementsEqual(".".utf8), last.type != S_IFDIR {
-            close(current)
             throw SystemError("openat", errno: ENOTDIR)
         }
         return current
@@ -115,7 +105,7 @@ extension Sys {
     /// link has to be followed, so O_NOFOLLOW cannot be used; O_NONBLOCK and O_NOCTTY make sure that, were it
     /// anything but the regular file the caller saw, the open would neither wait nor take a terminal, and the caller
     /// checks the inode again. The corresponding C function is `open`.
-    package static func reopenForReading(_ pathFD: Int32) throws(SystemError) -> Int32 {
+    package static func reopenForReading(_ pathFD: Int32) throws(SystemError) -> FileDescriptor {
         try open("/proc/self/fd/\(pathFD)", O_RDONLY | O_NONBLOCK | O_NOCTTY)
     }
 

@@ -60,8 +60,8 @@ extension Sys {
 
     /// A second descriptor for the open file on `fd`, sharing its offset and its locks. The corresponding C
     /// function is `fcntl`, with F_DUPFD_CLOEXEC.
-    package static func duplicate(_ fd: Int32, above minimum: Int32 = 0) throws(SystemError) -> Int32 {
-        try retrying("fcntl(F_DUPFD_CLOEXEC)", .fcntl, fd: fd) { fcntl(fd, F_DUPFD_CLOEXEC, minimum) }
+    package static func duplicate(_ fd: Int32, above minimum: Int32 = 0) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(try retrying("fcntl(F_DUPFD_CLOEXEC)", .fcntl, fd: fd) { fcntl(fd, F_DUPFD_CLOEXEC, minimum) })
     }
 
     /// Sets the permission bits of the file open on `fd`. The corresponding C function is `fchmod`.
@@ -73,7 +73,7 @@ extension Sys {
     /// survives a power loss. The corresponding C function is `fsync`.
     package static func syncDirectory(of path: String) throws(SystemError) {
         let directory = directory(of: path)
-        let file = FileDescriptor(try open(directory, O_RDONLY | O_DIRECTORY))
+        let file = try open(directory, O_RDONLY | O_DIRECTORY)
         let fd = file.rawValue
         _ = try retrying("fsync(\(directory))", .sync, fd: fd) { fsync(fd) }
     }

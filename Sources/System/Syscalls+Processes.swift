@@ -42,13 +42,12 @@ extension Sys {
     /// Writes `/proc/PID/oom_score_adj`. A vanished process shows up as ENOENT on open or ESRCH on write; both
     /// are reported as ESRCH, which is what they mean.
     package static func setOOMScoreAdjust(_ pid: Int32, _ value: Int32) throws(SystemError) {
-        let opened: Int32
+        let file: FileDescriptor
         do throws(SystemError) {
-            opened = try open("/proc/\(pid)/oom_score_adj", O_WRONLY)
+            file = try open("/proc/\(pid)/oom_score_adj", O_WRONLY)
         } catch let error where error.errno == ENOENT {
             throw SystemError("open(/proc/\(pid)/oom_score_adj)", errno: ESRCH)
         }
-        let file = FileDescriptor(opened)
         let fd = file.rawValue
         let text = Array("\(value)\n".utf8)
         _ = try retrying("write(/proc/\(pid)/oom_score_adj)", .write, fd: fd) { Glibc.write(fd, text, text.count) }
@@ -91,7 +90,7 @@ extension Sys {
     /// nothing else inherited, signals reset), with an empty environment. The corresponding C function is
     /// `posix_spawn`.
     package static func spawnFilter(_ path: String, _ arguments: [String], input: Int32, output: Int32) throws(SystemError)
-        -> (pid: Int32, pidfd: Int32)
+        -> ChildProcess
     {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
@@ -103,7 +102,7 @@ extension Sys {
             Glibc.errno = rc
             return rc == 0 ? 0 : -1
         }
-        return (pid, pidfd)
+        return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
     }
 
     /// Where `name` is found on `PATH` (or the usual system directories without one): an executable regular file.

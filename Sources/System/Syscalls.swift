@@ -79,18 +79,17 @@ public enum Sys {
     // MARK: - Descriptors
 
     /// A close-on-exec pipe, whose two ends the caller owns. The corresponding C function is `pipe2`.
-    package static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+    package static func pipe() throws(SystemError) -> Pipe {
         var fds: [Int32] = [-1, -1]
         _ = try retrying("pipe2", .pipe) { sv_pipe_cloexec(&fds) }
-        return (fds[0], fds[1])
+        return Pipe(read: FileDescriptor(fds[0]), write: FileDescriptor(fds[1]))
     }
 
-    /// Moves `fd` to the lowest free number at or above `minimum`, closing the original.
-    package static func raise(_ fd: Int32, above minimum: Int32) throws(SystemError) -> Int32 {
-        guard fd < minimum else { return fd }
-        let moved = try duplicate(fd, above: minimum)
-        close(fd)
-        return moved
+    /// `fd` at the lowest free number at or above `minimum`: itself if it is there already, else a copy there, the
+    /// original closed.
+    package static func raise(_ fd: consuming FileDescriptor, above minimum: Int32) throws(SystemError) -> FileDescriptor {
+        guard fd.rawValue < minimum else { return fd }
+        return try duplicate(fd.rawValue, above: minimum)
     }
 
     package static func setNonBlocking(_ fd: Int32) throws(SystemError) {
@@ -108,8 +107,8 @@ public enum Sys {
     }
 
     /// Opens `path` close-on-exec; files it creates get `mode` (less the umask).
-    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
-        try retrying("open(\(path))", .open, path: path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(try retrying("open(\(path))", .open, path: path) { Glibc.open(path, flags | O_CLOEXEC, mode) })
     }
 
     /// Closes `fd`. EINTR is not retried: on Linux the descriptor is gone either way. EBADF (closed twice) traps.

@@ -206,12 +206,10 @@ struct ContentScheme {
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/out", withDestinationPath: outside.path + "/secret.txt")
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/in", withDestinationPath: "index.html")
         let root = try Sys.openDirectoryPath(folder.path)
-        defer { Sys.close(root) }
-        func errno(_ resolve: (Int32, [UInt8]) throws(SystemError) -> Int32, _ path: String) -> Int32 {
+        func errno(_ resolve: (Int32, [UInt8]) throws(SystemError) -> FileDescriptor, _ path: String) -> Int32 {
             do throws(SystemError) {
-                let fd = try resolve(root, Array(path.utf8))
-                defer { Sys.close(fd) }
-                return (try? Sys.status(fd).isRegular) == true ? 0 : -1
+                let file = try resolve(root.rawValue, Array(path.utf8))
+                return (try? Sys.status(file.rawValue).isRegular) == true ? 0 : -1
             } catch { return error.errno }
         }
         for (path, kernel, walk) in [("index.html", 0, 0), ("in", 0, ELOOP), ("out", EXDEV, ELOOP), ("../x", EXDEV, EXDEV), ("/etc/passwd", EXDEV, EXDEV)] {

@@ -15,14 +15,12 @@ import System
 /// such a link from a file made in the root, so a file with more than one name is refused.
 final class ContentRoot {
     let path: String
-    private let fd: Int32
+    private let root: FileDescriptor
 
     init(_ path: String) throws(SystemError) {
-        fd = try Sys.openDirectoryPath(path)
+        root = try Sys.openDirectoryPath(path)
         self.path = path
     }
-
-    deinit { Sys.close(fd) }
 
     /// The bytes of the regular file at `relative`, which the caller has decoded and checked; a file bigger than
     /// `limit` is refused by its size before any of it is read. A `cached` copy is returned instead of a read when
@@ -32,10 +30,11 @@ final class ContentRoot {
         throws(ContentRefusal) -> (version: Sys.FileStatus, body: [UInt8])
     {
         let name = ContentRefusal.printable(relative)
-        let pathFD: Int32
-        do throws(SystemError) { pathFD = try Sys.openBeneath(fd, relative) } catch { throw Self.refusal(error, relative) }
-        defer { Sys.close(pathFD) }
-        let found = try Self.status(pathFD, name)
+        let reached: FileDescriptor
+        do throws(SystemError) { reached = try Sys.openBeneath(root.rawValue, relative) } catch {
+            throw Self.refusal(error, relative)
+        }
+        let found = try Self.status(reached.rawValue, name)
         guard found.isRegular else { throw .forbidden("\(name) is \(found.kindName), not a regular file") }
         guard found.links <= 1 else {
             throw .forbidden("\(name) has \(found.links) hard links: another name of it may lie outside the content root")
@@ -44,17 +43,16 @@ final class ContentRoot {
         // The same inode, size, mtime and ctime: the file the copy was read from, unchanged since.
         if let cached, cached.version == found { return cached }
 
-        let readFD: Int32
-        do throws(SystemError) { readFD = try Sys.reopenForReading(pathFD) } catch {
+        let file: FileDescriptor
+        do throws(SystemError) { file = try Sys.reopenForReading(reached.rawValue) } catch {
             throw ContentRefusal(status: 500, reason: "cannot open \(name): \(error)")
         }
-        defer { Sys.close(readFD) }
-        let opened = try Self.status(readFD, name)
+        let opened = try Self.status(file.rawValue, name)
         guard opened.isRegular, opened.device == found.device, opened.inode == found.inode else {
             throw .forbidden("\(name) is not the file it resolved to")
         }
         let body: [UInt8]
-        do throws(SystemError) { body = try Sys.readAll(readFD, limit: limit) } catch {
+        do throws(SystemError) { body = try Sys.readAll(file.rawValue, limit: limit) } catch {
             throw ContentRefusal(status: 500, reason: "cannot read \(name): \(error)")
         }
         guard body.count <= limit else { throw Self.tooBig(name, size: "at least \(body.count)", limit: limit) }

@@ -16,52 +16,39 @@ package final class GzipSource: ByteSource {
         case failed
     }
 
-    private let pipe: Int32
-    private let pidfd: Int32
+    private let pipe: FileDescriptor
+    /// Reaped once `outcome` is no longer `running`.
+    private let gzip: ChildProcess
     package private(set) var outcome = Outcome.running
 
     /// Starts gzip on `file`, an open regular file, from its first byte.
-    package init(file: Int32, gzip: String) throws(SystemError) {
+    package init(file: Int32, gzip path: String) throws(SystemError) {
         try Sys.seek(file, to: 0)
         let ends = try Sys.pipe()
-        let output: Int32
-        do throws(SystemError) {
-            output = try Sys.raise(ends.write, above: 3)
-        } catch {
-            Sys.close(ends.read)
-            Sys.close(ends.write)
-            throw error
-        }
-        defer { Sys.close(output) }
-        do throws(SystemError) {
-            (_, pidfd) = try Sys.spawnFilter(gzip, ["-dc"], input: file, output: output)
-        } catch {
-            Sys.close(ends.read)
-            throw error
-        }
+        // Above the standard descriptors it is mapped onto; closed here once gzip has its copy.
+        let output = try Sys.raise(ends.write, above: 3)
+        gzip = try Sys.spawnFilter(path, ["-dc"], input: file, output: output.rawValue)
         pipe = ends.read
     }
 
     package func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
         guard outcome == .running else { return 0 }
-        let count = try Sys.read(pipe, into: &buffer, from: offset)
+        let count = try Sys.read(pipe.rawValue, into: &buffer, from: offset)
         if count == 0 {
             // gzip exits 2 for a warning (trailing garbage) and has unpacked what it could.
-            outcome = switch try Sys.reap(pidfd, wait: true) {
-            case .code(0)?, .code(2)?: .unpacked
+            outcome = switch try gzip.reap() {
+            case .code(0), .code(2): .unpacked
             default: .failed
             }
         }
         return count
     }
 
-    /// Closes the pipe first, so a gzip still writing ends on a broken pipe; a kill makes sure, and the reap follows.
+    /// A gzip still running is killed and reaped; its pidfd and the pipe close with this value.
     deinit {
-        Sys.close(pipe)
         if outcome == .running {
-            try? Sys.pidfdSignal(pidfd, SIGKILL)
-            _ = try? Sys.reap(pidfd, wait: true)
+            try? gzip.signal(SIGKILL)
+            _ = try? gzip.reap()
         }
-        Sys.close(pidfd)
     }
 }

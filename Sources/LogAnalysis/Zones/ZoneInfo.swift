@@ -27,9 +27,8 @@ public struct ZoneInfo: Sendable {
         }
         let bytes: [UInt8]
         do {
-            let fd = try Sys.open(Self.directory + name, O_RDONLY)
-            defer { Sys.close(fd) }
-            bytes = try Sys.readAll(fd, limit: 1 << 20)
+            let file = try Sys.open(Self.directory + name, O_RDONLY)
+            bytes = try Sys.readAll(file.rawValue, limit: 1 << 20)
         } catch {
             throw ZoneError("unknown zone '\(name)' (no such file in \(Self.directory))")
         }

@@ -15,7 +15,7 @@ public final class InputFile {
         guard let expected = named.status else { throw FileError(path, "read", SystemError("open", errno: ENOENT)) }
         guard expected.isRegular else { throw FileError(path, "read", .notRegular(expected.kindName)) }
         let opened: FileDescriptor
-        do throws(SystemError) { opened = FileDescriptor(try Sys.open(named.resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY)) } catch {
+        do throws(SystemError) { opened = try Sys.open(named.resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY) } catch {
             throw FileError(path, "read", error)
         }
         let found: Sys.FileStatus

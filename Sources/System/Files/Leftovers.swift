@@ -42,8 +42,7 @@ package enum Leftovers {
             .sorted { $0.1.modified < $1.1.modified }
         var inUse: [InUse] = []
         for (path, seen) in candidates {
-            guard let fd = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { continue }
-            let file = FileDescriptor(fd)
+            guard let file = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { continue }
             guard let status = try? Sys.status(file.rawValue), status.isSameFile(as: seen) else { continue }
             guard (try? Sys.lockExclusively(file.rawValue)) == true else {
                 inUse.append(InUse(path: path, pid: Sys.lockHolder(of: status)))

@@ -36,7 +36,7 @@ public final class LockedFile: @unchecked Sendable {
             do throws(SystemError) {
                 let flags = O_APPEND | (named.status == nil
                     ? O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW : O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-                opened = FileDescriptor(try Sys.open(named.resolved, flags, mode: 0o644))
+                opened = try Sys.open(named.resolved, flags, mode: 0o644)
             } catch where (error.errno == EEXIST || error.errno == ENOENT) && attempts < 10 {
                 continue  // created or removed by someone else between the look and the open
             } catch {
@@ -114,7 +114,7 @@ public final class LockedFile: @unchecked Sendable {
     /// before it takes the name, so there is no moment at which the name holds an unlocked file.
     package func replace(with temporary: TemporaryFile) throws(SystemError) {
         guard try Sys.lockExclusively(temporary.fd) else { throw SystemError("flock", errno: EWOULDBLOCK) }
-        let held = FileDescriptor(try Sys.duplicate(temporary.fd))
+        let held = try Sys.duplicate(temporary.fd)
         try Sys.setAppending(held.rawValue)
         try temporary.place(durable: true)
         status = try Sys.status(held.rawValue)

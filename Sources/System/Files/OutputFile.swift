@@ -106,7 +106,7 @@ public final class OutputFile {
         guard !force, found.size > 0 else { return found }
         let head: [UInt8]
         do throws(SystemError) {
-            let file = FileDescriptor(try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY))
+            let file = try Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
             head = try Sys.read(file.rawValue, count: Leftovers.headSize, at: 0)
         } catch {
             throw FileError(path, "write", error)
@@ -179,8 +179,7 @@ public final class OutputFile {
 
     /// The file at `path` if a live process holds it locked: a run writing its log there now.
     private static func holder(of path: String) -> Leftovers.InUse? {
-        guard let fd = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { return nil }
-        let file = FileDescriptor(fd)
+        guard let file = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { return nil }
         guard let status = try? Sys.status(file.rawValue), status.isRegular,
             (try? Sys.lockExclusively(file.rawValue)) == false
         else { return nil }

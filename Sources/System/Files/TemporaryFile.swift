@@ -19,7 +19,7 @@ package final class TemporaryFile {
     package init(beside target: String, permissions: mode_t? = nil) throws(SystemError) {
         let made = try Self.created(beside: target, mode: permissions ?? 0o644)
         path = made.path
-        descriptor = FileDescriptor(made.fd)
+        descriptor = made.descriptor
         self.target = target
         // The umask must not narrow a copy of an existing file's permissions.
         if let permissions {
@@ -32,6 +32,12 @@ package final class TemporaryFile {
 
     deinit {
         if !placed { Sys.unlink(path) }
+    }
+
+    /// A file made under its name, and locked.
+    private struct Created: ~Copyable {
+        let path: String
+        let descriptor: FileDescriptor
     }
 
     /// `target.tmp-` and a random suffix of up to seven base-36 digits.
@@ -55,24 +61,22 @@ package final class TemporaryFile {
     /// find it in the moment before, take the lock and remove it as left over: the lock is waited for, and a file
     /// whose name is no longer its own is given up for another. Once it is locked under its name, nobody else
     /// takes it.
-    private static func created(beside target: String, mode: mode_t) throws(SystemError) -> (path: String, fd: Int32) {
+    private static func created(beside target: String, mode: mode_t) throws(SystemError) -> Created {
         for _ in 0..<100 {
             let candidate = candidate(beside: target)
-            let fd: Int32
+            let file: FileDescriptor
             do throws(SystemError) {
-                fd = try Sys.open(candidate, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
+                file = try Sys.open(candidate, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
             } catch where error.errno == EEXIST {
                 continue
             }
             do throws(SystemError) {
-                _ = try Sys.lockExclusively(fd, waiting: true)
-                if let named = try Sys.status(ofPath: candidate), named.isSameFile(as: try Sys.status(fd)) {
-                    return (candidate, fd)
+                _ = try Sys.lockExclusively(file.rawValue, waiting: true)
+                if let named = try Sys.status(ofPath: candidate), named.isSameFile(as: try Sys.status(file.rawValue)) {
+                    return Created(path: candidate, descriptor: file)
                 }
-                Sys.close(fd)
             } catch {
                 Sys.unlink(candidate)
-                Sys.close(fd)
                 throw error
             }
         }
