@@ -31,7 +31,13 @@ let package = Package(
         .executable(name: "Jetsam", targets: ["Jetsam"]),
     ],
     targets: [
+        /// The supervisor's system calls that Swift cannot make itself: posix_spawn with its file actions, pidfds,
+        /// waitid, epoll, openat2, prctl, the interruption handler.
         .target(name: "CShim"),
+        /// The analyzer's block scan: needles found with the CPU's widest vectors, and the thread that scans ahead.
+        .target(name: "CBlockScan"),
+        /// What only `bench` needs: one CPU to measure on, and malloc's free memory given back.
+        .target(name: "CBench"),
         /// The closed sets of the domain, each spelled once for the wire, the logs and the reports: how a process
         /// ended and who ended it, priority bands, recoveries, load outcomes, faults, the analyzer's verdicts.
         .target(name: "Vocabulary"),
@@ -50,7 +56,7 @@ let package = Package(
         /// Text for a terminal: 100 columns, wrapped at words.
         .target(name: "Text"),
         /// The only way to the kernel: system calls, descriptors, the event loop, the files a user names.
-        .target(name: "System", dependencies: ["CShim", "ProcFS", "Text", "Vocabulary"]),
+        .target(name: "System", dependencies: ["CShim", "CBlockScan", "ProcFS", "Text", "Vocabulary"]),
         /// A worker process as the kernel sees it: its channel, how it ended, its priority band.
         .target(name: "Process", dependencies: ["System", "Text", "WireProtocol", "CShim", "Vocabulary"]),
         /// The supervisor: views and workers, policies (data), recovery, watchdogs and spares, on the clock and the
@@ -84,7 +90,8 @@ let package = Package(
             name: "supervisor",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe", "Vocabulary",
+                "Replay", "WireProtocol", "CShim", "CBench", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
+                "Vocabulary",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -129,7 +136,7 @@ let package = Package(
 /// did before.
 if Context.environment["SUPERVISOR_FUZZ"] != nil {
     let kept: Set<String> = [
-        "CShim", "Vocabulary", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
+        "CShim", "CBlockScan", "Vocabulary", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
         "LogAnalysis", "CommandLineOptions",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [

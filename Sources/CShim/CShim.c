@@ -203,27 +203,6 @@ int sv_on_kernel_file_system(int fd) {
     return 0;
 }
 
-int sv_pin_to_one_cpu(void *saved) {
-    cpu_set_t *mask = saved, one;
-    if (sched_getaffinity(0, sizeof *mask, mask)) return -1;
-    CPU_ZERO(&one);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (CPU_ISSET(cpu, mask)) {
-            CPU_SET(cpu, &one);
-            return sched_setaffinity(0, sizeof one, &one);
-        }
-    }
-    return -1;
-}
-
-int sv_restore_affinity(const void *saved) { return sched_setaffinity(0, sizeof(cpu_set_t), saved); }
-
-const void *sv_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
-    return memmem(haystack, haystack_length, needle, needle_length);
-}
-
-const void *sv_memrchr(const void *bytes, int byte, size_t length) { return memrchr(bytes, byte, length); }
-
 int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path) {
     posix_spawn_file_actions_t actions;
     pid_t pid;
@@ -260,4 +239,3 @@ const char *sv_syscall_name(long number) {
     }
 }
 
-int sv_return_free_memory(void) { return malloc_trim(0); }

@@ -1,4 +1,4 @@
-import CShim
+import CBlockScan
 import Glibc
 
 /// Byte scans at memory speed: memchr, memmem and the analyzer's needle scan across whole blocks.

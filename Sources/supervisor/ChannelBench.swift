@@ -1,4 +1,4 @@
-import CShim
+import CBench
 import Process
 import Glibc
 import LogAnalysis

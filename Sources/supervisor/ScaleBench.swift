@@ -1,4 +1,4 @@
-import CShim
+import CBench
 import Core
 import Glibc
 import ProcFS

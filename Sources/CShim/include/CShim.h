@@ -63,8 +63,6 @@ int sv_kill_group(pid_t pgid, int sig);
  * making (files, the network, other programs and processes); NULL for any other. */
 const char *sv_syscall_name(long number);
 
-/* Gives the memory malloc holds free back to the system (glibc's malloc_trim(0)); 1 if any went back. */
-int sv_return_free_memory(void);
 
 int sv_cld_exited(void);
 
@@ -81,54 +79,9 @@ int sv_setpriority(pid_t pid, int nice);
 /// or -errno if it could not start.
 int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path);
 
-/// A set of byte strings to look for all at once: the log analyzer's first pass over whole blocks (Needles.c).
-typedef struct sv_needles sv_needles;
 
-/// Copies `count` needles (each 1 to 32 bytes and no newline, at most 64 needles); NULL if the set breaks those
-/// limits. The scan uses the widest vectors the CPU has (AVX-512BW, AVX2, or none). Free it with sv_needles_free.
-sv_needles *sv_needles_new(const char *const needles[], const size_t lengths[], int count);
-void sv_needles_free(sv_needles *set);
 
-/// Where a needle first starts in `bytes[from, length)`, or `length` if none does. Adds the newlines in `from` up to
-/// that position to `*newlines`, and sets `*line_start` to the position after the last of them (`from` if none):
-/// the start of the line the needle is in.
-size_t sv_needles_next(const sv_needles *set, const void *bytes, size_t from, size_t length, size_t *newlines,
-                       size_t *line_start);
 
-/// Whether any needle occurs in `bytes`.
-int sv_needles_any(const sv_needles *set, const void *bytes, size_t length);
-
-/// Lowers the vector path a set uses (0: none, 1: AVX2, 2: AVX-512BW) but never above what the CPU has, so that
-/// tests can hold every path to the same answers.
-void sv_needles_limit_level(sv_needles *set, int level);
-
-/// A needle a needle thread found: where it starts, where its line starts, and the newlines from the start of the
-/// scan to that line.
-typedef struct sv_needle_hit {
-    size_t at;
-    size_t line_start;
-    size_t newlines;
-} sv_needle_hit;
-
-/// A helper thread that scans one block for a set's needles while its caller works on another (NeedleThread.c). It
-/// blocks every signal. NULL if it could not start.
-typedef struct sv_needle_thread sv_needle_thread;
-sv_needle_thread *sv_needle_thread_new(const sv_needles *set);
-/// Stops the thread and frees it; a scan started must have been waited for.
-void sv_needle_thread_free(sv_needle_thread *thread);
-/// Starts finding the first needle of each line of `bytes[from, length)`, up to `capacity` of them, into `hits`;
-/// both must stay untouched until sv_needle_thread_wait returns.
-void sv_needle_thread_start(sv_needle_thread *thread, const void *bytes, size_t from, size_t length,
-                            sv_needle_hit *hits, size_t capacity);
-/// Waits for the scan: returns how many hits it wrote, and where it stopped (`length`, or the start of the line after
-/// the last hit when `capacity` ran out) with the newlines before that.
-size_t sv_needle_thread_wait(sv_needle_thread *thread, size_t *end, size_t *newlines);
-
-/// memrchr(3), a GNU extension Swift's Glibc module does not show.
-const void *sv_memrchr(const void *bytes, int byte, size_t length);
-
-/// memmem(3), a GNU extension Swift's Glibc module does not show.
-const void *sv_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 int sv_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits like epoll_wait but unpacks the (packed) events into two plain arrays.
@@ -156,10 +109,6 @@ int sv_on_kernel_file_system(int fd);
 /// Bytes of heap the process has allocated and not freed (glibc's mallinfo2 uordblks + hblkhd).
 size_t sv_heap_in_use(void);
 
-/// Pins the calling thread (and the children it spawns from now on) to the first CPU it may run on, saving its
-/// current mask in `saved` (at least 128 bytes); sv_restore_affinity puts it back. Returns 0 or -1.
-int sv_pin_to_one_cpu(void *saved);
-int sv_restore_affinity(const void *saved);
 
 /// How many temporary files an interruption can remove (Interruption.c): more than any command has outputs.
 #define SV_INTERRUPTION_SLOTS 16

@@ -1,6 +1,6 @@
 // A helper thread that runs the needle scan (Needles.c) over the next block while the caller works on the current
 // one: the analyzer's second core.
-#include "CShim.h"
+#include "CBlockScan.h"
 
 #include <pthread.h>
 #include <signal.h>

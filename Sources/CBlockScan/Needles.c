@@ -6,7 +6,7 @@
 // there. Three shifted loads, six shuffles and a few ANDs give, for every position of a 32- or 64-byte chunk, the
 // buckets whose needles may start there; byte tables then rule out the nibble tables' false positives, and only
 // what is left is compared whole.
-#include "CShim.h"
+#include "CBlockScan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
