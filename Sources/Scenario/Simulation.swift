@@ -31,8 +31,8 @@ public final class Simulation {
     var signals: FileDescriptor?
     /// The kills Jetsam and the killers outside named: what makes a death a kill from outside.
     let claims = KillClaims()
-    /// What the operator is warned of as the run meets it; tests may catch the lines.
-    package var warnings = RunWarnings()
+    /// What the operator is warned of, once each, as the run meets it.
+    let warnings = RunWarnings()
 
     /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
     /// up, a `FileError` when the journal cannot be used.

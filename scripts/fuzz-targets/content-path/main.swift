@@ -52,8 +52,9 @@ func made() -> (path: String, fd: Int32, provider: ContentProvider) {
     mkfifo(root + "/fifo", 0o644)
     let provider: ContentProvider
     do throws(ContentError) { provider = try ContentProvider(root: root) } catch { violated("\(error)") }
-    let fd: Int32
-    do throws(SystemError) { fd = try Sys.openDirectoryPath(root) } catch { violated("\(error)") }
+    // Held for the harness's whole life.
+    let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { violated("cannot open \(root): errno \(errno)") }
     guard let resolved = real(root) else { violated("cannot resolve \(root)") }
     return (resolved, fd, provider)
 }
@@ -83,19 +84,18 @@ func fetch(_ url: String) {
         else { violated("\(url) served \(String(decoding: response.body.prefix(40), as: UTF8.self)), not \(file)") }
     }
     guard case .document(let document)? = request else { return }
-    let walked: Int32
+    let walked: FileDescriptor
     do throws(SystemError) { walked = try Sys.walkBeneath(rootFD, document) } catch { return }
-    defer { close(walked) }
-    guard let opened = real("/proc/self/fd/\(walked)"), opened == rootPath || opened.hasPrefix(rootPath + "/") else {
-        violated("walkBeneath opened \(String(describing: real("/proc/self/fd/\(walked)"))) for \(url), not beneath \(rootPath)")
+    let link = "/proc/self/fd/\(walked.rawValue)"
+    guard let opened = real(link), opened == rootPath || opened.hasPrefix(rootPath + "/") else {
+        violated("walkBeneath opened \(String(describing: real(link))) for \(url), not beneath \(rootPath)")
     }
     guard real(rootPath + "/" + String(decoding: document, as: UTF8.self)) == opened else {
         violated("walkBeneath opened \(opened) for \(url), which realpath resolves otherwise (a symlink followed?)")
     }
     do throws(SystemError) {
         let kernel = try Sys.openBeneath(rootFD, document)
-        defer { close(kernel) }
-        guard real("/proc/self/fd/\(kernel)") == opened else { violated("the resolvers disagree on \(url)") }
+        guard real("/proc/self/fd/\(kernel.rawValue)") == opened else { violated("the resolvers disagree on \(url)") }
     } catch {
         violated("walkBeneath opened \(opened) for \(url), which openBeneath refuses: \(error)")
     }
