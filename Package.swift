@@ -86,12 +86,21 @@ let package = Package(
         /// processes (scripted, or behaving as WebContent from its own page reader). Nothing in the product imports it.
         .target(
             name: "TestSupport", dependencies: ["Core", "Process", "System", "WireProtocol", "Vocabulary", "WorkerRuntime"]),
+        /// What `compare` and `analyze` draw and write for a person: the comparison's tables and chart, the swim lanes,
+        /// the HTML report.
+        .target(name: "Charts", dependencies: ["Browser", "Core", "Scenario", "LogAnalysis", "Events", "Text", "System", "Vocabulary"]),
+        /// `supervisor bench`: every metric beside its floor, measured in the same run.
+        .target(
+            name: "Bench",
+            dependencies: [
+                "Browser", "Core", "Scenario", "LogAnalysis", "Events", "Text", "System", "Process", "ProcFS", "WireProtocol",
+                "CBench", "Vocabulary",
+            ]),
         .executableTarget(
             name: "supervisor",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "CBench", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe",
-                "Vocabulary",
+                "Replay", "Charts", "Bench", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe", "Vocabulary",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),

@@ -5,7 +5,8 @@ public struct BenchOptions: Sendable {
     public let iterations = DefaultedOption(
         "--iterations", .integer(1...100_000), default: 500,
         help: "Samples per latency metric; round trips take ten times as many, session restores at most 50, "
-            + "throughput at most 5 and each scale row at most 3.")
+            + "throughput and analyze at most 5, each scale row at most 3, and its idle window a tenth of a second "
+            + "each, at most 2 s.")
     public let analyzeMegabytes = DefaultedOption(
         "--analyze-mb", .integer(1...65536), default: 1024,
         help: "Size of the generated device log, in MB, written to $TMPDIR or /tmp and removed after.")

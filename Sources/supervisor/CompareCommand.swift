@@ -1,3 +1,4 @@
+import Charts
 import Core
 import CommandLineOptions
 import Glibc

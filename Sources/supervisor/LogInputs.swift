@@ -1,3 +1,4 @@
+import Charts
 import Glibc
 import LogAnalysis
 import System

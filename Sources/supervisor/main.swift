@@ -1,3 +1,4 @@
+import Bench
 import CommandLineOptions
 import Glibc
 import System
@@ -65,6 +66,8 @@ do {
 } catch let error as UsageError {
     fail(error.message, status: 64)
 } catch let error as RuntimeError {
+    fail(error.message, status: 1)
+} catch let error as BenchFailure {
     fail(error.message, status: 1)
 } catch {
     fail("\(error)", status: 1)

@@ -5,7 +5,7 @@ import Testing
 @testable import Events
 @testable import LogAnalysis
 
-extension Processes {
+extension BesideOthers {
     /// `supervisor analyze` as a user types it.
     @Suite struct AnalyzeCLI {
         /// Five raced runs with Jetsam beside them: what the iOS-format log alone yields equals what the event log
@@ -44,7 +44,7 @@ extension Processes {
                 #expect(compared.status == 0)
             }
             #expect(raced >= 5, "too few races to show anything")
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
 
         /// The pids reported killed before render.

@@ -29,7 +29,7 @@ func analyzedFiles(_ stdout: String) throws -> [String] {
     return try #require(json["files"] as? [String])
 }
 
-extension Processes {
+extension BesideOthers {
     /// What a user brings besides a console log: a sysdiagnose, packed or not, a `.gz` log, a big folder.
     @Suite struct AnalyzeInputs {
         @Test func aSysdiagnoseTarGzIsReadMemberByMemberWithoutACopyOnDisk() throws {
@@ -58,7 +58,7 @@ extension Processes {
                 + "--archive system_logs.logarchive --style ndjson > log.ndjson' on a Mac, or with the open-source "
                 + "'unifiedlog_iterator --format jsonl' on Linux, and analyze that"), "\(stderr)")
             #expect(!stderr.contains("binary file"), "the logarchive's members are skipped whole, not one by one")
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
 
         /// The unpacked folder reads the same; given with its archive, the logarchive is still told of once.
@@ -101,7 +101,7 @@ extension Processes {
             #expect(missing.status == 1)
             #expect(unwrapped(missing.stderr) == "supervisor: error: cannot read '\(folder.path)/console.txt': it is gzip-compressed, "
                 + "and no 'gzip' program was found on PATH to unpack it\n")
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
 
         /// Member names longer than a tar header holds, in GNU's form (`././@LongLink`) and in pax's (macOS tar).

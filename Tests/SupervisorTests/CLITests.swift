@@ -20,65 +20,6 @@ extension Processes {
             #expect(ttv["p50"]! > 0)
         }
 
-        /// Every metric the benchmark promises, measured beside the C floor and the bare child, built from
-        /// scripts/ as scripts/bench builds them.
-        @Test func benchPrintsEveryMetric() throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").path
-            let bin = try TemporaryFolder([:])
-            let runtime = "\(root)/Workers/WorkerRuntime"
-            for (name, flags) in [
-                ("floor", ["-static"]),
-                ("bare", [
-                    "-static", "-nostdlib", "-ffreestanding", "-fno-builtin", "-fno-stack-protector", "-Wl,-e,wr_entry",
-                    "-I", "\(runtime)/include", "-I", runtime, "\(runtime)/runtime.c",
-                ]),
-            ] {
-                let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(root)/scripts/\(name).c"])
-                try #require(built.status == 0, "\(built.stderr)")
-            }
-            let result = try runSupervisorBounded([
-                "bench", "--iterations", "2", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
-                "--scale-workers", "32", "--json",
-            ], seconds: 100)
-            #expect(result.status == 0, "\(result.stderr)")
-            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            let metrics = try #require(output["metrics"] as? [[String: Any]])
-            #expect(metrics.compactMap { $0["name"] as? String } == [
-                "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
-                "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child, least filter",
-                "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
-                "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
-                "scale 8: supervisor RSS", "scale 8: RSS per worker", "scale 8: CPU per event", "scale 8: idle wake-ups",
-                "scale 32: supervisor RSS", "scale 32: RSS per worker", "scale 32: CPU per event", "scale 32: idle wake-ups",
-                "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
-                "analyze 8 MB dense log", "analyze dense log peak RSS",
-            ])
-            #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(13).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
-            #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
-            #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
-            #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)
-            #expect(metrics.last?["p50"] as? Double ?? 0 > 1)
-            #expect(metrics.first { $0["name"] as? String == "scale 32: idle wake-ups" }?["p50"] as? Double == 0)
-            #expect(metrics.first { $0["name"] as? String == "scale 32: CPU per event" }?["target"] is String)
-            #expect(childProcesses().isEmpty)
-        }
-
-        /// The analyze rows alone, each timed beside grep and checked against the incidents planted, with their
-        /// targets; no worker is started.
-        @Test func benchAnalyzeOnlyMeasuresTheTwoAnalyzeRows() throws {
-            let result = try runSupervisor(["bench", "--analyze-only", "--analyze-mb", "4", "--json"])
-            #expect(result.status == 0, "\(result.stderr)")
-            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-            let metrics = try #require(output["metrics"] as? [[String: Any]])
-            #expect(metrics.compactMap { $0["name"] as? String } == [
-                "analyze 4 MB device log", "analyze device log peak RSS", "analyze 4 MB dense log", "analyze dense log peak RSS",
-            ])
-            #expect(metrics.compactMap { $0["target"] as? String } == ["p50 ≤ 4× grep -c", "≤ 64 MiB", "p50 ≤ 6× grep -c", "≤ 64 MiB"])
-            #expect(metrics.enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
-            #expect(childProcesses().isEmpty)
-        }
-
         @Test func compareRunsEveryPolicyAgainstTheSameFaultsAndDrawsThem() throws {
             let folder = try TemporaryFolder([:])
             let svg = folder.path + "/compare.svg"
@@ -206,4 +147,68 @@ func runCommand(_ path: String, _ arguments: [String], input: String? = nil) thr
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
+
+extension BesideOthers {
+    /// `supervisor bench` as a user types it.
+    @Suite struct BenchCLI {
+        /// Every metric the benchmark promises, measured beside the C floor and the bare child, built from
+        /// scripts/ as scripts/bench builds them.
+        @Test func benchPrintsEveryMetric() throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").path
+            let bin = try TemporaryFolder([:])
+            let runtime = "\(root)/Workers/WorkerRuntime"
+            for (name, flags) in [
+                ("floor", ["-static"]),
+                ("bare", [
+                    "-static", "-nostdlib", "-ffreestanding", "-fno-builtin", "-fno-stack-protector", "-Wl,-e,wr_entry",
+                    "-I", "\(runtime)/include", "-I", runtime, "\(runtime)/runtime.c",
+                ]),
+            ] {
+                let built = try runCommand("/usr/bin/cc", ["-O2"] + flags + ["-o", "\(bin.path)/\(name)", "\(root)/scripts/\(name).c"])
+                try #require(built.status == 0, "\(built.stderr)")
+            }
+            let result = try runSupervisorBounded([
+                "bench", "--iterations", "2", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
+                "--scale-workers", "32", "--json",
+            ], seconds: 100)
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let metrics = try #require(output["metrics"] as? [[String: Any]])
+            #expect(metrics.compactMap { $0["name"] as? String } == [
+                "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
+                "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child, least filter",
+                "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
+                "kill→re-rendered guarded", "kill→re-rendered rebuild", "channel round trip", "one-way throughput",
+                "scale 8: supervisor RSS", "scale 8: RSS per worker", "scale 8: CPU per event", "scale 8: idle wake-ups",
+                "scale 32: supervisor RSS", "scale 32: RSS per worker", "scale 32: CPU per event", "scale 32: idle wake-ups",
+                "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
+                "analyze 8 MB dense log", "analyze dense log peak RSS",
+            ])
+            #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
+            #expect(metrics.dropLast(13).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
+            #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
+            #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)
+            #expect(metrics.last?["p50"] as? Double ?? 0 > 1)
+            #expect(metrics.first { $0["name"] as? String == "scale 32: idle wake-ups" }?["p50"] as? Double == 0)
+            #expect(metrics.first { $0["name"] as? String == "scale 32: CPU per event" }?["target"] is String)
+            #expect(orphanedWorkers().isEmpty)
+        }
+
+        /// The analyze rows alone, each timed beside grep and checked against the incidents planted, with their
+        /// targets; no worker is started.
+        @Test func benchAnalyzeOnlyMeasuresTheTwoAnalyzeRows() throws {
+            let result = try runSupervisor(["bench", "--analyze-only", "--analyze-mb", "4", "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let metrics = try #require(output["metrics"] as? [[String: Any]])
+            #expect(metrics.compactMap { $0["name"] as? String } == [
+                "analyze 4 MB device log", "analyze device log peak RSS", "analyze 4 MB dense log", "analyze dense log peak RSS",
+            ])
+            #expect(metrics.compactMap { $0["target"] as? String } == ["p50 ≤ 4× grep -c", "≤ 64 MiB", "p50 ≤ 6× grep -c", "≤ 64 MiB"])
+            #expect(metrics.enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
+            #expect(orphanedWorkers().isEmpty)
+        }
+    }
 }

@@ -6,7 +6,7 @@ func standsWhole(_ word: String, in text: String) -> Bool {
     text.split(whereSeparator: \.isWhitespace).contains { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",()")) == word }
 }
 
-extension Processes {
+extension BesideOthers {
     /// Every text `compare` prints fits 100 columns with its words whole, over inputs wider than the defaults: a
     /// policy named with the 40 characters a name may have beside every built-in, a replay schedule whose incident
     /// is named in a long sentence with a long hyphenated word, and its mistakes.

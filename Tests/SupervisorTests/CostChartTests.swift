@@ -2,7 +2,7 @@ import Foundation
 import FoundationXML
 import Testing
 
-extension Processes {
+extension BesideOthers {
     /// `compare`'s frontier as a user meets it: the table's last line, the JSON, and the chart's cost panel (one
     /// point per policy, the frontier's points filled and joined, the verdict naming them, names clear of each other).
     @Suite struct CostChart {

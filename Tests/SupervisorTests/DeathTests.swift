@@ -58,7 +58,12 @@ extension Processes {
         ] as [(String, String, Int32)])
         func aFaultingDocumentIsClassified(fault: String, status: String, number: Int32) throws {
             let content = try TemporaryFolder(["fault.html": page("Fault", fault: fault)])
-            let (summary, events) = try simulate({ $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: try content.provider)
+            // Nothing recovers the view, so the run ends when it is judged blank: soon, since only the death counts.
+            let (summary, events) = try simulate({
+                $0.loads = 1
+                $0.policy.maxRecoveries = 0
+                $0.blankTimeoutNanoseconds = 300_000_000
+            }, content: try content.provider)
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == status)
             #expect(death.int(status == "abnormal" ? "code" : "signal") == Int(number))
@@ -77,7 +82,12 @@ extension Processes {
         }
 
         @Test func aWorkerThatExitsBeforeHelloIsALaunchFailure() throws {
-            let (_, events) = try simulate({ $0.workerPath = "/bin/true"; $0.loads = 1; $0.policy.maxRecoveries = 0 }, content: ContentProvider())
+            let (_, events) = try simulate({
+                $0.workerPath = "/bin/true"
+                $0.loads = 1
+                $0.policy.maxRecoveries = 0
+                $0.blankTimeoutNanoseconds = 300_000_000
+            }, content: ContentProvider())
             let death = try #require(events.named("death").first)
             #expect(death.string("status") == "launch-failed")
             #expect(death.string("reason") == "died before hello: normal")
@@ -106,6 +116,8 @@ extension Processes {
                 $0.views = 3
                 $0.seed = 7
                 $0.policy.maxRecoveries = 0
+                // A bad load ends blank once this passes; a good one renders in milliseconds.
+                $0.blankTimeoutNanoseconds = 400_000_000
             }, content: try content.provider)
             let urls = events.named("load-begin").compactMap { $0.string("url") }
             let bad = urls.filter { $0.hasSuffix("bad.html") }.count

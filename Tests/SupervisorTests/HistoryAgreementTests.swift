@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-extension Processes {
+extension BesideOthers {
     /// Issue 18's defect: the worker kept its own back/forward list without the supervisor's 100-entry cap, so a tab
     /// that kept one worker for long went back or forward to a page other than the one the supervisor decided on
     /// (first at navigation 205 of this run), and the wrong URL was then saved. Both sides now share one list type.
@@ -29,7 +29,7 @@ extension Processes {
             #expect(wrong.isEmpty, "\(wrong.count) navigations committed elsewhere, the first at \(wrong.first.map { "\($0.offset + 1): \($0.element)" } ?? "-")")
             let back = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: #""type":"backForward""#).count - 1
             #expect(back > 50, "the run goes back and forward often enough to reach past the cap")
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
     }
 }

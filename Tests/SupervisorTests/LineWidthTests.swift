@@ -9,7 +9,7 @@ func overlong(_ text: String, width: Int = 100) -> [String] {
     text.split(separator: "\n").map(String.init).filter { $0.unicodeScalars.count > width }
 }
 
-extension Processes {
+extension BesideOthers {
     /// Every line the CLI prints fits 100 columns: help, tables, summaries, a timeline.
     @Suite struct LineWidth {
         @Test(arguments: [
@@ -90,7 +90,7 @@ extension Processes {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("target") && result.stdout.contains("not checked (no floor)"))
             #expect(overlong(result.stdout).isEmpty, "\(overlong(result.stdout))")
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
     }
 }

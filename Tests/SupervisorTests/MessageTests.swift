@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-extension Processes {
+extension BesideOthers {
     /// The small messages of issue 29's item 20, each as a user meets it.
     @Suite struct Messages {
         /// `-3` is quoted as typed, not as the empty piece before its dash.
@@ -113,7 +113,7 @@ extension Processes {
     }
 }
 
-extension Processes.Messages {
+extension BesideOthers.Messages {
     /// Help and the README say what they mean, not the project's own shorthand for its sources: "the seed" (the
     /// blog post the project started from), its author, "the field app", "the benchmark issue".
     @Test func helpAndReadmeSpeakTheUsersWords() throws {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+@testable import Browser
+@testable import Core
+@testable import Scenario
+
 extension Processes {
     /// Natural mode's numbers (issue 29, item 10): its options add to its workload, and a load no one looked at
     /// is an outcome of its own, so every policy's cost is measured.
@@ -15,26 +19,36 @@ extension Processes {
             let fewer = try runCommand("\(root)/scripts/natural", ["--dry-run", "--", "--loads", "100"])
             #expect(fewer.stdout.hasSuffix(workload + " --loads 100\n"), "\(fewer.stdout)")
         }
+    }
+}
 
-        /// Hidden tabs whose worker was killed before anyone looked, given up by their watchdog's only recovery:
-        /// they are lost while hidden (no one's wait), not blanks with no blank time, and the policy's wait per
-        /// load is measured from the loads someone looked at.
-        @Test func aLoadNoOneLookedAtIsItsOwnOutcomeAndTheCostIsMeasured() throws {
-            let out = try runSupervisorBounded([
-                "compare", "--policies", "base=rebuild,max-recoveries=0", "--loads", "24", "--views", "4", "--hidden", "2",
-                "--hidden-time", "5000", "--inject-race", "0.5", "--watchdog", "200", "--seed", "3", "--json",
-            ], seconds: 60)
-            try #require(out.status == 0, "\(out.stderr)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
-            let run = try #require((json["runs"] as? [[String: Any]])?.first)
-            let lostHidden = try #require(run["lostHidden"] as? Int)
-            #expect(lostHidden > 0, "\(run)")
-            let loads = try #require(run["loads"] as? Int), rendered = try #require(run["rendered"] as? Int)
-            let blank = try #require(run["blank"] as? Int), failed = try #require(run["failed"] as? Int)
-            #expect(rendered + blank + failed + lostHidden == loads)
-            let cost = try #require(run["cost"] as? [String: Any])
-            #expect(cost["waitMsPerLoad"] as? Double != nil, "\(cost)")
-            #expect(json["frontier"] as? [String] == ["rebuild max-recoveries=0"])
-        }
+/// Natural mode's outcomes, in virtual time: a load no one looked at is an outcome of its own (issue 29, item 10).
+/// (Moved from the real CLI, where it waited out 5 s of hidden time: `compare`'s JSON of the same summary is read
+/// by `Processes.CLI.compareRunsEveryPolicyAgainstTheSameFaultsAndDrawsThem`, and a raced real worker's death by
+/// `Processes.RaceOnRealWorkers`.)
+@Suite struct NaturalModeOutcomes {
+    /// Hidden tabs whose worker was killed before anyone looked, given up by their watchdog's only recovery: they
+    /// are lost while hidden (no one's wait), not blanks with no blank time, and the policy's wait per load is
+    /// measured from the loads someone looked at.
+    @Test func aLoadNoOneLookedAtIsItsOwnOutcomeAndTheCostIsMeasured() throws {
+        var policy = Policy.rebuild
+        policy.maxRecoveries = 0
+        let (summary, _, _) = try simulateVirtually({
+            $0.policy = policy
+            $0.loads = 24
+            $0.views = 4
+            $0.hidden = 2
+            $0.hiddenNanoseconds = 5_000_000_000
+            $0.raceRate = 0.5
+            $0.watchdogNanoseconds = 200_000_000
+            $0.blankTimeoutNanoseconds = RunConfiguration(workerPath: "").blankTimeoutNanoseconds
+            $0.seed = 3
+        }, content: ContentProvider())
+        #expect(summary.lostHidden > 0)
+        let ended: Int = summary.rendered + summary.blank + summary.failed + summary.lostHidden
+        #expect(ended == summary.loads)
+        let cost = PolicyCost(summary)
+        #expect(cost.waitMs != nil)
+        #expect(PolicyCost.frontier([cost]) == [0])
     }
 }

@@ -22,7 +22,7 @@ func everyLine(_ bytes: [UInt8]) -> Assembled {
     var assembler = RecordAssembler()
     var result = Assembled()
     let emit: RecordAssembler.Emit = { text, format, line in
-        result.records.append("\(line) \(format.rawValue): " + String(decoding: (0..<text.count).map { text[$0] }, as: UTF8.self))
+        result.records.append("\(line) \(format.rawValue): " + text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
     }
     var start = 0
     while start < bytes.count {
@@ -45,7 +45,7 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
     var result = Assembled()
     var reader = LineReader(MemorySource(bytes, chunks: reads))
     result.lines = try reader.records(into: &assembler, emit: { text, format, line in
-        result.records.append("\(line) \(format.rawValue): " + String(decoding: (0..<text.count).map { text[$0] }, as: UTF8.self))
+        result.records.append("\(line) \(format.rawValue): " + text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
     })
     result.formatCounts = assembler.formatCounts
     result.skipped = assembler.linesSkipped
@@ -209,7 +209,7 @@ func skimmed(_ bytes: [UInt8], reads: [Int]) throws -> Assembled {
         var assembler = RecordAssembler()
         var found: [String] = []
         let lines = try reader.records(into: &assembler) { text, _, line in
-            found.append("\(line): " + String(decoding: (0..<text.count).map { text[$0] }, as: UTF8.self))
+            found.append("\(line): " + text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) })
         }
         #expect(lines == 2)
         #expect(found == ["2: " + RecordScanning.launch])

@@ -64,16 +64,6 @@ extension Processes {
             #expect(summary.rendered == 1)
         }
 
-        @Test func aWorkerThatCannotStartStopsTheRunWithOneLine() throws {
-            let started = Date()
-            // Bounded from outside too: without the stop, this run would go on for hours.
-            let result = try runCommand("/usr/bin/timeout", ["-s", "KILL", "20", supervisorPath, "run", "--worker", "/bin/false", "--loads", "1000"])
-            #expect(Date().timeIntervalSince(started) < 5)
-            #expect(result.status == 1)
-            #expect(unwrapped(result.stderr) == "supervisor: error: worker '/bin/false' failed to launch 2 times in a row: died before hello: abnormal(1)\n")
-            #expect(result.stdout.isEmpty)
-        }
-
         /// SIGKILL the supervisor: the kernel kills its workers (PR_SET_PDEATHSIG) and Jetsam sees its parent
         /// change; all are dead within 100 ms. One worker is stopped first: it cannot notice its channel's end of
         /// file, only the kernel can end it.
@@ -120,6 +110,21 @@ extension Processes {
             #expect(deaths.allSatisfy { $0.contains("\"status\":\"normal\"") })
             #expect(!events.contains { $0.contains("launch-failed") || $0.contains("\"event\":\"unobserved\"") })
             #expect(supervisor.liveChildren().isEmpty)
+        }
+    }
+}
+
+extension BesideOthers {
+    /// A worker that cannot start, as the binary says it.
+    @Suite struct StartFailureCLI {
+        @Test func aWorkerThatCannotStartStopsTheRunWithOneLine() throws {
+            let started = Date()
+            // Bounded from outside too: without the stop, this run would go on for hours.
+            let result = try runCommand("/usr/bin/timeout", ["-s", "KILL", "20", supervisorPath, "run", "--worker", "/bin/false", "--loads", "1000"])
+            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(result.status == 1)
+            #expect(unwrapped(result.stderr) == "supervisor: error: worker '/bin/false' failed to launch 2 times in a row: died before hello: abnormal(1)\n")
+            #expect(result.stdout.isEmpty)
         }
     }
 }

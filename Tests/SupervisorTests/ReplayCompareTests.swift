@@ -12,7 +12,7 @@ let seed000Schedule = """
                     "band": "background", "rendered": false, "cause": "kill", "detail": "", "evidence": []}]}
     """
 
-extension Processes {
+extension BesideOthers {
     /// `compare --replay` runs every policy against exactly the incidents of a schedule.
     @Suite struct ReplayCompare {
         /// The replay's results for one policy: what became of the first incident, and that run's counts.

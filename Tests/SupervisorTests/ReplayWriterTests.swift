@@ -114,7 +114,7 @@ import Vocabulary
     }
 }
 
-extension Processes {
+extension BesideOthers {
     /// `analyze --replay` as a user types it, on our own runs and on files it must not touch.
     @Suite struct ReplayWriterCLI {
         /// A raced run, its iOS log analyzed into a schedule: each race the log shows as a kill before render is
@@ -159,7 +159,7 @@ extension Processes {
                 #expect(attach - micro <= entry.attach.lowMs && entry.attach.lowMs <= attach + (raise - attach) + micro, "pid \(pid)")
                 #expect(injected - micro <= entry.death.lowMs && entry.death.lowMs <= died + micro, "pid \(pid)")
             }
-            #expect(childProcesses().isEmpty)
+            #expect(orphanedWorkers().isEmpty)
         }
 
         /// A schedule that cannot be written is one error before any reading: an input that would fail is not read.

@@ -25,7 +25,7 @@ struct MemorySource: ByteSource {
     mutating func read(into buffer: inout [UInt8], from start: Int) throws(SystemError) -> Int {
         let count = min(chunks[reads % chunks.count], buffer.count - start, bytes.count - offset)
         reads += 1
-        for i in 0..<count { buffer[start + i] = bytes[offset + i] }
+        buffer.replaceSubrange(start..<start + count, with: bytes[offset..<offset + count])
         offset += count
         return count
     }

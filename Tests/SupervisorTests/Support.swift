@@ -12,10 +12,16 @@ import Testing
 import System
 import TestSupport
 
-/// Every test that starts processes lives under this suite, so that none of them runs beside another: the
-/// descriptor and zombie counts they check are process-wide.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+/// The tests that start processes and look at what the whole test process holds (its descriptors and children,
+/// its signal mask, armed system-call faults): one at a time, and never beside a test of `BesideOthers`.
+@Suite(.serialized, .alone, .timeLimit(.minutes(2)))
 enum Processes {}
+
+/// The tests that run the `supervisor` binary and judge only what it printed, wrote and left behind: side by side,
+/// never beside a test of `Processes`. None starts a worker of its own, so a live worker that is this process's
+/// child can only be one a `supervisor` left behind (see `orphanedWorkers`).
+@Suite(.besideOthers, .timeLimit(.minutes(2)))
+enum BesideOthers {}
 
 /// The directory holding the products of this build: the test bundle, `supervisor` and `WebContent`.
 let productsDirectory: String = {
@@ -168,6 +174,14 @@ func openSupervisorDescriptors() throws -> [String] {
 /// which says nothing of what the test started.
 func childProcesses() -> [(pid: Int32, state: Character)] {
     ProcFS.children(of: getpid()).filter { $0.state != "Z" }.map { ($0.pid, $0.state) }
+}
+
+/// Workers that outlived the `supervisor` that started them: this process is their subreaper, so an orphaned
+/// WebContent or Jetsam becomes its child. Alive ones only; a test beside others checks this, not `childProcesses`,
+/// since the `supervisor` processes of the tests beside it are children too.
+func orphanedWorkers() -> [Int32] {
+    let workers: Set<String> = ["WebContent", "WebContentPorta", "Jetsam"]
+    return ProcFS.children(of: getpid()).filter { $0.state != "Z" && workers.contains($0.command) }.map(\.pid)
 }
 
 /// Names of the descriptors a process has open.

@@ -1,4 +1,4 @@
-// libFuzzer harness for the analyzer's diagnostic report readers (Sources/LogAnalysis/Reports: the `.ips` JSON
+// libFuzzer harness for the analyzer's diagnostic report readers (Sources/LogAnalysis/DeviceReports: the `.ips` JSON
 // crash and JetsamEvent reports through `JSONReader`, and the text crash report), built and run by `scripts/fuzz`.
 // For any bytes x:
 //   1. Telling whether x is a report, and reading it as a JSON report and as a text report, never traps; reading it

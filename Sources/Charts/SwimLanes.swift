@@ -5,11 +5,15 @@ import Vocabulary
 /// `analyze --svg`: one swim lane per WebContent pid on a shared time axis, each step marked, each lane coloured by
 /// what became of it, so that a kill-before-render race shows at a glance: launched, gone, then the failed raise, and
 /// no render in between.
-struct SwimLanes {
+package struct SwimLanes {
     let report: AnalysisReport
     let title: String
     /// The verdict and what was read, above the legend; the HTML page says them in its own words.
     var heading = true
+
+    package init(report: AnalysisReport, title: String, heading: Bool = true) {
+        (self.report, self.title, self.heading) = (report, title, heading)
+    }
 
     static let laneLimit = 60
     static let width = 1000.0
@@ -32,7 +36,7 @@ struct SwimLanes {
         }
     }
 
-    var svg: String {
+    package var svg: String {
         let (lanes, hidden) = chosenLanes()
         var body = ""
         var y = 10.0

@@ -9,12 +9,14 @@ import Text
 /// inline SVG, no script, font, image or link outside the page. The verdict comes first; then what was read, the
 /// incidents, the lanes, and each incident's lines quoted as the log wrote them, so a reader can check the claim
 /// against the evidence without the log.
-struct HTMLReport {
+package struct HTMLReport {
     let report: AnalysisReport
     /// What was read, as the chart names it: the file, or `3 files`.
     let title: String
 
-    var page: String {
+    package init(report: AnalysisReport, title: String) { (self.report, self.title) = (report, title) }
+
+    package var page: String {
         var out = DocumentKinds.reportSignature + """
             <html lang="en">
             <head>

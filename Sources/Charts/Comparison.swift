@@ -7,15 +7,19 @@ import Text
 /// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;
 /// what faults met and what it cost), a legend for the short headers, and, when it was interrupted, how far each
 /// policy got and which never ran.
-struct Comparison {
-    let summaries: [RunSummary]
+package struct Comparison {
+    package let summaries: [RunSummary]
     /// Policies asked for that never ran, because the comparison was interrupted first.
-    let notRun: [String]
-    let configuration: RunConfiguration
+    package let notRun: [String]
+    package let configuration: RunConfiguration
     /// The policies asked for, in order, to say which an app can adopt.
-    let policies: [Policy]
+    package let policies: [Policy]
 
-    var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
+    package init(summaries: [RunSummary], notRun: [String], configuration: RunConfiguration, policies: [Policy]) {
+        (self.summaries, self.notRun, self.configuration, self.policies) = (summaries, notRun, configuration, policies)
+    }
+
+    package var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
 
     /// The workload, as the chart's subtitle.
     var workload: String {
@@ -43,7 +47,7 @@ struct Comparison {
         summary.interrupted ? "\(summary.loads) of \(summary.plannedLoads)" : "\(summary.loads)"
     }
 
-    var table: String {
+    package var table: String {
         var lines = interruption.map { wrapped($0) + [""] } ?? []
         lines += fittedColumns([["policy", "loads", "rendered", "blank", "unseen", "failed", "blank s", "TTV p50 ms",
                                "TTV p99 ms"]]
@@ -89,7 +93,7 @@ struct Comparison {
         worker an earlier view had.
         """
 
-    var json: JSON {
+    package var json: JSON {
         .object([
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))), ("plannedLoads", .int(configuration.loads)),
             ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))),

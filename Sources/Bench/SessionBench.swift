@@ -15,7 +15,7 @@ enum SessionBench {
         do {
             try SessionFile.write(SessionFile.encode(Session.generated(tabs: tabs, pages: ContentProvider().pages, seed: 1)), to: path)
         } catch {
-            throw RuntimeError("cannot write '\(path)': \(error)")
+            throw BenchFailure("cannot write '\(path)': \(error)")
         }
         return path
     }
@@ -28,7 +28,7 @@ enum SessionBench {
             let (session, damage) = try SessionFile.readRecords(path)
             simulation.browser.restore(session, damage: damage, into: SessionStore(readOnly: path))
             let elapsed = Sys.monotonicNanoseconds() - start
-            guard simulation.browser.tabs.count == tabs else { throw RuntimeError("restored \(simulation.browser.tabs.count) of \(tabs) tabs from '\(path)'") }
+            guard simulation.browser.tabs.count == tabs else { throw BenchFailure("restored \(simulation.browser.tabs.count) of \(tabs) tabs from '\(path)'") }
             return Double(elapsed) / 1e6
         }
     }

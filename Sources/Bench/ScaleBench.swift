@@ -19,23 +19,25 @@ enum Scale {
     }
 
     /// Each count of workers measured `rounds` times, the counts taking turns.
-    static func compare(workers counts: [Int], rounds: Int, workerPath: String) throws -> [(workers: Int, results: [Result])] {
+    static func compare(
+        workers counts: [Int], rounds: Int, idleNanoseconds: Int, workerPath: String
+    ) throws -> [(workers: Int, results: [Result])] {
         let needed = 64 + 4 * counts.max()!
         let limit = Sys.raiseDescriptorLimit()
         guard needed <= limit else {
-            throw RuntimeError("scale: \(grouped(counts.max()!)) workers need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
+            throw BenchFailure("scale: \(grouped(counts.max()!)) workers need about \(needed) descriptors, over the limit of \(limit) (ulimit -n)")
         }
         var results = counts.map { ($0, [Result]()) }
         try takingTurns(rounds: rounds, counts.count) { index, _ in
-            results[index].1.append(try measure(workers: counts[index], workerPath: workerPath))
+            results[index].1.append(try measure(workers: counts[index], idleNanoseconds: idleNanoseconds, workerPath: workerPath))
         }
         return results
     }
 
     /// RSS, CPU per event and idle wake-ups for each count; CPU per event at the largest count judged against the
     /// smallest: the supervisor's cost per event must not grow with the workers it holds.
-    static func metrics(_ scales: [(workers: Int, results: [Result])]) -> [BenchCommand.Metric] {
-        var metrics: [BenchCommand.Metric] = []
+    static func metrics(_ scales: [(workers: Int, results: [Result])]) -> [Metric] {
+        var metrics: [Metric] = []
         for (workers, results) in scales {
             let label = "scale \(grouped(workers))"
             metrics += [
@@ -55,17 +57,17 @@ enum Scale {
         return metrics
     }
 
-    /// Opens `workers` views at once and keeps each on screen for two seconds (and 8 ms a worker) once rendered. The busy phase runs
+    /// Opens `workers` views at once and keeps each on screen for `idleNanoseconds` (and 8 ms a worker) once rendered. The busy phase runs
     /// from the start until the last view is visible; the idle phase from then until the first dwell timer fires,
     /// the only thing due. Wake-ups are the event loop's returns from epoll_wait.
-    static func measure(workers: Int, workerPath: String) throws -> Result {
+    static func measure(workers: Int, idleNanoseconds: Int, workerPath: String) throws -> Result {
         var configuration = RunConfiguration(workerPath: workerPath)
         configuration.loads = workers
         configuration.views = workers
         configuration.attachDelayNanoseconds = 0...0
         // Every view stays until well after the last one is visible (starting them all takes a few ms each on a
         // quiet machine, several on a busy one), and none is judged blank meanwhile.
-        configuration.dwellNanoseconds = 2_000_000_000 + workers * 8_000_000
+        configuration.dwellNanoseconds = idleNanoseconds + workers * 8_000_000
         configuration.blankTimeoutNanoseconds = 600_000_000_000
         let log = EventLog()
         var events = 0
@@ -104,19 +106,19 @@ enum Scale {
         _ = sv_return_free_memory()
         let rssBefore = residentBytes()
         let cpuBefore = cpuSeconds()
-        let simulation = try Simulation(configuration: configuration, content: BenchCommand.benchContent, log: log)
+        let simulation = try Simulation(configuration: configuration, content: KillBench.content, log: log)
         loop = simulation.loop
         _ = try simulation.run()
         guard let busy else {
-            throw RuntimeError("scale: \(grouped(visible)) of \(grouped(workers)) views became visible"
+            throw BenchFailure("scale: \(grouped(visible)) of \(grouped(workers)) views became visible"
                 + (firstTrouble.map { "; first: \($0)" } ?? ""))
         }
         guard !early else {
-            throw RuntimeError("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
+            throw BenchFailure("scale: \(grouped(workers)) views took longer to render than each stays on screen; no idle time to measure")
         }
-        guard let idle else { throw RuntimeError("scale: no view closed after the last one became visible") }
+        guard let idle else { throw BenchFailure("scale: no view closed after the last one became visible") }
         guard busy.rss >= 0, let rssBefore else {
-            throw RuntimeError("scale: cannot read the supervisor's resident memory from /proc")
+            throw BenchFailure("scale: cannot read the supervisor's resident memory from /proc")
         }
         return Result(
             rssMiB: busy.rss, rssPerWorkerKiB: (busy.rss * 1_048_576 - Double(rssBefore)) / 1024 / Double(workers), cpuPerEventMicroseconds: (busy.cpu - cpuBefore) / Double(busy.events) * 1e6,

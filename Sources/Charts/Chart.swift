@@ -6,13 +6,15 @@ import Text
 /// The comparison as a picture: time-to-visible CDFs, one line per policy, and the blank loads of each policy
 /// with the injected faults it met (delivered) and escaped (spared), and under them the cost of each policy
 /// (`Chart+Frontier`). An interrupted comparison says so, and shows each policy over the loads it ran.
-struct Chart {
+package struct Chart {
     let comparison: Comparison
+
+    package init(comparison: Comparison) { self.comparison = comparison }
     var summaries: [RunSummary] { comparison.summaries }
 
     static let colors = ["#7f7f7f", "#d62728", "#ff7f0e", "#9467bd", "#1f77b4", "#2ca02c", "#8c564b", "#e377c2"]
 
-    var svg: String {
+    package var svg: String {
         let interruption = comparison.interruption
         let width = 1000.0
         let costPanel = costPanel(top: interruption == nil ? 460.0 : 476.0)

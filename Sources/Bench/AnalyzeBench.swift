@@ -18,10 +18,12 @@ enum AnalyzeBench {
     }
 
     /// `scratch` gets a fresh folder of its own for the log, removed after.
-    static func measure(megabytes: Int, chatterPercent: Int, rounds: Int, scratch: String) throws -> Result {
+    static func measure(
+        megabytes: Int, chatterPercent: Int, rounds: Int, scratch: String, supervisor: String
+    ) throws -> Result {
         var template = Array((scratch + "/supervisor-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RuntimeError("cannot make a folder in '\(scratch)': \(String(cString: strerror(errno)))")
+            throw BenchFailure("cannot make a folder in '\(scratch)': \(String(cString: strerror(errno)))")
         }
         let folder = String(cString: made)
         let path = folder + "/device.log"
@@ -32,17 +34,16 @@ enum AnalyzeBench {
             rmdir(folder)
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RuntimeError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw BenchFailure("cannot write '\(path)': \(String(cString: strerror(errno)))") }
         var generator = DeviceLogGenerator(seed: 1, chatterPercent: chatterPercent)
         do {
             try generator.write(to: fd, bytes: megabytes << 20)
         } catch {
             close(fd)
-            throw RuntimeError("cannot write '\(path)': \(error)")
+            throw BenchFailure("cannot write '\(path)': \(error)")
         }
         close(fd)
         let grep = ["/usr/bin/grep", "/bin/grep"].first(where: { (path: String) in access(path, X_OK) == 0 }) ?? "/bin/grep"
-        let supervisor = RunCommand.siblingExecutable("supervisor")
         var result = Result()
         for round in 0..<rounds {
             for side in round % 2 == 0 ? [0, 1] : [1, 0] {
@@ -54,7 +55,7 @@ enum AnalyzeBench {
                 let seconds = Double(Sys.monotonicNanoseconds() - start) / 1e9
                 // grep -c exits 1 when it counts no match, which a small log may have.
                 guard status == 0 || side == 1 && status == 1 << 8 else {
-                    throw RuntimeError("'\(side == 0 ? "supervisor analyze" : "grep")' failed with wait status \(status)")
+                    throw BenchFailure("'\(side == 0 ? "supervisor analyze" : "grep")' failed with wait status \(status)")
                 }
                 if side == 0 {
                     result.seconds.append(seconds)
@@ -70,7 +71,7 @@ enum AnalyzeBench {
     /// Fast and wrong would not count: the JSON must list every planted incident and no other. Returns the peak
     /// RSS the analysis reported for itself.
     private static func check(_ output: String, planted: Int) throws -> Int {
-        guard let file = fopen(output, "r") else { throw RuntimeError("cannot read '\(output)'") }
+        guard let file = fopen(output, "r") else { throw BenchFailure("cannot read '\(output)'") }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -79,10 +80,10 @@ enum AnalyzeBench {
         let found = text.split(separator: #""kind":"#).dropFirst()
         let blank = found.filter { $0.hasPrefix(#""killed-before-render""#) }.count
         guard blank == planted, found.count == planted else {
-            throw RuntimeError("analyze found \(blank) kill-before-render incidents (\(found.count) in all) where \(planted) were planted")
+            throw BenchFailure("analyze found \(blank) kill-before-render incidents (\(found.count) in all) where \(planted) were planted")
         }
         guard let peak = text.split(separator: #""peakRSSBytes":"#).dropFirst().first.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
-            throw RuntimeError("analyze --stats reported no peak RSS")
+            throw BenchFailure("analyze --stats reported no peak RSS")
         }
         return peak
     }
