@@ -31,7 +31,7 @@ let package = Package(
         .executable(name: "Jetsam", targets: ["Jetsam"]),
     ],
     targets: [
-        /// The supervisor's system calls that Swift cannot make itself: posix_spawn with its file actions, pidfds,
+        /// The supervisor's system calls that Swift cannot make itself: posix_spawn of a recipe given as data, pidfds,
         /// waitid, epoll, openat2, prctl, the interruption handler.
         .target(name: "CShim"),
         /// The analyzer's block scan: needles found with the CPU's widest vectors, and the thread that scans ahead.

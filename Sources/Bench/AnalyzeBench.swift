@@ -4,6 +4,7 @@ import LogAnalysis
 import Browser
 import Scenario
 import System
+import Vocabulary
 
 /// `analyze` on a generated device log of the asked size and density of WebKit lines, beside
 /// `LC_ALL=C grep -c RBSAssertionErrorDomain` on the same file: both as separate processes with their output written
@@ -48,14 +49,18 @@ enum AnalyzeBench {
         for round in 0..<rounds {
             for side in round % 2 == 0 ? [0, 1] : [1, 0] {
                 let start = Sys.monotonicNanoseconds()
-                let status =
+                let exit =
                     side == 0
                     ? try Sys.run(supervisor, ["analyze", path, "--json", "--stats"], output: output)
                     : try Sys.run(grep, ["-c", "RBSAssertionErrorDomain", path], environment: ["LC_ALL=C"], output: output)
                 let seconds = Double(Sys.monotonicNanoseconds() - start) / 1e9
                 // grep -c exits 1 when it counts no match, which a small log may have.
-                guard status == 0 || side == 1 && status == 1 << 8 else {
-                    throw BenchFailure("'\(side == 0 ? "supervisor analyze" : "grep")' failed with wait status \(status)")
+                guard exit == .code(0) || side == 1 && exit == .code(1) else {
+                    let how = switch exit {
+                    case .code(let code): "exited with status \(code)"
+                    case .signal(let signal): "was killed by \(signalName(Int32(signal)))"
+                    }
+                    throw BenchFailure("'\(side == 0 ? "supervisor analyze" : "grep")' \(how)")
                 }
                 if side == 0 {
                     result.seconds.append(seconds)

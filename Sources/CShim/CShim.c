@@ -86,37 +86,23 @@ static int sv_spawn_with(const char *path, char *const argv[], char *const envp[
     return rc;
 }
 
-int sv_spawn(const char *path, char *const argv[], char *const envp[],
-             int in_fd, int out_fd, int null_fd, int err_fd, pid_t *pid, int *pidfd) {
+int sv_spawn(const char *path, char *const argv[], char *const envp[], const struct sv_child_fd *fds, int count,
+             int own_group, pid_t *pid, int *pidfd) {
     posix_spawn_file_actions_t actions;
-    int rc;
+    int rc, highest = 2;
 
     *pidfd = -1;
     if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
-    /* The caller guarantees every source fd is above the targets, so no dup2 clobbers a later source. */
-    if ((rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 0)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, null_fd, 1)) == 0 &&
-        (err_fd < 0 || (rc = posix_spawn_file_actions_adddup2(&actions, err_fd, 2)) == 0) &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, in_fd, SV_CHANNEL_IN_FD)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, SV_CHANNEL_OUT_FD)) == 0 &&
-        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, SV_CHANNEL_OUT_FD + 1)) == 0)
-        rc = sv_spawn_with(path, argv, envp, &actions, 1, pid, pidfd);
-    posix_spawn_file_actions_destroy(&actions);
-    return rc;
-}
-
-int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
-                    int *pidfd) {
-    posix_spawn_file_actions_t actions;
-    int rc;
-
-    *pidfd = -1;
-    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return rc;
-    if ((rc = posix_spawn_file_actions_adddup2(&actions, in_fd, 0)) == 0 &&
-        (rc = posix_spawn_file_actions_adddup2(&actions, out_fd, 1)) == 0 &&
-        (rc = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)) == 0 &&
-        (rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0)
-        rc = sv_spawn_with(path, argv, envp, &actions, 0, pid, pidfd);
+    /* The caller guarantees every source fd is above every target, so no dup2 clobbers a later source. */
+    for (int i = 0; i < count && rc == 0; i++) {
+        const struct sv_child_fd *fd = &fds[i];
+        rc = fd->path != NULL
+            ? posix_spawn_file_actions_addopen(&actions, fd->target, fd->path, fd->flags, fd->mode)
+            : posix_spawn_file_actions_adddup2(&actions, fd->source, fd->target);
+        if (fd->target > highest) highest = fd->target;
+    }
+    if (rc == 0 && (rc = posix_spawn_file_actions_addclosefrom_np(&actions, highest + 1)) == 0)
+        rc = sv_spawn_with(path, argv, envp, &actions, own_group, pid, pidfd);
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }
@@ -201,22 +187,6 @@ int sv_on_kernel_file_system(int fd) {
         if ((uint32_t)info.f_type == made[i]) return 1;
     }
     return 0;
-}
-
-int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path) {
-    posix_spawn_file_actions_t actions;
-    pid_t pid;
-    int rc, status;
-
-    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) return -rc;
-    rc = posix_spawn_file_actions_addopen(&actions, 1, stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (rc == 0) rc = posix_spawn(&pid, path, &actions, NULL, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) return -rc;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return -errno;
-    }
-    return status;
 }
 
 size_t sv_heap_in_use(void) {

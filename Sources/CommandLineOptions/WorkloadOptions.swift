@@ -9,49 +9,48 @@ let baseConfiguration = RunConfiguration(workerPath: "")
 /// Options shared by `run` and `compare`: the workload and the faults it meets. Only two defaults differ between
 /// the commands: how many views load at once, and the arrival schedule.
 public struct WorkloadOptions: Sendable {
-    public let loads = DefaultedOption(
-        "--loads", .integer(0...10_000_000), default: baseConfiguration.loads, help: "Loads to perform.")
-    public let views: DefaultedOption<Int>
-    public let arrival: DefaultedOption<Int>
+    public let loads = WorkloadField("--loads", .integer(0...10_000_000), \.loads, help: "Loads to perform.")
+    public let views: WorkloadField<Int>
+    public let arrival: WorkloadField<Int>
     /// At most one fewer than the views, which the command checks once it knows them.
-    public let hidden = DefaultedOption(
-        "--hidden", .integer(0...4095, "<h>"), default: baseConfiguration.hidden,
+    public let hidden = WorkloadField(
+        "--hidden", .integer(0...4095, "<h>"), \.hidden,
         help: "How many of the views are hidden tabs: they load off screen and are shown later.")
-    public let hiddenTime = DefaultedOption(
-        "--hidden-time", .wholeMilliseconds(0...3_600_000), default: baseConfiguration.hiddenNanoseconds,
+    public let hiddenTime = WorkloadField(
+        "--hidden-time", .wholeMilliseconds(0...3_600_000), \.hiddenNanoseconds,
         help: "How long a hidden tab stays off screen before it is shown.")
     public let content = Option(
         "--content", .path("<dir>"), help: "Serve the .html pages in <dir> instead of the built-in pages.")
-    public let seed = DefaultedOption(
-        "--seed", .seed, default: baseConfiguration.seed,
+    public let seed = WorkloadField(
+        "--seed", .seed, \.seed,
         help: "Seed for every random choice: pages, attach delays, faults.")
-    public let injectRace = DefaultedOption(
-        "--inject-race", .rate, default: baseConfiguration.raceRate,
+    public let injectRace = WorkloadField(
+        "--inject-race", .rate, \.raceRate,
         help: "Kill this fraction of loads' first workers at background priority after spawn and before attach: "
             + "1/200, 1/20, 1; a protected worker is spared.")
-    public let injectKill = DefaultedOption(
-        "--inject-kill", .rate, default: baseConfiguration.killRate,
+    public let injectKill = WorkloadField(
+        "--inject-kill", .rate, \.killRate,
         help: "Kill this fraction of hidden loads' workers after render, while hidden.")
     public let jetsam: Option<JetsamChoice>
-    public let attachDelay = DefaultedOption(
-        "--attach-delay", .millisecondRange(0...3_600_000), default: baseConfiguration.attachDelayNanoseconds,
+    public let attachDelay = WorkloadField(
+        "--attach-delay", .millisecondRange(0...3_600_000), \.attachDelayNanoseconds,
         help: "From view creation to attach, as MS or MIN-MAX.")
     public let watchdog = Option(
         "--watchdog", .wholeMilliseconds(1...3_600_000), default: "the policy's watchdog period",
         help: "Period of the blank watchdog's title check, for every policy of the run.")
-    public let blankTimeout = DefaultedOption(
-        "--blank-timeout", .wholeMilliseconds(1...3_600_000), default: baseConfiguration.blankTimeoutNanoseconds,
+    public let blankTimeout = WorkloadField(
+        "--blank-timeout", .wholeMilliseconds(1...3_600_000), \.blankTimeoutNanoseconds,
         help: "A load with no title this long after it was shown is blank.")
-    public let dwell = DefaultedOption(
-        "--dwell", .wholeMilliseconds(0...3_600_000), default: baseConfiguration.dwellNanoseconds,
+    public let dwell = WorkloadField(
+        "--dwell", .wholeMilliseconds(0...3_600_000), \.dwellNanoseconds,
         help: "Keep each rendered view on screen this long before closing it.")
     public let worker = workerOption
     public let noSandbox = Flag(
         "--no-sandbox",
         help: "Run workers without their sandbox (a seccomp filter that kills a worker for any system call it does not "
             + "need).")
-    public let hangTimeout = DefaultedOption(
-        "--hang-timeout", .wholeMilliseconds(1...3_600_000), default: baseConfiguration.hangTimeoutNanoseconds,
+    public let hangTimeout = WorkloadField(
+        "--hang-timeout", .wholeMilliseconds(1...3_600_000), \.hangTimeoutNanoseconds,
         help: "Kill a worker that owes an answer this long as unresponsive.")
     /// Inputs a second; none means no editor.
     public let typing = DefaultedOption(
@@ -68,14 +67,23 @@ public struct WorkloadOptions: Sendable {
             + "the damage (refused otherwise).")
 
     init(views: Int, arrival: Int, arrivalNote: String?, jetsamLog: String?) {
-        self.views = DefaultedOption("--views", .integer(1...4096, "<k>"), default: views, help: "Views loading at once.")
-        self.arrival = DefaultedOption(
-            "--arrival", .milliseconds(0...3_600_000), default: arrival, note: arrivalNote,
+        self.views = WorkloadField("--views", .integer(1...4096, "<k>"), \.views, default: views, help: "Views loading at once.")
+        self.arrival = WorkloadField(
+            "--arrival", .milliseconds(0...3_600_000), \.arrivalNanoseconds, default: arrival, note: arrivalNote,
             help: "Start a load every <ms> instead of one per free view, so that a policy's blank views cannot "
                 + "lighten everyone else's load.")
         jetsam = Option(
             "--jetsam", .jetsam(logDefault: jetsamLog), optionalValue: true,
             help: "Run the Jetsam memory-pressure killer beside the workers.")
+    }
+
+    /// The options that set one field of the run's configuration each, as given or by default.
+    public func apply(_ arguments: ParsedOptions, to configuration: inout RunConfiguration) {
+        let bound: [any WorkloadBinding] = [
+            loads, views, arrival, hidden, hiddenTime, seed, injectRace, injectKill, attachDelay, blankTimeout, dwell,
+            hangTimeout,
+        ]
+        for field in bound { field.apply(arguments, to: &configuration) }
     }
 
     /// In the order help lists them.

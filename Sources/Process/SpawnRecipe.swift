@@ -10,6 +10,13 @@ package enum SpawnRecipe {
 
     /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
     /// another that is still to be mapped. `fd` itself is closed when it is moved.
+    /// What a worker (or Jetsam) starts with: its channel's input and output on fds 3 and 4, /dev/null on 0 and 1, and
+    /// `errors` on 2 (without it, this process's standard error).
+    package static func worker(input: Int32, output: Int32, null: Int32, errors: Int32? = nil) -> [ChildDescriptor] {
+        [.copy(null, as: 0), .copy(null, as: 1), .copy(input, as: SV_CHANNEL_IN_FD), .copy(output, as: SV_CHANNEL_OUT_FD)]
+            + (errors.map { [.copy($0, as: 2)] } ?? [])
+    }
+
     package static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
         guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
         return try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1)

@@ -30,8 +30,7 @@ package final class WorkerLauncher: Launcher {
     private let loop: EventLoop
     private let scratch = ScratchBuffer()
     private let null: FileDescriptor
-    private var argv: [UnsafeMutablePointer<CChar>?]
-    private var envp: [UnsafeMutablePointer<CChar>?]
+    private let program: SpawnProgram
 
     /// Workers are told `parent`'s pid: one whose parent is another by the time it runs has been orphaned. Unless
     /// `sandboxed`, they are also told `--no-sandbox`.
@@ -39,12 +38,8 @@ package final class WorkerLauncher: Launcher {
         self.executable = executable
         self.loop = loop
         null = try SpawnRecipe.aboveChannel(try Sys.open("/dev/null", O_RDWR))
-        argv = [strdup(executable), strdup("\(parent)")] + (sandboxed ? [] : [strdup("--no-sandbox")]) + [nil]
-        envp = [strdup(SpawnRecipe.environment), nil]
-    }
-
-    deinit {
-        for pointer in argv + envp { free(pointer) }
+        program = SpawnProgram(
+            executable, arguments: ["\(parent)"] + (sandboxed ? [] : ["--no-sandbox"]), environment: [SpawnRecipe.environment])
     }
 
     /// A running worker with its pidfd and channel, or the reason it could not start.
@@ -80,9 +75,9 @@ package final class WorkerLauncher: Launcher {
         try Sys.setNonBlocking(parentOut.rawValue)
         try Sys.setNonBlocking(errorsIn.rawValue)
         let spawnedAt = loop.now
-        let child = try Sys.spawn(
-            executable, argv, envp, input: input.rawValue, output: output.rawValue, null: null.rawValue,
-            standardError: errors.rawValue)
+        let descriptors = SpawnRecipe.worker(
+            input: input.rawValue, output: output.rawValue, null: null.rawValue, errors: errors.rawValue)
+        let child = try Sys.spawn(program, descriptors, ownGroup: true)
         let errorRelay = StandardErrorRelay(pid: child.pid, pipe: errorsIn)
         return WorkerProcess(
             child, channel: Channel(read: parentIn, write: parentOut), errors: errorRelay, spawnedAt: spawnedAt,

@@ -50,17 +50,15 @@ package final class JetsamProcess {
         let claimed = try SpawnRecipe.aboveChannel(pipe.write)
         try Sys.setNonBlocking(claims.rawValue)
         var arguments = [
-            settings.executable, "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
+            "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
             "--claims-fd", "\(SV_CHANNEL_IN_FD)",
         ]
         if settings.logFD != nil { arguments += ["--log-fd", "\(SV_CHANNEL_OUT_FD)"] }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = [strdup(SpawnRecipe.environment), nil]
-        defer { (argv + envp).forEach { free($0) } }
-        // The claims' write end goes where a worker's input would, on fd 3.
-        let child = try Sys.spawn(
-            settings.executable, argv, envp, input: claimed.rawValue, output: output.rawValue, null: null.rawValue)
+        let program = SpawnProgram(
+            settings.executable, arguments: arguments, environment: [SpawnRecipe.environment])
+        // The claims' write end goes where a worker's input would, on fd 3; its standard error is ours.
+        let child = try Sys.spawn(program, SpawnRecipe.worker(input: claimed.rawValue, output: output.rawValue, null: null.rawValue), ownGroup: true)
         pidfd = child.descriptor
         self.child = consume child
         self.claims = consume claims

@@ -65,46 +65,6 @@ extension Sys {
         return pages
     }
 
-    /// Starts `path` with `argv` and `envp` (NUL-terminated C arrays, built once by the caller): `input` and
-    /// `output` become its fds 3 and 4, `null` its 0 and 1, `standardError` its 2 (without one, this process's is
-    /// shared), and nothing else is inherited; its signals are reset and it leads a process group of its own. The
-    /// corresponding C function is `posix_spawn`, then `pidfd_open`.
-    package static func spawn(
-        _ path: String, _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?], input: Int32,
-        output: Int32, null: Int32, standardError: Int32? = nil
-    ) throws(SystemError) -> ChildProcess {
-        var pid: pid_t = 0
-        var pidfd: Int32 = -1
-        try Orphans.spawning { () throws(SystemError) -> Int32 in
-            _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
-                let rc = sv_spawn(path, argv, envp, input, output, null, standardError ?? -1, &pid, &pidfd)
-                Glibc.errno = rc
-                return rc == 0 ? 0 : -1
-            }
-            return pid
-        }
-        return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
-    }
-
-    /// Starts `path` with `arguments` as a filter reading `input` and writing `output` (standard error to /dev/null,
-    /// nothing else inherited, signals reset), with an empty environment. The corresponding C function is
-    /// `posix_spawn`.
-    package static func spawnFilter(_ path: String, _ arguments: [String], input: Int32, output: Int32) throws(SystemError)
-        -> ChildProcess
-    {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        var pidfd: Int32 = -1
-        _ = try retrying("posix_spawn(\(path))", .spawn, path: path) { () -> Int32 in
-            let rc = sv_spawn_filter(path, argv, envp, input, output, &pid, &pidfd)
-            Glibc.errno = rc
-            return rc == 0 ? 0 : -1
-        }
-        return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
-    }
-
     /// Where `name` is found on `PATH` (or the usual system directories without one): an executable regular file.
     package static func executable(named name: String) -> String? {
         let search = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"

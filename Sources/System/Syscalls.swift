@@ -216,19 +216,6 @@ public enum Sys {
         return names
     }
 
-    /// Runs `path` with `arguments` to its end, stdout to `output`, and returns its wait status. The corresponding
-    /// C functions are `posix_spawn` and `waitpid`.
-    public static func run(_ path: String, _ arguments: [String], environment: [String] = [], output: String)
-        throws(SystemError) -> Int32
-    {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        let status = sv_run_to_file(path, argv, envp, output)
-        if status < 0 { throw SystemError("posix_spawn(\(path))", errno: -status) }
-        return status
-    }
-
     /// This process's peak resident set since it was exec'd: `VmHWM` in /proc/self/status. (`ru_maxrss` would not
     /// do: at exec the kernel folds in the peak of the image it replaced, which for a posix_spawn child is its
     /// parent's.)

@@ -130,23 +130,12 @@ enum RunCommand {
     /// another.
     static func workload(_ options: WorkloadOptions, _ arguments: ParsedOptions) throws -> Workload {
         var configuration = RunConfiguration(workerPath: workerExecutable(arguments[options.worker]))
-        configuration.sandbox = !arguments[options.noSandbox]
-        configuration.loads = arguments[options.loads]
-        configuration.views = arguments[options.views]
-        configuration.hidden = arguments[options.hidden]
+        options.apply(arguments, to: &configuration)
         guard configuration.hidden < configuration.views else {
             throw UsageError("'--hidden' must be a whole number from 0 to \(configuration.views - 1), not '\(configuration.hidden)'")
         }
-        configuration.hiddenNanoseconds = arguments[options.hiddenTime]
-        configuration.dwellNanoseconds = arguments[options.dwell]
-        configuration.arrivalNanoseconds = arguments[options.arrival]
+        configuration.sandbox = !arguments[options.noSandbox]
         configuration.watchdogNanoseconds = arguments[options.watchdog]
-        configuration.blankTimeoutNanoseconds = arguments[options.blankTimeout]
-        configuration.seed = arguments[options.seed]
-        configuration.raceRate = arguments[options.injectRace]
-        configuration.killRate = arguments[options.injectKill]
-        configuration.attachDelayNanoseconds = arguments[options.attachDelay]
-        configuration.hangTimeoutNanoseconds = arguments[options.hangTimeout]
         let typing = arguments[options.typing]
         configuration.typingIntervalNanoseconds = typing > 0 ? 1_000_000_000 / typing : 0
         configuration.journalPath = arguments[options.journal]

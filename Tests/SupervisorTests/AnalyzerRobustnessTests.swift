@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Vocabulary
 
 @testable import Events
 @testable import LogAnalysis
@@ -66,7 +67,7 @@ extension BesideOthers {
         static let bound = 64 << 20
 
         /// The analysis's exit status, its own peak RSS (from `--stats`), and its JSON.
-        func run(_ folder: TemporaryFolder, _ name: String) throws -> (status: Int32, rss: Int, json: [String: Any]) {
+        func run(_ folder: TemporaryFolder, _ name: String) throws -> (status: ProcessExit, rss: Int, json: [String: Any]) {
             let output = folder.path + "/out.json"
             let status = try Sys.run(supervisorPath, ["analyze", folder.path + "/" + name, "--json", "--stats"], output: output)
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
@@ -93,7 +94,7 @@ extension BesideOthers {
                 try file.write(contentsOf: Data(("\n" + Fixture.xcode.replacingOccurrences(of: "4107", with: "4108")).utf8))
             }
             let (status, rss, json) = try run(folder, "long.log")
-            #expect(status == 0)
+            #expect(status == .code(0))
             #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
             let incidents = try #require(json["incidents"] as? [[String: Any]])
             #expect(incidents.filter { $0["kind"] as? String == "killed-before-render" }.compactMap { $0["pid"] as? Int } == [4107, 4108])
@@ -111,7 +112,7 @@ extension BesideOthers {
                 }
             }
             let (status, rss, json) = try run(folder, "random.log")
-            #expect(status == 0)
+            #expect(status == .code(0))
             #expect(rss <= Self.bound, "peak RSS \(rss >> 20) MiB")
             #expect((json["linesRead"] as? Int ?? 0) > 0)
         }
@@ -142,7 +143,7 @@ extension BesideOthers {
                 }
             }
             let (status, rss, json) = try run(folder, "many.log")
-            #expect(status == 0)
+            #expect(status == .code(0))
             // The 10,000 incidents kept, each with its page and what followed its death (issue 29), take a few MiB
             // over the inputs' bound: 64.1 MiB measured. Bounded all the same: the rest are counted, not kept.
             #expect(rss <= Self.bound + (8 << 20), "peak RSS \(rss >> 20) MiB")

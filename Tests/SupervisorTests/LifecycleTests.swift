@@ -2,6 +2,7 @@ import CShim
 import Foundation
 import Glibc
 import Testing
+import Vocabulary
 
 @testable import Core
 @testable import Browser
@@ -42,6 +43,17 @@ extension Processes {
                 if event.name == "hello", let pid = event.pid { seen = descriptors(of: pid) }
             }
             #expect(seen == [0, 1, 2, 3, 4])
+        }
+
+        /// A child run to its end (`Sys.run`, as the bench runs `analyze` and grep) keeps its standard descriptors
+        /// and nothing else of ours, though this process holds many: `ls` sees at most 0 to 2 and the directory it
+        /// reads.
+        @Test func aChildRunToItsEndInheritsOnlyItsStandardDescriptors() throws {
+            let folder = try TemporaryFolder([:])
+            let output = folder.path + "/fds"
+            #expect(try Sys.run("/bin/ls", ["/proc/self/fd"], output: output) == .code(0))
+            let fds = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+            #expect(!fds.isEmpty && fds.allSatisfy { $0 <= 3 }, "\(fds)")
         }
 
         @Test func aWorkerLeadsItsOwnProcessGroup() throws {

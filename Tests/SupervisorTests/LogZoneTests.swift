@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Vocabulary
 
 @testable import LogAnalysis
 @testable import System
@@ -169,7 +170,7 @@ extension Processes {
                 let output = folder.path + "/" + name + ".json"
                 let status = try Sys.run(supervisorPath, ["analyze", folder.path + "/" + name, "--json"], environment: ["TZ=" + tz],
                                          output: output)
-                #expect(status == 0)
+                #expect(status == .code(0))
                 let text = try String(contentsOfFile: output, encoding: .utf8)
                 return text.range(of: #""firstSeen":"[^"]*""#, options: .regularExpression).map { String(text[$0]) }
             }

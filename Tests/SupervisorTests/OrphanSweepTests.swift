@@ -13,16 +13,14 @@ extension Processes {
             try Orphans.adopt()
             let null = open("/dev/null", O_RDWR | O_CLOEXEC)
             defer { close(null) }
-            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-            defer { argv.forEach { free($0) } }
-            let envp: [UnsafeMutablePointer<CChar>?] = [nil]
+            let program = SpawnProgram("/bin/true", arguments: [], environment: [])
             let stop = Atomic(false)
             let sweeper = Thread { while !stop.load(ordering: .relaxed) { Orphans.sweep() } }
             sweeper.start()
             defer { stop.store(true, ordering: .relaxed) }
             var killed = 0
             for _ in 0..<400 {
-                let child = try Sys.spawn("/bin/true", argv, envp, input: null, output: null, null: null)
+                let child = try Sys.spawn(program, [.copy(null, as: 0), .copy(null, as: 1)], ownGroup: true)
                 if case .signal = try child.reap() { killed += 1 }
             }
             #expect(killed == 0, "\(killed) of 400 children were killed as orphans while being started")

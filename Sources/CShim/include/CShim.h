@@ -17,18 +17,22 @@
 #define SV_JETSAM_MIN_INTERVAL_MS 0.1
 #define SV_JETSAM_MAX_INTERVAL_MS 60000.0
 
-/// Spawns `path` with posix_spawn: `in_fd`/`out_fd` become fds 3/4, `null_fd` becomes 0 and 1, `err_fd` becomes 2
-/// (with -1, 2 is inherited), and every other descriptor is closed; the signal mask and every disposition are
-/// reset; the child leads its own process group. A pidfd is opened right after the spawn. Returns 0 or an errno
-/// value.
-int sv_spawn(const char *path, char *const argv[], char *const envp[],
-             int in_fd, int out_fd, int null_fd, int err_fd, pid_t *pid, int *pidfd);
+/// One descriptor of a child: `source` of ours duplicated onto `target`, or, when `path` is set, that file opened
+/// there with `flags` and `mode`.
+struct sv_child_fd {
+    int target;
+    int source;
+    const char *path;
+    int flags;
+    unsigned int mode;
+};
 
-/// Spawns `path` as a filter with posix_spawn: `in_fd` becomes its standard input, `out_fd` its standard output,
-/// /dev/null its standard error, and every other descriptor is closed; the signal mask and every disposition are
-/// reset. A pidfd is opened right after the spawn. `out_fd` must be above 2. Returns 0 or an errno value.
-int sv_spawn_filter(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, pid_t *pid,
-                    int *pidfd);
+/// Spawns `path` with posix_spawn, its descriptors as `fds` says (each source above every target), 0 to 2 not named
+/// there inherited, and every other descriptor closed; the signal mask and every disposition are reset; with
+/// `own_group`, it leads a process group of its own. A pidfd is opened right after the spawn. Returns 0 or an errno
+/// value.
+int sv_spawn(const char *path, char *const argv[], char *const envp[], const struct sv_child_fd *fds, int count,
+             int own_group, pid_t *pid, int *pidfd);
 
 /// Nonzero while syscall faults are armed (Sources/System/SyscallFaults.swift): set at start-up when
 /// SUPERVISOR_SYSCALL_FAULTS is in the environment, or by a test. A C global, so that checking it costs one load
@@ -74,12 +78,6 @@ int sv_set_child_subreaper(void);
 int sv_ignore_signal(int sig);
 
 int sv_setpriority(pid_t pid, int nice);
-
-/// Runs `path` to its end with stdout written to `stdout_path`, for benchmarks and tests: returns its wait status,
-/// or -errno if it could not start.
-int sv_run_to_file(const char *path, char *const argv[], char *const envp[], const char *stdout_path);
-
-
 
 
 

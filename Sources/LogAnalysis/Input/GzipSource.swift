@@ -27,7 +27,10 @@ package final class GzipSource: ByteSource {
         let ends = try Sys.pipe()
         // Above the standard descriptors it is mapped onto; closed here once gzip has its copy.
         let output = try Sys.raise(ends.write, above: 3)
-        gzip = try Sys.spawnFilter(path, ["-dc"], input: file, output: output.rawValue)
+        // A filter with nothing of ours: standard input the file, output the pipe, errors nowhere, no environment.
+        gzip = try Sys.spawn(
+            SpawnProgram(path, arguments: ["-dc"], environment: []),
+            [.copy(file, as: 0), .copy(output.rawValue, as: 1), .file("/dev/null", flags: O_WRONLY, as: 2)], ownGroup: false)
         pipe = ends.read
     }
 
