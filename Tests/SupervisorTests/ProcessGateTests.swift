@@ -17,7 +17,8 @@ extension Processes {
             child.arguments = ["30"]
             try child.run()
             #expect(orphanedWorkers() == [child.processIdentifier])
-            child.terminate()
+            // SIGKILL: a signal mask blocked in this process (SIGTERM, say) is the child's too.
+            kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             #expect(orphanedWorkers().isEmpty)
         }
