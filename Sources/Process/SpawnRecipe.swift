@@ -8,8 +8,6 @@ package enum SpawnRecipe {
     /// its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
     package static let environment = "SWIFT_BACKTRACE=enable=no,swift-backtrace="
 
-    /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
-    /// another that is still to be mapped. `fd` itself is closed when it is moved.
     /// What a worker (or Jetsam) starts with: its channel's input and output on fds 3 and 4, /dev/null on 0 and 1, and
     /// `errors` on 2 (without it, this process's standard error).
     package static func worker(input: Int32, output: Int32, null: Int32, errors: Int32? = nil) -> [ChildDescriptor] {
@@ -17,6 +15,8 @@ package enum SpawnRecipe {
             + (errors.map { [.copy($0, as: 2)] } ?? [])
     }
 
+    /// Every descriptor a child is given must sit above 4, so that mapping one onto 0, 1, 3 or 4 cannot clobber
+    /// another that is still to be mapped. `fd` itself is closed when it is moved.
     package static func aboveChannel(_ fd: consuming FileDescriptor) throws(SystemError) -> FileDescriptor {
         guard fd.rawValue <= SV_CHANNEL_OUT_FD else { return fd }
         return try Sys.duplicate(fd.rawValue, above: SV_CHANNEL_OUT_FD + 1)

@@ -26,12 +26,6 @@ package final class SpawnProgram {
 package enum ChildDescriptor {
     case copy(Int32, as: Int32)
     case file(String, flags: Int32, as: Int32)
-
-    var target: Int32 {
-        switch self {
-        case .copy(_, let target), .file(_, _, let target): target
-        }
-    }
 }
 
 extension Sys {
