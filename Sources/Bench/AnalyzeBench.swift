@@ -56,11 +56,7 @@ enum AnalyzeBench {
                 let seconds = Double(Sys.monotonicNanoseconds() - start) / 1e9
                 // grep -c exits 1 when it counts no match, which a small log may have.
                 guard exit == .code(0) || side == 1 && exit == .code(1) else {
-                    let how = switch exit {
-                    case .code(let code): "exited with status \(code)"
-                    case .signal(let signal): "was killed by \(signalName(Int32(signal)))"
-                    }
-                    throw BenchFailure("'\(side == 0 ? "supervisor analyze" : "grep")' \(how)")
+                    throw BenchFailure("'\(side == 0 ? "supervisor analyze" : "grep")' \(exit.wording)")
                 }
                 if side == 0 {
                     result.seconds.append(seconds)

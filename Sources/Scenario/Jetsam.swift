@@ -68,10 +68,7 @@ package final class JetsamProcess {
     package func exited() -> String {
         guard let exit = try? child?.reap() else { return "Jetsam exited" }
         child = nil
-        switch exit {
-        case .code(let code): return "Jetsam exited with status \(code)"
-        case .signal(let signal): return "Jetsam was killed by signal \(signal)"
-        }
+        return "Jetsam \(exit.wording)"
     }
 
     /// Kills and reaps it; SIGKILL makes the wait short and certain.

@@ -14,6 +14,14 @@ public enum TerminationKind: String, Sendable, CaseIterable {
 public enum ProcessExit: Equatable, Sendable {
     case code(Int)
     case signal(Int)
+
+    /// How it ended, after the process's name: "exited with status 1", "was killed by signal 9".
+    public var wording: String {
+        switch self {
+        case .code(let code): "exited with status \(code)"
+        case .signal(let signal): "was killed by signal \(signal)"
+        }
+    }
 }
 
 /// "SIGKILL" for 9, and so on; the number for signals without a common name.
