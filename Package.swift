@@ -22,6 +22,79 @@ let bareExecutable: [LinkerSetting] = [
             .flatMap { ["-Xlinker", "--defsym=\($0)=wr_\($0)"] })
 ]
 
+/// The tests, a target for each module they test (`swift test --filter CoreTests`); `CLITests` runs the `supervisor`
+/// binary whole. Most lean on `SupervisorTesting`.
+let moduleTests: [(name: String, dependencies: [Target.Dependency])] = [
+    ("TextTests", ["Text"]),
+    ("ProcFSTests", ["ProcFS", "Text"]),
+    ("KillerTests", ["Killer", "Vocabulary"]),
+    (
+        "WireProtocolTests",
+        [
+            "SupervisorTesting", "Browser", "Core", "LogAnalysis", "Process", "Scenario", "Vocabulary", "WireProtocol",
+        ]
+    ),
+    ("WorkerRuntimeTests", ["SupervisorTesting", "LogAnalysis", "WorkerRuntime"]),
+    (
+        "SystemTests",
+        [
+            "SupervisorTesting", "Browser", "Core", "LogAnalysis", "Process", "Scenario", "System", "Text",
+            "WireProtocol",
+        ]
+    ),
+    (
+        "ProcessTests",
+        [
+            "SupervisorTesting", "Browser", "CShim", "Core", "LogAnalysis", "ProcFS", "Process", "Scenario", "System",
+            "Text", "Vocabulary", "WireProtocol",
+        ]
+    ),
+    ("EventsTests", ["SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Scenario", "Vocabulary"]),
+    (
+        "CoreTests",
+        [
+            "SupervisorTesting", "Browser", "CShim", "Core", "Events", "LogAnalysis", "Process", "Scenario", "System",
+            "TestSupport", "Text", "Vocabulary", "WireProtocol",
+        ]
+    ),
+    (
+        "BrowserTests",
+        [
+            "SupervisorTesting", "Browser", "CShim", "Core", "Events", "LogAnalysis", "ProcFS", "Process", "Scenario",
+            "System", "TestSupport", "WireProtocol",
+        ]
+    ),
+    (
+        "ScenarioTests",
+        [
+            "SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Process", "Replay", "Scenario", "System",
+            "Text", "Vocabulary", "WireProtocol",
+        ]
+    ),
+    ("ReplayTests", ["SupervisorTesting", "Core", "Events", "Replay", "Scenario", "Vocabulary"]),
+    (
+        "LogAnalysisTests",
+        [
+            "SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Replay", "Scenario", "System", "Text",
+            "Vocabulary",
+        ]
+    ),
+    ("ChartsTests", ["SupervisorTesting", "LogAnalysis", "ProcFS", "Text"]),
+    (
+        "CommandLineOptionsTests",
+        [
+            "SupervisorTesting", "Browser", "CommandLineOptions", "Core", "Events", "Scenario", "Text", "Vocabulary",
+        ]
+    ),
+    (
+        "CLITests",
+        [
+            "SupervisorTesting", "Browser", "CommandLineOptions", "Core", "Events", "LogAnalysis", "ProcFS", "Process",
+            "Scenario", "System", "Text", "WireProtocol",
+        ]
+    ),
+]
+
 let package = Package(
     name: "supervisor",
     products: [
@@ -126,14 +199,15 @@ let package = Package(
             linkerSettings: staticExecutable
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS", "Killer", "Vocabulary"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        /// What the tests share: the process gate and its tiers, the built binaries, runs of the simulated world,
+        /// fixtures. A test target, so it may see what the modules keep internal, and no release build compiles it.
         .testTarget(
-            name: "SupervisorTests",
+            name: "SupervisorTesting",
             dependencies: [
-                "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "WireProtocol", "CShim", "ProcFS", "WorkerRuntime", "Killer", "Vocabulary", "TestSupport",
-            ]
-        ),
-    ],
+                "Browser", "CShim", "CommandLineOptions", "Core", "Events", "LogAnalysis", "ProcFS", "Process", "Scenario",
+                "System", "TestSupport", "Text", "Vocabulary", "WireProtocol",
+            ]),
+    ] + moduleTests.map { .testTarget(name: $0.name, dependencies: $0.dependencies) },
     swiftLanguageModes: [.v6]
 )
 

@@ -51,7 +51,7 @@ func records(_ source: PieceSource) -> (records: [Record], lines: Int) {
 }
 
 func seeds() -> [(name: String, bytes: [UInt8])] {
-    // The analyzer's fixtures (Tests/SupervisorTests/*Fixtures.swift) are added by the script.
+    // The analyzer's fixtures (Tests/SupervisorTesting/*Fixtures.swift) are added by the script.
     let lines = [
         "2025-03-02 10:11:12.123456+0100 MyApp[4100:99001] [Process] 0x10a2b3c40 - [PID=4107] WebProcessProxy::didFinishLaunching:",
         "2025-03-02 10:11:12.200000+0100 MyApp[4100:99001] [Process] WebProcessProxy::processDidTerminateOrFailedToLaunch: reason=Crash",

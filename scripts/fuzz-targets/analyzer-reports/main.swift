@@ -60,7 +60,7 @@ func checkReader(_ bytes: [UInt8]) {
 }
 
 func seeds() -> [(name: String, bytes: [UInt8])] {
-    // The report fixtures (Tests/SupervisorTests/ReportFixtures.swift) are added by the script.
+    // The report fixtures (Tests/SupervisorTesting/ReportFixtures.swift) are added by the script.
     let metadata = #"{"bug_type":"298","timestamp":"2026-03-02 10:11:13.00 -0800","name":"JetsamEvent"}"#
     let jetsam = #"{"largestProcess":"com.apple.WebKit.WebContent","processes":[{"pid":4107,"name":"com.apple.WebKit.WebContent","reason":"per-process-limit","rpages":51200}],"pageSize":16384}"#
     let crash = "Process:               com.apple.WebKit.WebContent [4107]\nException Type:  EXC_BAD_ACCESS (SIGSEGV)\n"

@@ -1,0 +1,91 @@
+import Testing
+import TestSupport
+
+@testable import Core
+@testable import SupervisorTesting
+
+/// The policies' limits, decided on a virtual clock: cooldown, crash loop, backoff and give-up, with no process and
+/// no real time.
+@Suite struct RecoveryRules {
+    static let ms = 1_000_000
+
+    /// A view dies at each of `deaths` (ms), crashed or killed; each recovery the policy decides is carried out on
+    /// the clock after its delay. Returns what was decided, and when (ms) each recovery was carried out.
+    func simulate(_ policy: Policy, deaths: [(at: Int, crash: Bool)]) -> (decisions: [RecoveryDecision], performed: [Int]) {
+        let clock = VirtualClock()
+        var history = RecoveryHistory()
+        var lastRecoveryAt: Int?
+        var decisions: [RecoveryDecision] = []
+        var performed: [Int] = []
+        for death in deaths {
+            clock.advance(by: death.at * Self.ms - clock.now)
+            if death.crash { history.crashes.append(clock.now) }
+            let decision = policy.decideRecovery(
+                at: clock.now, crash: death.crash, lastRecoveryAt: lastRecoveryAt, history: &history)
+            decisions.append(decision)
+            if case .recover(_, let delay) = decision {
+                lastRecoveryAt = clock.now
+                clock.schedule(afterNanoseconds: delay) { performed.append(clock.now / Self.ms) }
+            }
+        }
+        clock.advance(by: 60_000 * Self.ms)
+        return (decisions, performed)
+    }
+
+    @Test func webKitRecoversAtMostOncePerThirtySeconds() {
+        let (decisions, performed) = simulate(.webkitDefault, deaths: [(0, false), (10_000, false), (29_999, false), (30_001, false)])
+        #expect(decisions == [.recover(attempt: 1, delay: 0), .suppressed, .suppressed, .recover(attempt: 2, delay: 0)])
+        #expect(performed == [0, 30_001])
+    }
+
+    @Test func crashesBackOffTwiceAsLongEachTimeThenLoop() {
+        let crashes = [0, 10, 20, 30, 40].map { (at: $0, crash: true) }
+        let (decisions, performed) = simulate(.rebuild, deaths: crashes)
+        #expect(decisions == [
+            .recover(attempt: 1, delay: 0), .recover(attempt: 2, delay: 100 * Self.ms), .recover(attempt: 3, delay: 200 * Self.ms),
+            .crashLoop(crashes: 4, windowMs: 5000), .crashLoop(crashes: 5, windowMs: 5000),
+        ])
+        #expect(performed == [0, 110, 220])
+    }
+
+    @Test func crashesOutsideTheWindowAreForgotten() {
+        let crashes = [0, 6_000, 12_000, 18_000].map { (at: $0, crash: true) }
+        var guarded = Policy.guarded
+        guarded.maxRecoveries = .max
+        let (decisions, _) = simulate(guarded, deaths: crashes)
+        #expect(decisions.allSatisfy { if case .recover(_, 0) = $0 { true } else { false } })
+    }
+
+    @Test func killsFromOutsideAreNotCrashesAndGuardedNeverGivesUp() {
+        let kills = (0..<50).map { (at: $0 * 10, crash: false) }
+        let (guarded, _) = simulate(.guarded, deaths: kills)
+        #expect(guarded.last == .recover(attempt: 50, delay: 0))
+        let (rebuild, performed) = simulate(.rebuild, deaths: kills)
+        #expect(rebuild[2] == .recover(attempt: 3, delay: 0) && rebuild[3] == .giveUp(recoveries: 3))
+        #expect(performed == [0, 10, 20])
+    }
+
+    @Test func aHiddenViewIsRecoveredWhenShownOnlyWhereThePolicySaysSo() {
+        #expect(Policy.webkitDefault.onTermination(visible: false) == .whenShown(.reload))
+        #expect(Policy.webkitDefault.onTermination(visible: true) == .now(.reload))
+        #expect(Policy.guarded.onTermination(visible: false) == .whenShown(.rebuild))
+        #expect(Policy.rebuild.onTermination(visible: false) == .now(.rebuild))
+        #expect(Policy.none.onTermination(visible: true) == .nothing)
+    }
+
+    @Test func theVirtualClockFiresInDeadlineOrderWithTheTimeOfEach() {
+        let clock = VirtualClock()
+        var fired: [(String, Int)] = []
+        clock.schedule(afterNanoseconds: 30) { fired.append(("c", clock.now)) }
+        clock.schedule(afterNanoseconds: 10) {
+            fired.append(("a", clock.now))
+            clock.schedule(afterNanoseconds: 5) { fired.append(("b", clock.now)) }
+        }
+        let cancelled = clock.schedule(afterNanoseconds: 20) { fired.append(("x", clock.now)) }
+        clock.cancel(cancelled)
+        clock.advance(by: 25)
+        #expect(fired.map(\.0) == ["a", "b"] && fired.map(\.1) == [10, 15] && clock.now == 25)
+        clock.advance(by: 5)
+        #expect(fired.map(\.0) == ["a", "b", "c"])
+    }
+}

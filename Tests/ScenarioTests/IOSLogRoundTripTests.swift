@@ -1,0 +1,91 @@
+import Events
+import Foundation
+import Testing
+import Vocabulary
+
+@testable import LogAnalysis
+@testable import Scenario
+@testable import System
+@testable import SupervisorTesting
+
+/// Every line the iOS log writer prints is read back by the analyzer to the fact it was written for: one event at
+/// a time, each line's message through `WebKitMessage`, the reader of device logs.
+@Suite struct IOSLogRoundTrip {
+    typealias Kind = Observation.Kind
+
+    /// The lines `events` make, after `context`, with the observations the analyzer reads from each.
+    func lines(_ events: [SupervisorEvent], after context: [SupervisorEvent] = [], delegate: Bool = true) throws
+        -> [(line: String, kinds: [Kind], pid: Int32?)]
+    {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/ios.log"
+        let output = try OutputFile(path, kind: IOSConsoleLog.outputKind)
+        let log = IOSConsoleLog(output: output)
+        let begin = SupervisorEvent.runBegin(.init(
+            policy: "p", delegate: delegate, loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0, tabs: nil))
+        for event in [begin] + context { log.record(Event(event, monotonic: 1, wall: 1_795_000_000_000_000_000, view: 1, pid: 4107)) }
+        if let error = log.flush() { throw error }
+        let before = try String(contentsOfFile: path, encoding: .utf8).count
+        for event in events { log.record(Event(event, monotonic: 2, wall: 1_795_000_001_000_000_000, view: 1, pid: 4107)) }
+        if let error = log.flush() { throw error }
+        try output.commit()
+        let written = String(try String(contentsOfFile: path, encoding: .utf8).dropFirst(before))
+        var read: [(line: String, kinds: [Kind], pid: Int32?)] = []
+        for line in written.split(separator: "\n").map(String.init) {
+            // `<time> <process>[pid:tid] [<category>] <message>`
+            var message = line
+            if let open = line.range(of: "] ["), let close = line[open.upperBound...].range(of: "] ") {
+                message = String(line[close.upperBound...])
+            }
+            let bytes = Array(message.utf8)
+            var observations: [Observation] = []
+            WebKitMessage.observe(bytes.span, into: &observations)
+            read.append((line, observations.map(\.kind), observations.last?.pid))
+        }
+        return read
+    }
+
+    static let signalled = SupervisorEvent.Death(
+        status: .killed, exit: .signal(9), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
+        lifetimeMs: 5, cause: .outside, shutdown: false)
+
+    /// Each event the writer speaks of, and what the analyzer must read from each line it prints for it.
+    static let cases: [(event: SupervisorEvent, context: [SupervisorEvent], delegate: Bool, kinds: [[Kind]])] = [
+        (.interrupt(signal: .SIGINT), [], true, [[.hostQuit]]),
+        (.spawn(load: 1, reused: false), [], true, [[.launch]]),
+        (.spawn(load: 1, reused: true), [], true, [[.reused]]),
+        (.spare(reused: true), [], true, [[.cached]]),
+        (.hello(spawnToHelloMs: 0.3, sandbox: .installed), [], true, [[.launch]]),
+        (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), [], true,
+         [[.assertionTaken]]),
+        (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .noSuchProcess, error: nil, rbs: .targetMissing),
+         [], true, [[.assertionError], [.assertionFailed]]),
+        (.commit(url: "app://local/"), [], true, [[.pageBound]]),
+        (.render(title: "T", workersRSSBytes: 1), [], true, [[.render], [.render]]),
+        (.shutdown, [], true, [[.teardown]]),
+        (.kill(reason: "no pong", verdict: .unresponsive), [], true, [[.unresponsive], [.teardown]]),
+        (.kill(reason: "flood", verdict: .protocolViolation), [], true, [[.teardown]]),
+        (.launchFailed(reason: "ENOENT"), [], true, [[.launchFailed]]),
+        (.death(.init(
+            status: .normal, exit: .code(0), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
+            lifetimeMs: 5, cause: .worker, shutdown: true)), [], true, [[.teardown]]),
+        (.death(.init(
+            status: .launchFailed, exit: .code(1), reason: "died before hello", rendered: false, attached: false,
+            spare: false, band: nil, lifetimeMs: 1, cause: .worker, shutdown: false)), [], true, [[.launchFailed]]),
+        // runningboardd's report names the host app first (`[app<…>:pid]`), then the process.
+        (.death(signalled), [], true, [[.terminated], [.terminated], [.hostIdentity, .killed]]),
+        (.death(signalled), [.kill(reason: "no pong", verdict: .unresponsive)], true, [[.terminated], [.hostIdentity, .killed]]),
+        (.termination(status: .killed), [], true, [[.terminated, .callback], [.terminated, .callback]]),
+        (.recovery(kind: .reload, reason: .termination, attempt: 1), [], false, [[.callback]]),
+        (.recovery(kind: .reload, reason: .termination, attempt: 1), [], true, []),
+    ]
+
+    @Test(arguments: cases.indices)
+    func everyLineIsReadBackAsWritten(index: Int) throws {
+        let (event, context, delegate, kinds) = Self.cases[index]
+        let read = try lines([event], after: context, delegate: delegate)
+        #expect(read.map(\.kinds) == kinds, "\(event.name): \(read.map(\.line))")
+        // Every line names the worker it is about (last, after the host app), where it names one at all.
+        for (line, _, pid) in read where pid != nil { #expect(pid == 4107, "\(line)") }
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+import Testing
+import Vocabulary
+import WireProtocol
+
+@testable import Process
+@testable import System
+
+/// Drives one real WebContent worker by hand over its channel, the way the supervisor would, one message at a time.
+final class WorkerDriver {
+    let worker: WorkerProcess
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+    private let launcher: WorkerLauncher
+
+    init(parent: pid_t = getpid()) throws {
+        Sys.ignoreSignal(SIGPIPE)
+        launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent, sandboxed: true)
+        worker = try launcher.launchProcess()
+    }
+
+    deinit {
+        guard !worker.reaped else { return }
+        worker.signal(SIGKILL, by: .supervisor)
+        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&ready, 1, 5000)
+        _ = try? worker.reap(wait: true)
+    }
+
+    func send(_ message: ToWorker) throws {
+        try worker.channel.send(message)
+        while worker.channel.hasPendingOutput {
+            var ready = pollfd(fd: worker.channel.writeFD, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, 5000)
+            try worker.channel.flush()
+        }
+    }
+
+    /// The next message from the worker, waiting up to five seconds for it.
+    func receive() throws -> FromWorker {
+        while true {
+            if let message = try worker.channel.next() { return message }
+            var ready = pollfd(fd: worker.channel.readFD, events: Int16(POLLIN), revents: 0)
+            try #require(poll(&ready, 1, 5000) == 1, "the worker said nothing for 5 s")
+            try #require(try worker.channel.fill(using: &scratch), "the worker closed its channel")
+        }
+    }
+
+    /// Waits for the worker to exit and returns how.
+    func exit() throws -> ProcessExit {
+        var ready = pollfd(fd: worker.pidfd, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, 5000) == 1)
+        return try #require(try worker.reap(wait: true))
+    }
+}
+
+extension ToWorker {
+    /// A fetch reply whose body fits in its one frame.
+    static func wholeReply(status: UInt16, mime: String, body: [UInt8]) -> ToWorker {
+        .fetchReply(status: status, mime: mime, length: UInt32(body.count), body: body)
+    }
+}
