@@ -28,6 +28,22 @@ extension Sys {
         try syscall(.other, "flock", fd: fd) { flock(fd, waiting ? LOCK_EX : LOCK_EX | LOCK_NB) } != nil
     }
 
+    /// Takes the exclusive lock as `lockExclusively` does, but waits up to `patience` for a lock that this process
+    /// itself took (as /proc/locks names it): a file this process has closed stays locked for a moment in a child it
+    /// is starting, since posix_spawn copies the descriptor table and only the exec closes the copy. False when
+    /// another process holds the lock, or this one still does after `patience`.
+    package static func lockExclusivelyWaitingOutOurOwn(
+        _ fd: Int32, status: FileStatus, patience: Int = 200_000_000
+    ) throws(SystemError) -> Bool {
+        let deadline = monotonicNanoseconds() + patience
+        while true {
+            if try lockExclusively(fd) { return true }
+            guard lockHolder(of: status) == getpid(), monotonicNanoseconds() < deadline else { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            _ = nanosleep(&pause, nil)
+        }
+    }
+
     /// The pid that holds a `flock` lock on the file `status` describes, as /proc/locks lists it; nil when it is
     /// not listed (or /proc is not there).
     package static func lockHolder(of status: FileStatus) -> Int32? {

@@ -44,7 +44,7 @@ package enum Leftovers {
         for (path, seen) in candidates {
             guard let file = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { continue }
             guard let status = try? Sys.status(file.rawValue), status.isSameFile(as: seen) else { continue }
-            guard (try? Sys.lockExclusively(file.rawValue)) == true else {
+            guard (try? Sys.lockExclusivelyWaitingOutOurOwn(file.rawValue, status: status)) == true else {
                 inUse.append(InUse(path: path, pid: Sys.lockHolder(of: status)))
                 continue
             }

@@ -181,7 +181,7 @@ public final class OutputFile {
     private static func holder(of path: String) -> Leftovers.InUse? {
         guard let file = try? Sys.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) else { return nil }
         guard let status = try? Sys.status(file.rawValue), status.isRegular,
-            (try? Sys.lockExclusively(file.rawValue)) == false
+            (try? Sys.lockExclusivelyWaitingOutOurOwn(file.rawValue, status: status)) == false
         else { return nil }
         return Leftovers.InUse(path: path, pid: Sys.lockHolder(of: status))
     }
