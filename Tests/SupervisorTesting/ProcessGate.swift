@@ -30,9 +30,8 @@ actor ProcessGate {
         case .beside(let count): state = .beside(count - 1)
         }
         guard case .open = state else { return }
-        // Once open, a test that must be alone goes first, then every test beside others at once. The tiers take
-        // turns as seldom as they can: each turn waits for the other side to drain. Tests beside others, which use
-        // the CPUs, run last, once the tests that are neither have done with theirs.
+        // Once open, a test that must be alone goes first, then every test beside others at once: each turn of the
+        // tiers waits for the other side to drain, so they take turns as seldom as they can.
         if let first = waiting.firstIndex(where: \.alone) {
             admit(waiting.remove(at: first))
         } else {
@@ -80,7 +79,8 @@ struct ProcessGateTrait: SuiteTrait, TestTrait, TestScoping {
         // The suite's own scope holds nothing but the threads its tests run on: its test cases pass the gate one
         // by one.
         guard testCase != nil else {
-            return try await withTaskExecutorPreference(alone ? ThreadExecutor.alone : .besideOthers) { try await function() }
+            let threads = alone ? ThreadExecutor.alone : .besideOthers
+            return try await withTaskExecutorPreference(threads) { try await function() }
         }
         // A worker orphaned by a `supervisor` comes to this process (see `orphanedWorkers`), not to init.
         if !alone { _ = sv_set_child_subreaper() }
