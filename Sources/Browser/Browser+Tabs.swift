@@ -140,7 +140,7 @@ extension Browser {
         guard !urls.isEmpty else { return LoadStart(pieces, url: nil) }
         tab.restoring = true
         tab.pending = [.go(tab.url ?? "")]
-        return LoadStart(pieces, url: tab.url ?? "")
+        return LoadStart(pieces, url: tab.url ?? "", restores: true)
     }
 
     /// A page committed in `tab`; false when no navigation sent to it was to `url`.

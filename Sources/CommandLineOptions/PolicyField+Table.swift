@@ -35,7 +35,8 @@ extension PolicyField {
             help: "When a hidden view whose worker died is recovered: now, or when it is next shown."),
         PolicyField(
             "cooldown", .milliseconds(0...3_600_000), \.recoveryCooldownNanoseconds, json: .number,
-            help: "At most one recovery per view within this window."),
+            help: "Limit recoveries as WebKit limits its own reloads: one after a crash, none after the next, and "
+                + "the count reset once a page has finished loading and this long has passed with no crash; 0: none."),
         PolicyField(
             "max-recoveries", .countOrUnlimited(0...1_000_000), \.maxRecoveries, json: .number,
             help: "Recoveries of one load before it is given up."),

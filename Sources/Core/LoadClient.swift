@@ -51,10 +51,13 @@ extension LoadClient {
 package struct LoadStart {
     package let messages: [ToWorker]
     package let url: String?
+    /// Whether it restores a back/forward list, whose current item the view then has before any commit.
+    package let restores: Bool
 
-    package init(_ messages: [ToWorker], url: String?) {
+    package init(_ messages: [ToWorker], url: String?, restores: Bool = false) {
         self.messages = messages
         self.url = url
+        self.restores = restores
     }
 
     /// A load of `url`.

@@ -21,7 +21,8 @@ extension Policy {
         $0.recover = .reload
     }
 
-    /// WebKit with no navigation delegate: reload if visible, else when next visible, at most once per 30 s.
+    /// WebKit with no navigation delegate: reload if visible, else when next visible, as often as WebKit reloads
+    /// by itself (`RecentCrashes`).
     public static let webkitDefault = with(Policy(name: "webkit-default")) {
         $0.detect = .callback
         $0.delegate = false

@@ -48,7 +48,9 @@ public struct Policy: Sendable, Equatable {
     public var recover: Recovery?
     /// Recover a hidden view only when it is next shown (WebKit's behaviour without a delegate).
     public var recoverWhenVisible = false
-    /// At most one recovery per view in this window (WebKit: 30 s).
+    /// With a cooldown, recoveries are limited as WebKit limits its own reloads (`RecentCrashes`): one after a
+    /// crash, none after the next, and the count forgotten once a page has finished loading in the view and the
+    /// cooldown has passed with no crash (WebKit: 30 s). 0: no such limit.
     public var recoveryCooldownNanoseconds = 0
     /// Recoveries of one load before it is given up, whatever the deaths were; `.max`: never.
     public var maxRecoveries = 3

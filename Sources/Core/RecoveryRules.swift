@@ -12,7 +12,7 @@ package struct RecoveryHistory: Equatable {
 package enum RecoveryDecision: Equatable {
     /// Recover now (`delay` 0) or after the crash backoff; `attempt` counts the load's recoveries.
     case recover(attempt: Int, delay: Int)
-    /// Within the cooldown of the view's last recovery (WebKit: one per 30 s).
+    /// WebKit's limit on its own reloads: the view's second recent crash (`RecentCrashes`).
     case suppressed
     /// More crashes within the window than the policy restarts.
     case crashLoop(crashes: Int, windowMs: Int)
@@ -34,13 +34,14 @@ extension Policy {
         return recoverWhenVisible && !visible ? .whenShown(recovery) : .now(recovery)
     }
 
-    /// Decides a recovery at `now` and, when there is one, records it in `history`. `lastRecoveryAt` is the view's
-    /// last recovery; `crash` says a crash prompted this one, for the backoff: the first restart after a crash is
-    /// immediate, and each further one within the window waits `crashBackoffGrowth` times as long as the one before.
-    package func decideRecovery(at now: Int, crash: Bool, lastRecoveryAt: Int?, history: inout RecoveryHistory) -> RecoveryDecision {
-        if recoveryCooldownNanoseconds > 0, let last = lastRecoveryAt, now - last < recoveryCooldownNanoseconds {
-            return .suppressed
-        }
+    /// Decides a recovery at `now` and, when there is one, records it in `history`. `recent` is the view's count of
+    /// recent crashes, which a policy with a cooldown limits as WebKit does; `crash` says a crash prompted this one,
+    /// for the backoff: the first restart after a crash is immediate, and each further one within the window waits
+    /// `crashBackoffGrowth` times as long as the one before.
+    package func decideRecovery(
+        at now: Int, crash: Bool, recent: inout RecentCrashes, history: inout RecoveryHistory
+    ) -> RecoveryDecision {
+        if recoveryCooldownNanoseconds > 0, !recent.admit(at: now) { return .suppressed }
         history.crashes.removeAll { now - $0 > crashWindowNanoseconds }
         if history.crashes.count > crashRestarts {
             return .crashLoop(crashes: history.crashes.count, windowMs: crashWindowNanoseconds / 1_000_000)
@@ -56,5 +57,31 @@ extension Policy {
         var delay = Double(crashBackoffNanoseconds)
         for _ in 0..<min(steps, 8) { delay *= crashBackoffGrowth }
         return Int(delay)
+    }
+}
+
+/// WebKit's count of a page's recent crashes (`WebPageProxy::m_recentCrashCount`), which bounds the reloads WebKit
+/// makes itself (`tryReloadAfterProcessTermination`): it reloads after one crash (`maximumWebProcessRelaunchAttempts`
+/// is 1), gives up on the next and starts counting again, and forgets every crash once a page has finished loading
+/// and the cooldown (30 s, `resetRecentCrashCountDelay`) has passed without another; each crash stops that timer.
+package struct RecentCrashes: Equatable {
+    static let relaunchAttempts = 1
+    private(set) var count = 0
+    /// When the count goes back to 0, if no crash comes first: a cooldown after a page last finished loading.
+    private(set) var resetAt: Int?
+
+    package init() {}
+
+    /// A page finished loading in the view at `now` (`resetRecentCrashCountSoon`).
+    package mutating func finished(at now: Int, cooldown: Int) { resetAt = now + cooldown }
+
+    /// One more crash at `now`: whether WebKit reloads for it.
+    package mutating func admit(at now: Int) -> Bool {
+        if let resetAt, now >= resetAt { count = 0 }
+        resetAt = nil
+        count += 1
+        guard count > Self.relaunchAttempts else { return true }
+        count = 0
+        return false
     }
 }

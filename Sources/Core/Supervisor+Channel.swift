@@ -98,6 +98,7 @@ extension Supervisor {
             return violation(by: worker, "a commit of \(url), which no navigation it was sent was to")
         }
         log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
+        if let view, !view.closed { view.committed(url) }
     }
 
     private func failed(_ worker: Worker, provisional: Bool, error: String) {
@@ -132,6 +133,9 @@ extension Supervisor {
         clock.cancel(worker.timer)
         guard let view = worker.view, !view.closed else { return }
         view.title = title
+        if policy.recoveryCooldownNanoseconds > 0 {
+            view.recentCrashes.finished(at: clock.now, cooldown: policy.recoveryCooldownNanoseconds)
+        }
         // A read that fails (the worker exiting) keeps the last measure rather than making one up.
         if let bytes = worker.handle.residentBytes() { worker.residentBytes = bytes }
         log.emit(.render(title: title, workersRSSBytes: workersRSS()), view: view.id, pid: worker.pid)

@@ -50,13 +50,16 @@ extension Supervisor {
         spares.removeAll { $0 === worker }
         guard let view, view.worker === worker, !stopping else { return }
         if policy.observe == .attach && !view.attached {
-            // The observer is not wired yet: nobody is told, and the view keeps its dead proxy.
+            // The observer is not wired yet: nobody is told, and the view keeps its dead proxy. WebKit still resets
+            // the page: no title, no URL.
             log.emit(.unobserved, view: view.id, pid: worker.pid)
-            return
+            return view.processExited()
         }
         view.worker = nil
-        // A kill nobody claimed may be the worker's own: it counts toward a crash loop, as a crash does.
+        // A kill nobody claimed may be the worker's own: it counts toward a crash loop, as a crash does. The callback
+        // still reads the title and URL; WebKit commits their reset once it returns.
         terminated(view, termination, pid: worker.pid, crash: termination.isCrash || cause == .unknown)
+        view.processExited()
     }
 
     /// Counts failed launches in a row; a worker binary that never says hello stops the run instead of making
@@ -84,7 +87,7 @@ extension Supervisor {
         let load = view.load
         let now = clock.now
         let delay: Int
-        switch policy.decideRecovery(at: now, crash: crash, lastRecoveryAt: view.lastRecoveryAt, history: &load.history) {
+        switch policy.decideRecovery(at: now, crash: crash, recent: &view.recentCrashes, history: &load.history) {
         case .suppressed:
             return log.emit(.recoverySuppressed(kind: recovery), view: view.id)
         case .crashLoop(let crashes, let window):
@@ -94,7 +97,6 @@ extension Supervisor {
             log.emit(.giveUp(load: load.index, recoveries: recoveries), view: view.id)
             return view.load.client.ended(view, error: nil)
         case .recover(let attempt, let backoff):
-            view.lastRecoveryAt = now
             log.emit(.recovery(kind: recovery, reason: reason, attempt: attempt), view: view.id)
             delay = backoff
         }
@@ -114,10 +116,17 @@ extension Supervisor {
         }
     }
 
-    /// WKWebView's `reload()`: a new process if the view knows its old one died; otherwise a reload sent to the
-    /// process it believes in, which does nothing at all if that process is gone.
+    /// WKWebView's `reload()`. A view told that its process died gets a new one, as WebKit's
+    /// `launchProcessForReload` does, which loads the back/forward list's current item: a load that never committed
+    /// has none, and nothing loads. WebKit's own reload (no delegate) loads the request still pending instead, as
+    /// `tryReloadAfterProcessTermination` does. A view not told sends the reload to the process it believes in,
+    /// which does nothing if that process is gone: in the field's race, the kill comes before any commit, so a
+    /// new process would have nothing to load either.
     package func reload(_ view: View) {
-        guard let worker = view.worker else { return startWorker(for: view) }
+        guard let worker = view.worker else {
+            view.nextStart = policy.delegate ? .currentItem : .request
+            return startWorker(for: view)
+        }
         guard !worker.reaped, worker.channelOpen else { return deadChannel(view, .reload) }
         worker.rendered = false
         view.title = ""

@@ -94,8 +94,13 @@ extension Supervisor {
 
     /// Gives a worker that said hello what its view's load is to show.
     func sendLoad(to worker: Worker, of view: View) {
+        if view.nextStart == .currentItem, view.currentItem == nil {
+            // WebKit's reload of a page that never committed: a new process, and nothing to load in it.
+            return log.emit(.noItemToReload, view: view.id, pid: worker.pid)
+        }
         let start = view.load.client.start(worker, in: view)
         start.messages.forEach { send($0, to: worker) }
+        if start.restores, let url = start.url { view.currentItem = url }
         guard let url = start.url else { return view.load.client.nothingToLoad(view) }
         watchLiveness(of: worker)
         log.emit(.load(url: url, attempt: view.load.recoveries), view: view.id, pid: worker.pid)

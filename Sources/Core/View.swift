@@ -25,10 +25,32 @@ package final class View {
 
     /// Closed is for good: no later step reopens it.
     func close() { stage = .closed }
+
+    /// A page committed: it is the view's URL and its back/forward list's current item.
+    func committed(_ url: String) {
+        self.url = url
+        currentItem = url
+    }
+
+    /// Its process died: WebKit's page load state is reset, so the title and the URL are empty from now on.
+    func processExited() {
+        title = ""
+        url = nil
+    }
+    /// `webView.title` and `webView.URL`: set as the page finishes and commits, and cleared when its process dies
+    /// (WebKit's `PageLoadState::reset`), after the termination callback returns.
     package internal(set) var title = ""
+    package internal(set) var url: String?
+    /// The back/forward list's current item, kept by WebKit apart from any process: nil until a page commits in
+    /// the view, then that page's URL. A death leaves it; a reload after a death loads it, or nothing without it.
+    package internal(set) var currentItem: String?
+    /// What the view's next worker is sent: what its client starts a load with, or only the current back/forward
+    /// item (a reload's new process, as WebKit's `launchProcessForReload` starts it).
+    enum NextStart { case request, currentItem }
+    var nextStart = NextStart.request
     /// WebKit's recovery deferred until the view is next shown.
     package internal(set) var deferredRecovery: Policy.Recovery?
-    var lastRecoveryAt: Int?
+    var recentCrashes = RecentCrashes()
     package let createdAt: Int
     /// When the view enters the window; faults aimed at the vulnerable window are timed against it.
     package internal(set) var attachAt = 0

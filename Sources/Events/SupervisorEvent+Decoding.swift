@@ -86,6 +86,7 @@ extension SupervisorEvent {
         case "send-refused": self = .sendRefused(message: try r.int("message"), reason: try r.string("reason"))
         case "send-failed": self = .sendFailed(error: try r.string("error"))
         case "unobserved": self = .unobserved
+        case "no-item-to-reload": self = .noItemToReload
         case "termination": self = .termination(status: try r.spelled("status"))
         case "recovery":
             self = .recovery(kind: try r.spelled("kind"), reason: try r.spelled("reason"), attempt: try r.int("attempt"))

@@ -36,6 +36,7 @@ extension SupervisorEvent {
         case .sendRefused: "send-refused"
         case .sendFailed: "send-failed"
         case .unobserved: "unobserved"
+        case .noItemToReload: "no-item-to-reload"
         case .termination: "termination"
         case .recovery: "recovery"
         case .recoverySuppressed: "recovery-suppressed"
@@ -83,7 +84,7 @@ extension SupervisorEvent {
         case .visible(let load, let ms, let first, let editor):
             f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
-        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .processRefused: break
+        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .noItemToReload, .processRefused: break
         case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
         case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms, let sandbox):

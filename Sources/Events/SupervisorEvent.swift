@@ -85,6 +85,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     case termination(status: TerminationKind)
     case recovery(kind: RecoveryKind, reason: RecoveryReason, attempt: Int)
     case recoverySuppressed(kind: RecoveryKind)
+    /// A reload gave a view whose load never committed a new process, with no back/forward item to load in it.
+    case noItemToReload
     case crashLoop(load: Int, crashes: Int, windowMs: Int)
     case giveUp(load: Int, recoveries: Int)
     /// The title watchdog found the view blank.

@@ -7,8 +7,8 @@ import Testing
 
 extension Processes {
     /// A file this process wrote and closed can stay locked for a moment in a child it is starting: posix_spawn
-    /// copies the descriptor table, and only the exec closes the copy. Writing the file again waits that out, where it
-    /// had said the file was in use by another process (a session written while a test beside it spawned workers).
+    /// copies the descriptor table, and only the exec closes the copy. Writing the file again, or opening the journal
+    /// again, waits that out, where it had said the file was in use (seen when a test beside it spawned workers).
     @Suite struct OwnLockInAChild {
         /// Locks `path` as a writer does, and leaves the lock to a child that keeps it for `seconds`.
         func lockKeptByAChild(_ path: String, seconds: String) throws -> pid_t {
@@ -35,6 +35,16 @@ extension Processes {
             let child = try lockKeptByAChild(path, seconds: "0.05")
             defer { reap(child) }
             try SessionFile.write(SessionFile.encode(Session()), to: path)
+        }
+
+        /// The same for the input journal, opened again after a run's journal was closed.
+        @Test func aJournalOnlyAChildOfOursKeepsLockedForAMomentIsOpened() throws {
+            let folder = try TemporaryFolder([:])
+            let path = folder.path + "/journal"
+            do { _ = try InputJournal(path: path) }
+            let child = try lockKeptByAChild(path, seconds: "0.05")
+            defer { reap(child) }
+            _ = try InputJournal(path: path)
         }
 
         @Test func aLockAChildOfOursKeepsLongerIsStillInUse() throws {

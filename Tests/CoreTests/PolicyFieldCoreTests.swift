@@ -53,10 +53,11 @@ import TestSupport
         var policy = Policy.rebuild
         (policy.crashBackoffGrowth, policy.crashRestarts) = (3, 5)
         var history = RecoveryHistory()
+        var recent = RecentCrashes()
         var delays: [Int] = []
         for at in [0, 10, 20, 30] {
             history.crashes.append(at * Self.ms)
-            if case .recover(_, let delay) = policy.decideRecovery(at: at * Self.ms, crash: true, lastRecoveryAt: nil, history: &history) {
+            if case .recover(_, let delay) = policy.decideRecovery(at: at * Self.ms, crash: true, recent: &recent, history: &history) {
                 delays.append(delay / Self.ms)
             }
         }

@@ -4,27 +4,33 @@ import TestSupport
 @testable import Core
 @testable import SupervisorTesting
 
-/// The policies' limits, decided on a virtual clock: cooldown, crash loop, backoff and give-up, with no process and
-/// no real time.
+/// The policies' limits, decided on a virtual clock: WebKit's recent crashes, crash loop, backoff and give-up, with
+/// no process and no real time.
 @Suite struct RecoveryRules {
     static let ms = 1_000_000
 
-    /// A view dies at each of `deaths` (ms), crashed or killed; each recovery the policy decides is carried out on
-    /// the clock after its delay. Returns what was decided, and when (ms) each recovery was carried out.
-    func simulate(_ policy: Policy, deaths: [(at: Int, crash: Bool)]) -> (decisions: [RecoveryDecision], performed: [Int]) {
+    /// A view dies at each of `deaths` (ms), crashed or killed, and a page finishes loading in it at each of
+    /// `finishes` (ms); each recovery the policy decides is carried out on the clock after its delay. Returns what
+    /// was decided, and when (ms) each recovery was carried out.
+    func simulate(
+        _ policy: Policy, deaths: [(at: Int, crash: Bool)], finishes: [Int] = []
+    ) -> (decisions: [RecoveryDecision], performed: [Int]) {
         let clock = VirtualClock()
         var history = RecoveryHistory()
-        var lastRecoveryAt: Int?
+        var recent = RecentCrashes()
         var decisions: [RecoveryDecision] = []
         var performed: [Int] = []
+        for at in finishes {
+            clock.schedule(afterNanoseconds: at * Self.ms) {
+                recent.finished(at: clock.now, cooldown: policy.recoveryCooldownNanoseconds)
+            }
+        }
         for death in deaths {
             clock.advance(by: death.at * Self.ms - clock.now)
             if death.crash { history.crashes.append(clock.now) }
-            let decision = policy.decideRecovery(
-                at: clock.now, crash: death.crash, lastRecoveryAt: lastRecoveryAt, history: &history)
+            let decision = policy.decideRecovery(at: clock.now, crash: death.crash, recent: &recent, history: &history)
             decisions.append(decision)
             if case .recover(_, let delay) = decision {
-                lastRecoveryAt = clock.now
                 clock.schedule(afterNanoseconds: delay) { performed.append(clock.now / Self.ms) }
             }
         }
@@ -32,10 +38,25 @@ import TestSupport
         return (decisions, performed)
     }
 
-    @Test func webKitRecoversAtMostOncePerThirtySeconds() {
-        let (decisions, performed) = simulate(.webkitDefault, deaths: [(0, false), (10_000, false), (29_999, false), (30_001, false)])
-        #expect(decisions == [.recover(attempt: 1, delay: 0), .suppressed, .suppressed, .recover(attempt: 2, delay: 0)])
-        #expect(performed == [0, 30_001])
+    /// `tryReloadAfterProcessTermination`: one reload after a crash, none after the next, which starts the count
+    /// again; with no page finished, that alternates however far apart the crashes are.
+    @Test func webKitReloadsAfterOneCrashGivesUpOnTheNextAndCountsAgain() {
+        let deaths = [0, 10_000, 40_000, 50_000].map { (at: $0, crash: false) }
+        let (decisions, performed) = simulate(.webkitDefault, deaths: deaths)
+        #expect(decisions == [.recover(attempt: 1, delay: 0), .suppressed, .recover(attempt: 2, delay: 0), .suppressed])
+        #expect(performed == [0, 40_000])
+    }
+
+    /// `resetRecentCrashCountSoon`: 30 s after a page finished loading with no crash, the count is forgotten; a
+    /// crash before that stops the timer, so a later finish must start it again.
+    @Test func webKitForgetsItsCrashesThirtySecondsAfterAPageFinishesWithNoCrashBetween() {
+        let late = simulate(.webkitDefault, deaths: [(0, false), (31_001, false)], finishes: [1_000])
+        #expect(late.decisions == [.recover(attempt: 1, delay: 0), .recover(attempt: 2, delay: 0)])
+        let early = simulate(.webkitDefault, deaths: [(0, false), (30_999, false)], finishes: [1_000])
+        #expect(early.decisions == [.recover(attempt: 1, delay: 0), .suppressed])
+        // The crash at 20 s stops the timer the finish at 1 s started: at 35 s nothing has been forgotten.
+        let stopped = simulate(.webkitDefault, deaths: [(0, false), (20_000, false), (25_000, false), (35_000, false)], finishes: [1_000])
+        #expect(stopped.decisions == [.recover(attempt: 1, delay: 0), .suppressed, .recover(attempt: 2, delay: 0), .suppressed])
     }
 
     @Test func crashesBackOffTwiceAsLongEachTimeThenLoop() {

@@ -36,7 +36,7 @@ import Vocabulary
             lifetimeMs: 1, cause: .worker, shutdown: false)),
         .launchFailed(reason: "ENOENT"), .protocolViolation(reason: "flood"), .sendRefused(message: 3, reason: "too big"),
         .sendFailed(error: "EPIPE"), .unobserved, .termination(status: .crashed),
-        .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload),
+        .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload), .noItemToReload,
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
         .deadChannelSend(message: .titleQuery), .inject(kind: .race, oomScoreAdj: 0), .injectSpared(kind: .replayKill, oomScoreAdj: -1000),
         .tabRealized(tab: 1, reason: .liveState, entries: 3, index: 2),
@@ -58,7 +58,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 55)
+        #expect(Set(Self.samples.map(\.name)).count == 56)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

@@ -43,7 +43,7 @@ extension Processes {
             $0.raceRate = 0.5
             $0.watchdogNanoseconds = 200_000_000
             $0.blankTimeoutNanoseconds = RunConfiguration(workerPath: "").blankTimeoutNanoseconds
-            $0.seed = 3
+            $0.seed = 1
         }, content: ContentProvider())
         #expect(summary.lostHidden > 0)
         let ended: Int = summary.rendered + summary.blank + summary.failed + summary.lostHidden

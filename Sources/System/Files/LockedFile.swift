@@ -48,7 +48,8 @@ public final class LockedFile: @unchecked Sendable {
             do throws(SystemError) {
                 found = try Sys.status(opened.rawValue)
                 madeByTheKernel = try Sys.isMadeByTheKernel(opened.rawValue)
-                locked = found.isRegular && !madeByTheKernel ? try Sys.lockExclusively(opened.rawValue) : false
+                locked = found.isRegular && !madeByTheKernel
+                    ? try Sys.lockExclusivelyWaitingOutOurOwn(opened.rawValue, status: found) : false
             } catch {
                 throw FileError(path, "use", error)
             }
