@@ -3,6 +3,7 @@ import Events
 import Scenario
 import Browser
 import Text
+import Vocabulary
 
 /// What `compare` prints: the policies that ran, side by side, in two blocks that fit the terminal (what users saw;
 /// what faults met and what it cost), a legend for the short headers, and, when it was interrupted, how far each
@@ -67,9 +68,11 @@ package struct Comparison {
                  s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
-        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused"]]
+        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused", "before commit", "after commit",
+                               "after render"]]
             + summaries.map { s in
                 [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)"]
+                    + RaceStage.allCases.map(s.races.cell)
             })
         lines.append("")
         lines += wrapped(frontierLine) + [""]
@@ -90,7 +93,8 @@ package struct Comparison {
         worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
         tries: recovery attempts (reloads and rebuilds), whether or not they worked; recovered: loads whose \
         page showed again after one. launched: worker processes, spares included; reused: views given a \
-        worker an earlier view had.
+        worker an earlier view had. before commit, after commit, after render: race kills by how far the page \
+        had got when its worker died, as saved/killed (saved: the load was seen rendered in the end).
         """
 
     package var json: JSON {

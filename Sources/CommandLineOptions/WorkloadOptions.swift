@@ -35,6 +35,10 @@ public struct WorkloadOptions: Sendable {
     public let attachDelay = WorkloadField(
         "--attach-delay", .millisecondRange(0...3_600_000), \.attachDelayNanoseconds,
         help: "From view creation to attach, as MS or MIN-MAX.")
+    public let fetchLatency = WorkloadField(
+        "--fetch-latency", .millisecondRange(0...3_600_000), \.fetchLatencyNanoseconds,
+        help: "From a worker's fetch of its page to the answer, as MS or MIN-MAX: a page commits and paints after "
+            + "its view attaches, as on a device.")
     public let watchdog = Option(
         "--watchdog", .wholeMilliseconds(1...3_600_000), default: "the policy's watchdog period",
         help: "Period of the blank watchdog's title check, for every policy of the run.")
@@ -80,8 +84,8 @@ public struct WorkloadOptions: Sendable {
     /// The options that set one field of the run's configuration each, as given or by default.
     public func apply(_ arguments: ParsedOptions, to configuration: inout RunConfiguration) {
         let bound: [any WorkloadBinding] = [
-            loads, views, arrival, hidden, hiddenTime, seed, injectRace, injectKill, attachDelay, blankTimeout, dwell,
-            hangTimeout,
+            loads, views, arrival, hidden, hiddenTime, seed, injectRace, injectKill, attachDelay, fetchLatency,
+            blankTimeout, dwell, hangTimeout,
         ]
         for field in bound { field.apply(arguments, to: &configuration) }
     }
@@ -89,8 +93,8 @@ public struct WorkloadOptions: Sendable {
     /// In the order help lists them.
     public var all: [any OptionHandle] {
         [
-            loads, views, arrival, hidden, hiddenTime, content, seed, injectRace, injectKill, jetsam, attachDelay, watchdog,
-            blankTimeout, dwell, worker, noSandbox, hangTimeout, typing, journal, salvageJournal,
+            loads, views, arrival, hidden, hiddenTime, content, seed, injectRace, injectKill, jetsam, attachDelay,
+            fetchLatency, watchdog, blankTimeout, dwell, worker, noSandbox, hangTimeout, typing, journal, salvageJournal,
         ]
     }
 }

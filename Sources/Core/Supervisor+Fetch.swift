@@ -5,6 +5,16 @@ import WireProtocol
 extension Supervisor {
     func fetch(_ url: String, _ kind: ResourceKind, for worker: Worker) {
         guard let client = worker.client else { return step(worker, .unwanted(.fetch(url: url, kind: kind))) }
+        let latency = kind == .document ? worker.view.map(fetchLatency) ?? 0 : 0
+        guard latency > 0 else { return answer(url, kind, for: worker, from: client) }
+        clock.schedule(afterNanoseconds: latency) { [weak self, weak worker] in
+            guard let self, let worker, !worker.reaped, worker.channelOpen, let client = worker.client else { return }
+            answer(url, kind, for: worker, from: client)
+        }
+    }
+
+    /// The client's answer to a fetch, sent in frame-sized pieces.
+    private func answer(_ url: String, _ kind: ResourceKind, for worker: Worker, from client: any LoadClient) {
         let response = client.serve(url, kind, for: worker)
         let body = response.body
         let first = min(body.count, Self.replyChunk)

@@ -116,18 +116,18 @@ extension Supervisor {
         }
     }
 
-    /// WKWebView's `reload()`. A view told that its process died gets a new one, as WebKit's
-    /// `launchProcessForReload` does, which loads the back/forward list's current item: a load that never committed
-    /// has none, and nothing loads. WebKit's own reload (no delegate) loads the request still pending instead, as
-    /// `tryReloadAfterProcessTermination` does. A view not told sends the reload to the process it believes in,
-    /// which does nothing if that process is gone: in the field's race, the kill comes before any commit, so a
-    /// new process would have nothing to load either.
+    /// WKWebView's `reload()`. A view whose process died, whether or not the app was told, gets a new one, as
+    /// WebKit's `launchProcessForReload` does, which loads the back/forward list's current item: a load that never
+    /// committed has none, and nothing loads. WebKit's own reload (no delegate) loads the request still pending
+    /// instead, as `tryReloadAfterProcessTermination` does. A process still alive is sent the reload; one dying,
+    /// its death not yet handled, gets it on a dead channel.
     package func reload(_ view: View) {
-        guard let worker = view.worker else {
+        if view.worker?.reaped ?? true {
+            view.worker = nil
             view.nextStart = policy.delegate ? .currentItem : .request
             return startWorker(for: view)
         }
-        guard !worker.reaped, worker.channelOpen else { return deadChannel(view, .reload) }
+        guard let worker = view.worker, worker.channelOpen else { return deadChannel(view, .reload) }
         worker.rendered = false
         view.title = ""
         view.load.client.reloading(worker, in: view)

@@ -40,6 +40,8 @@ package final class Supervisor {
 
     /// How long after its creation a view enters the window (its opener's choice; at once by default).
     package var attachDelay: (View) -> Int = { _ in 0 }
+    /// How long the scheme handler takes to answer the fetch of a view's page, in nanoseconds.
+    package var fetchLatency: (View) -> Int = { _ in 0 }
     /// Whether more views are to come: spares are launched and kept only then.
     package var moreViewsComing: () -> Bool = { true }
     /// Called with every view whose page rendered while it was off screen.

@@ -142,10 +142,10 @@ public final class ReplayOutcome {
         guard let death = trace.death else { return "no death, yet never visible: \(end.error ?? "blank")" }
         if trace.unobserved {
             return death.rendered
-                ? "killed after it rendered but before its view attached: no callback, and a title watchdog sees a title"
+                ? "killed after it rendered but before its view attached: no callback, and only a watchdog sees the view blank"
                 : "killed before it rendered and before its view attached: no callback, and the view keeps its dead process"
         }
-        if trace.suppressed { return "the callback came, but the recovery was suppressed (one per view in its window)" }
+        if trace.suppressed { return "the callback came, but the recovery was suppressed (WebKit's limit on its own reloads)" }
         if trace.watchdog { return "its watchdog found the view blank, too late to count" }
         return "the callback came, and the policy did not recover the view in time"
     }

@@ -18,7 +18,8 @@ extension RunSummary {
             ("launchErrors", .int(launchErrors)),
             ("recoveries", .object(RecoveryKind.allCases.map { ($0.rawValue, .int(recoveries[$0, default: 0])) })),
             ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),
-            ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("unobservedDeaths", .int(unobservedDeaths)),
+            ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("raceKillsByStage", races.json),
+            ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
             ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
             ("peakWorkerRSSBytes", peakWorkerRSSBytes.map(JSON.int) ?? .null),
@@ -64,7 +65,9 @@ extension RunSummary {
             + "\(killsByCause[.unknown, default: 0]) unknown")
         lines.append("recovery attempts: \(recoveries[.reload, default: 0]) reload, \(recoveries[.rebuild, default: 0]) "
             + "rebuild, for \(counted(loadsWithRecovery, "load")); \(recoveredLoads) of them showed the page again")
-        lines.append("races: \(counted(raceKills, "kill")) before attach, \(counted(unobservedDeaths, "unobserved death")), "
+        let stages = RaceStage.allCases.map { "\(races.cell($0)) \($0.rawValue)" }.joined(separator: ", ")
+        lines.append("races: \(counted(raceKills, "kill")) before attach" + (raceKills > 0 ? " (saved/killed: \(stages))" : "")
+            + ", \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
         // Blank time only when there was a blank load: none is the headline's "0 blank".
         lines.append((blank > 0 ? "blank time: \(fixed(blankMs / 1000, 3)) s in \(counted(blank, "blank load")); " : "")

@@ -47,6 +47,8 @@ public final class RunSummary {
     /// Workers killed from outside or by an injected fault after spawn and before their view attached: the
     /// kill-before-render race.
     public private(set) var raceKills = 0
+    /// The race kills by how far their page had got, and how many of those loads were saved.
+    public private(set) var races = RaceStages()
     /// Deaths nobody was told about, because the observer was not wired yet.
     public private(set) var unobservedDeaths = 0
     public private(set) var deadChannelSends = 0
@@ -114,7 +116,10 @@ public final class RunSummary {
             spawns += 1
             spareSpawns += 1
             if let pid = event.pid { idleSpares.insert(pid) }
+        case .commit:
+            if let pid = event.pid { races.committed(pid) }
         case .spawn(_, let reused):
+            if let pid = event.pid { races.newPage(pid) }
             if reused {
                 reuses += 1
             } else if event.pid.flatMap({ idleSpares.remove($0) }) == nil {
@@ -153,6 +158,7 @@ public final class RunSummary {
             if end.recoveries > 0 { loadsWithRecovery += 1 }
             if shownAfterRecovery.remove(end.load) != nil { recoveredLoads += 1 }
             recovering.remove(end.load)
+            races.ended(end.load, rendered: end.timeToVisibleMs != nil)
             if let ms = end.timeToVisibleMs {
                 rendered += 1
                 timeToVisibleMs.append(ms)
@@ -184,9 +190,9 @@ public final class RunSummary {
         killsByCause[cause, default: 0] += 1
         // Killed in the window between spawn and attach, whether or not the page had painted off screen: the user
         // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.
-        if cause != .supervisor, signal == 9, !death.attached, !death.spare, view != nil, !death.shutdown {
-            raceKills += 1
-        }
+        let race = cause != .supervisor && signal == 9 && !death.attached && !death.spare && view != nil && !death.shutdown
+        races.died(pid, race: race ? (death.rendered, view.flatMap { loadOfView[$0] }) : nil)
+        if race { raceKills += 1 }
     }
 
     private func leaveForeground(_ pid: Int32, at time: Int) {

@@ -71,7 +71,11 @@ public final class Simulation {
                 guard attempt > 0 else { return self?.moments(of: incident, load: index).attach ?? 0 }
                 return Int(incident.attach.at(draw) * 1e6)
             }
-            return range.lowerBound + Int(draw * Double(range.upperBound - range.lowerBound))
+            return range.at(draw)
+        }
+        let latency = configuration.fetchLatencyNanoseconds
+        supervisor.fetchLatency = { [schedule] view in
+            latency.at(schedule.uniform(.fetchLatency, load: view.load.index, attempt: view.load.recoveries))
         }
         let loads = configuration.loads
         supervisor.moreViewsComing = { [weak self] in (self?.nextLoadIndex ?? loads) < loads }
@@ -201,4 +205,9 @@ public final class Simulation {
         for view in supervisor.openViews { (view.load.client as? PageLoad).map { clock.cancel($0.blankDeadline) } }
         browser.stop()
     }
+}
+
+extension ClosedRange<Int> {
+    /// The point a uniform `draw` in [0, 1) picks in the range.
+    func at(_ draw: Double) -> Int { lowerBound + Int(draw * Double(upperBound - lowerBound)) }
 }

@@ -30,3 +30,11 @@ public enum FaultKind: String, Sendable, CaseIterable {
         }
     }
 }
+
+/// How far a raced page had got when its worker was killed (always before its view attached): before its commit,
+/// after it, or after its first paint.
+public enum RaceStage: String, Sendable, CaseIterable {
+    case beforeCommit = "before-commit"
+    case afterCommit = "after-commit"
+    case afterRender = "after-render"
+}

@@ -56,6 +56,8 @@ extension Processes {
                 $0.loads = 1
                 $0.maxUnreadBytes = 128 << 10
                 $0.hangTimeoutNanoseconds = 60_000_000_000
+                // Answered at once and in order, the replies pile up unread.
+                $0.fetchLatencyNanoseconds = 0...0
             }, content: try folder.provider)
             let kill = try #require(events.named("kill").first)
             #expect(kill.string("reason")?.hasPrefix("does not read its input") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import Core
 @testable import Events
@@ -13,13 +14,19 @@ import Testing
 @Suite struct Race {
     /// The page takes longer to render than the race window lasts, so a raced worker never paints first: its
     /// view has no title, and the watchdog always sees a blank.
-    static func raced(_ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1) throws -> (RunSummary, [Event]) {
-        let run = try simulateVirtually(racing(policy, loads: loads, rate: rate, seed: seed), content: slowPage)
+    static func raced(
+        _ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1, fetchLatencyMs: ClosedRange<Int>? = nil
+    ) throws -> (RunSummary, [Event]) {
+        let run = try simulateVirtually(
+            racing(policy, loads: loads, rate: rate, seed: seed, fetchLatencyMs: fetchLatencyMs), content: slowPage)
         return (run.summary, run.events)
     }
 
-    static func racing(_ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1) -> (inout RunConfiguration) -> Void {
+    static func racing(
+        _ policy: Policy, loads: Int = 4, rate: Double = 1, seed: UInt64 = 1, fetchLatencyMs: ClosedRange<Int>? = nil
+    ) -> (inout RunConfiguration) -> Void {
         {
+            if let fetchLatencyMs { $0.fetchLatencyNanoseconds = fetchLatencyMs.lowerBound * 1_000_000...fetchLatencyMs.upperBound * 1_000_000 }
             $0.policy = policy
             $0.loads = loads
             $0.views = 4
@@ -44,11 +51,37 @@ import Testing
         #expect(summary.rbsErrors == 4)
         #expect(events.named("termination").isEmpty)
         if policy == .reload {
-            let reloads = events.named("dead-channel-send").filter { $0.string("message") == "reload" }
-            #expect(reloads.count >= 4)
-            #expect(Set(reloads.compactMap(\.view)).count == 4)
-            #expect(summary.recoveries[.reload] == reloads.count)
+            // Killed before its page committed, as the fetch takes longer than the attach: the reload's new process
+            // has nothing to load.
+            #expect(events.named("commit").isEmpty)
+            let nothing = events.named("no-item-to-reload")
+            #expect(Set(nothing.compactMap(\.view)).count == 4 && summary.recoveries[.reload] ?? 0 >= 4)
         }
+    }
+
+    /// With the page answered at once, the kill comes after its commit (and before its render): the reload's new
+    /// process loads the committed page, and every load renders.
+    @Test func reloadSavesARacedLoadThatHadCommitted() throws {
+        let (summary, events) = try Self.raced(.reload, fetchLatencyMs: 0...0)
+        #expect(summary.raceKills == 4 && summary.unobservedDeaths == 4 && summary.rbsErrors == 4)
+        let raced = events.named("death").filter { $0.string("cause") == "injected" }
+        #expect(raced.count == 4 && raced.allSatisfy { $0["rendered"] == .bool(false) })
+        #expect(summary.rendered == 4 && summary.blank == 0 && events.named("no-item-to-reload").isEmpty)
+        #expect(events.named("recovery").map { $0.string("kind") } == Array(repeating: "reload", count: 4))
+    }
+
+    /// Race kills by how far the page had got, and which loads were saved in the end: with its fetch slower than
+    /// the attach, every kill comes before the commit; answered at once, after it; a page with nothing to render
+    /// has painted before the kill.
+    @Test func raceKillsAreSplitByHowFarThePageHadGot() throws {
+        let (late, _) = try Self.raced(.reload)
+        #expect(RaceStage.allCases.map(late.races.cell) == ["0/4", "0/0", "0/0"])
+        let (early, _) = try Self.raced(.reload, fetchLatencyMs: 0...0)
+        #expect(RaceStage.allCases.map(early.races.cell) == ["0/0", "4/4", "0/0"])
+        let (painted, _, _) = try simulateVirtually(
+            Self.racing(.rebuild, fetchLatencyMs: 0...0), content: ContentProvider(pages: [("page.html", page("Page"))]))
+        #expect(RaceStage.allCases.map(painted.races.cell) == ["0/0", "0/0", "4/4"])
+        #expect(painted.json.text.contains(#""after-render":{"killed":4,"saved":4}"#))
     }
 
     @Test func rebuildRendersEveryRacedLoadOnceTheWatchdogFires() throws {
