@@ -25,9 +25,9 @@ public struct CompareOptions: Sendable {
             + "--hidden-time, --jetsam or --typing, which the schedule's moments stand in for.")
     public let jobs = Option(
         "--jobs", .integer(1...64, "<n>"),
-        help: "With --replay: how many policies replay side by side, each on a thread of its own with its own "
-            + "workers; without it, half the CPUs, at least one. Moments are replayed in real time to the "
-            + "millisecond, so a busy machine replays fewer of them as the device had them.")
+        help: "How many policies run side by side, each on a thread of its own with its own workers; without it, "
+            + "half the CPUs, at least one. On a busy machine times measure the machine more than the policy, and a "
+            + "replay (in real time to the millisecond) meets fewer moments as the device had them.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by --seed.")
@@ -42,13 +42,15 @@ public struct CompareOptions: Sendable {
             overview: """
                 Run every recovery policy against the same seeded workload and faults.
 
-                Every choice (page, attach delay, which loads are raced) is a function of --seed and the load's
-                index, so each policy faces the same faults; a policy that protects its workers is spared them, and
-                the table says how many each policy met (delivered) and escaped (spared). Prints two tables (what
-                users saw; faults and cost) with a legend, or JSON, and optionally an SVG chart. Interrupted, it
-                says how many loads the last policy ran and which policies never ran.
+                Every choice (page, attach delay, fetch latency, which loads are raced) is a function of --seed and
+                the load's index, so each policy faces the same faults; a policy that protects its workers is spared
+                them, and the table says how many each policy met (delivered) and escaped (spared). Policies run
+                side by side (--jobs). Prints three tables (what users saw; faults and cost; recoveries and race
+                kills by stage) with a legend, or JSON, and optionally an SVG chart. Interrupted, it says how many
+                loads the last policy ran and which policies never ran.
                 """,
-            usage: "supervisor compare [--policies <list>] [<workload options>] [--json] [--svg <file>] [--force]\n"
+            usage: "supervisor compare [--policies <list>] [<workload options>] [--jobs <n>] [--json]\n"
+                + "                          [--svg <file>] [--force]\n"
                 + "       supervisor compare --replay <file> [--repeat <n>] [--jobs <n>] [--policies <list>] [--json]\n"
                 + "                          [--svg <file>] [--force]",
             tables: [("OPTIONS", table)], after: policiesHelp)

@@ -8,8 +8,7 @@ import Browser
 import System
 import Text
 
-/// `supervisor compare`: every policy against the same seeded workload and faults, one after another (a replay
-/// side by side, `--jobs` at once).
+/// `supervisor compare`: every policy against the same seeded workload and faults, `--jobs` side by side.
 enum CompareCommand {
     static func main(_ words: ArraySlice<String>) throws -> Int32 {
         let options = Commands.compare
@@ -24,20 +23,24 @@ enum CompareCommand {
             try roles.reads(path, as: "the replay schedule")
             return try Self.replaySchedule(path, options, arguments)
         }
-        for option in [options.repeats, options.jobs] as [any OptionHandle] where replay == nil && arguments.given(option) {
-            throw UsageError("'\(option.entry.name)' is for '--replay': without a schedule there is nothing to replay")
+        if replay == nil && arguments.given(options.repeats) {
+            throw UsageError("'\(options.repeats.entry.name)' is for '--replay': without a schedule there is nothing to replay")
         }
         let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth)
         if let replay {
             workload.settings.replay = replay
             workload.settings.loads = replay.incidents.count * arguments[options.repeats]
         }
-        let content = try replay.map(ReplayPages.provider) ?? RunCommand.contentProvider(arguments[options.workload.content])
+        let contentPath = arguments[options.workload.content]
+        let makeContent: @Sendable () throws -> ContentProvider = {
+            try replay.map(ReplayPages.provider) ?? RunCommand.contentProvider(contentPath)
+        }
+        let content = try makeContent()
         for policy in policies {
             var settings = workload.settings
             settings.policy = policy
-            // Side by side, each replay's views are open beside the others'.
-            if replay != nil { settings.views *= width }
+            // Side by side, each run's views are open beside the others'.
+            settings.views *= width
             try RunCommand.checkDescriptorBudget(settings)
         }
         // Opened before the comparison runs, not after minutes of work; placed only once it is done.
@@ -51,8 +54,8 @@ enum CompareCommand {
         defer { TerminationSignals.unblock() }
         try Orphans.adopt()
         defer { Orphans.sweepAll() }
-        let (summaries, outcomes) = if let replay, width > 1 {
-            try Self.sideBySide(policies, configuration, replay, width: width)
+        let (summaries, outcomes) = if width > 1 {
+            try Self.sideBySide(policies, configuration, width: width, content: makeContent)
         } else {
             try Self.oneAfterAnother(policies, configuration, content: content)
         }
@@ -112,13 +115,16 @@ enum CompareCommand {
         return (summaries, outcomes)
     }
 
-    /// Policies replayed at once by default: one a CPU pair, as each keeps a supervisor thread and a worker busy.
+    /// Policies run at once by default: one a CPU pair, as each keeps a supervisor thread and a worker busy. More
+    /// would make each wait for a CPU, and its times would measure the machine rather than the policy (2 at once on
+    /// 2 CPUs multiplied the median time to visible of the policies that launch a worker a load by 10).
     static var defaultWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) / 2) }
 
-    /// The replay under each policy, `width` at once (`SideBySide`), in the policies' order, with one progress line
-    /// for all; the policies not started when a signal came are left out, as when one runs after another.
+    /// Each policy's run, `width` at once (`SideBySide`), in the policies' order, with one progress line for all;
+    /// the policies not started when a signal came are left out, as when one runs after another.
     static func sideBySide(
-        _ policies: [Policy], _ configuration: RunConfiguration, _ replay: ReplaySchedule, width: Int
+        _ policies: [Policy], _ configuration: RunConfiguration, width: Int,
+        content: @escaping @Sendable () throws -> ContentProvider
     ) throws -> ([RunSummary], [ReplayOutcome]) {
         let progress = SharedProgress(Progress(
             total: policies.count * configuration.loads, label: "compare: \(policies.count) policies, \(width) at once"))
@@ -126,11 +132,10 @@ enum CompareCommand {
             var configuration = configuration
             configuration.policy = policies[i]
             let log = EventLog()
-            let outcome = ReplayOutcome(schedule: replay)
-            log.observers += [progress.record, outcome.record]
+            let outcome = configuration.replay.map(ReplayOutcome.init(schedule:))
+            log.observers += [progress.record] + (outcome.map { [$0.record] } ?? [])
             do {
-                let simulation = try Simulation(
-                    configuration: configuration, content: ReplayPages.provider(for: replay), log: log)
+                let simulation = try Simulation(configuration: configuration, content: try content(), log: log)
                 try simulation.stopOnRelayedSignals(relay)
                 let summary = try simulation.run()
                 if let failure = simulation.failure { throw RuntimeError(failure) }
@@ -144,15 +149,15 @@ enum CompareCommand {
         for run in runs {
             guard let (summary, outcome) = try run?.result.get() else { break }
             summaries.append(summary)
-            outcomes.append(outcome)
+            outcomes += outcome.map { [$0] } ?? []
         }
         return (summaries, outcomes)
     }
 
-    /// A policy's replay, handed from its thread once the thread is done with it.
+    /// A policy's run, handed from its thread once the thread is done with it.
     final class LaneRun: @unchecked Sendable {
-        let result: Result<(RunSummary, ReplayOutcome), any Error>
-        init(_ result: Result<(RunSummary, ReplayOutcome), any Error>) { self.result = result }
+        let result: Result<(RunSummary, ReplayOutcome?), any Error>
+        init(_ result: Result<(RunSummary, ReplayOutcome?), any Error>) { self.result = result }
     }
 
     /// The schedule at `path`, checked before any policy runs; the options that would contradict it are refused.

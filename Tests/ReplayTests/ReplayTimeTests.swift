@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import Vocabulary
 @testable import SupervisorTesting
 
 /// Three incidents as a device left them: seed 000's kill 2–6 ms after launch, a Jetsam kill in the background band
@@ -91,9 +92,31 @@ extension BesideOthers {
         }
 
         /// `--jobs` is for a replay, and takes a whole number.
-        @Test func jobsAreForAReplay() throws {
-            let out = try runSupervisorBounded(["compare", "--jobs", "2"])
-            #expect(out.status == 64 && out.stderr.contains("'--jobs' is for '--replay'"), "\(out.stderr)")
+        /// Without a schedule, `--jobs` runs a workload's policies side by side, and each meets the same seeded faults
+        /// as one after another: every race kill before its page's commit, blank under none, saved by rebuild.
+        @Test func aWorkloadsPoliciesSideBySideMeetTheSameFaults() throws {
+            let words = ["compare", "--policies", "none,rebuild", "--loads", "8", "--inject-race", "1/2", "--seed", "3",
+                         "--watchdog", "200", "--blank-timeout", "1000", "--json"]
+            func stages(_ jobs: String) throws -> [String] {
+                let out = try runSupervisorBounded(words + ["--jobs", jobs], seconds: 60)
+                try #require(out.status == 0, "\(out.stderr)")
+                let runs = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])["runs"]
+                return try #require(runs as? [[String: Any]]).map { run in
+                    let stages = run["raceKillsByStage"] as? [String: [String: Int]] ?? [:]
+                    return "\(run["policy"] ?? "") blank \(run["blank"] ?? "") " + RaceStage.allCases.map {
+                        "\($0.rawValue) \(stages[$0.rawValue]?["saved"] ?? -1)/\(stages[$0.rawValue]?["killed"] ?? -1)"
+                    }.joined(separator: " ")
+                }
+            }
+            let together = try stages("2")
+            #expect(together == (try stages("1")))
+            #expect(together.count == 2 && together[0].hasPrefix("none blank ") && together[1].hasPrefix("rebuild blank 0 "))
+            #expect(together.allSatisfy { $0.contains("after-commit 0/0 after-render 0/0") }, "\(together)")
+        }
+
+        @Test func repeatsAreForAReplayAndJobsAreCounted() throws {
+            let out = try runSupervisorBounded(["compare", "--repeat", "2"])
+            #expect(out.status == 64 && out.stderr.contains("'--repeat' is for '--replay'"), "\(out.stderr)")
             let zero = try runSupervisorBounded(["compare", "--jobs", "0"])
             #expect(zero.status == 64 && zero.stderr.contains("'--jobs' must be a whole number from 1 to 64"))
         }
