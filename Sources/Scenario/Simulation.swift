@@ -74,8 +74,15 @@ public final class Simulation {
             return range.at(draw)
         }
         let latency = configuration.fetchLatencyNanoseconds
-        supervisor.fetchLatency = { [schedule] view in
-            latency.at(schedule.uniform(.fetchLatency, load: view.load.index, attempt: view.load.recoveries))
+        supervisor.fetchLatency = { [weak self, schedule] view in
+            let (index, attempt) = (view.load.index, view.load.recoveries)
+            let drawn = latency.at(schedule.uniform(.fetchLatency, load: index, attempt: attempt))
+            // A replayed incident's first page goes as the device's went: painted before a death it had painted
+            // before, not yet committed at one it had not.
+            guard attempt == 0, let incident = replay?.incident(forLoad: index), let rendered = incident.rendered else {
+                return drawn
+            }
+            return rendered ? 0 : (self?.moments(of: incident, load: index).death ?? 0) + drawn
         }
         let loads = configuration.loads
         supervisor.moreViewsComing = { [weak self] in (self?.nextLoadIndex ?? loads) < loads }
