@@ -48,7 +48,9 @@ enum KillBench {
             // Deaths are observed from spawn, so a kill before the view attaches is recovered at once too.
             configuration.policy.observe = .spawn
         }
+        // The supervisor's machinery alone, as the floor has it: no simulated wait for a page's fetch.
         configuration.attachDelayNanoseconds = 0...0
+        configuration.fetchLatencyNanoseconds = 0...0
         configuration.loads = iterations
         configuration.dwellNanoseconds = 1_000_000
         let log = EventLog()

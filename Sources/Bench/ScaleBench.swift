@@ -65,6 +65,7 @@ enum Scale {
         configuration.loads = workers
         configuration.views = workers
         configuration.attachDelayNanoseconds = 0...0
+        configuration.fetchLatencyNanoseconds = 0...0
         // Every view stays until well after the last one is visible (starting them all takes a few ms each on a
         // quiet machine, several on a busy one), and none is judged blank meanwhile.
         configuration.dwellNanoseconds = idleNanoseconds + workers * 8_000_000
