@@ -30,7 +30,7 @@ public struct RunConfiguration: Sendable {
     /// From a worker's fetch of its page to the scheme handler's answer, drawn uniformly from this range for each
     /// load and attempt: on a device, the view is in its window long before its page commits, so a load's commit
     /// and first paint come after its attach here too (README, "Timing").
-    public var fetchLatencyNanoseconds = 8_000_000...16_000_000
+    public var fetchLatencyNanoseconds = 5_000_000...8_000_000
     /// How long a rendered view stays on screen before it is closed; a worker killed meanwhile must come back.
     public var dwellNanoseconds = 0
     public var hiddenNanoseconds = 50_000_000

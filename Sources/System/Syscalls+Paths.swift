@@ -33,7 +33,7 @@ extension Sys {
     /// is starting, since posix_spawn copies the descriptor table and only the exec closes the copy. False when
     /// another process holds the lock, or this one still does after `patience`.
     package static func lockExclusivelyWaitingOutOurOwn(
-        _ fd: Int32, status: FileStatus, patience: Int = 200_000_000
+        _ fd: Int32, status: FileStatus, patience: Int = 1_000_000_000
     ) throws(SystemError) -> Bool {
         let deadline = monotonicNanoseconds() + patience
         while true {
