@@ -46,7 +46,7 @@ public final class RunSummary {
     public private(set) var rbsErrors = 0
     /// Workers killed from outside or by an injected fault after spawn and before their view attached: the
     /// kill-before-render race.
-    public private(set) var raceKills = 0
+    public var raceKills: Int { races.byStage.values.reduce(0) { $0 + $1.killed } }
     /// The race kills by how far their page had got, and how many of those loads were saved.
     public private(set) var races = RaceStages()
     /// Deaths nobody was told about, because the observer was not wired yet.
@@ -192,7 +192,6 @@ public final class RunSummary {
         // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.
         let race = cause != .supervisor && signal == 9 && !death.attached && !death.spare && view != nil && !death.shutdown
         races.died(pid, race: race ? (death.rendered, view.flatMap { loadOfView[$0] }) : nil)
-        if race { raceKills += 1 }
     }
 
     private func leaveForeground(_ pid: Int32, at time: Int) {
