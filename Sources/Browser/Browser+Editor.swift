@@ -51,23 +51,56 @@ extension Browser {
         if editor.finishing && stopping { concludeEditor() }
     }
 
-    /// Called once per event-loop wake-up: the acknowledged inputs of this wake-up reach the disk together, and
-    /// then the log says so (`journal-synced`, flushed in the same wake-up, after the sync returned). `final`, at
-    /// the end of a run that did not fail, checks the journal even with nothing to write: one cut short after the
-    /// last write is written again while the run still holds its inputs.
-    package func syncJournal(final: Bool = false) {
+    /// Called once per event-loop wake-up: the inputs acknowledged since the last sync go to the journal's disk
+    /// thread together (a group commit), unless a sync is there already; then those wait for it to come back. Once
+    /// the disk has them, the log says so (`journal-synced`, flushed in the wake-up that learnt it).
+    package func syncJournal() {
+        guard let editor, let journal = editor.journal, journal.hasPending, !journal.syncing, supervisor.failure == nil
+        else { return }
+        let (acked, typed, digest) = (editor.acked, editor.typed, editor.ackedDigest)
+        do throws(SystemError) {
+            try journal.beginSync(on: loop) { [weak self] result in
+                self?.journalSynced(result, through: acked, typed: typed, digest: digest)
+            }
+        } catch {
+            supervisor.abort(because: "cannot save the input journal '\(journal.path)': \(error)")
+        }
+    }
+
+    private func journalSynced(
+        _ result: Result<(found: Int, written: Int)?, FileError>, through acked: UInt64, typed: Int, digest: UInt64
+    ) {
         guard let editor, let journal = editor.journal else { return }
+        do throws(FileError) {
+            if let (found, written) = try result.get() {
+                try journal.rewrite(editor.texts.prefix(Int(acked)))
+                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(Int(acked), "input"))
+            }
+        } catch {
+            return supervisor.abort(because: error.description)
+        }
+        editor.synced(through: acked)
+        log.emit(.journalSynced(records: Int(acked), typed: typed, digest: String(digest, radix: 16)))
+        syncJournal()
+    }
+
+    /// Waits for the journal's sync on the disk thread, then syncs what is left on this one, as the run ends or the
+    /// editor is audited. `final`, at the end of a run that did not fail, checks the journal even with nothing to
+    /// write: one cut short after the last write is written again while the run still holds its inputs.
+    package func syncJournalNow(final: Bool = false) {
+        guard let editor, let journal = editor.journal else { return }
+        journal.waitForSync()
         let pending = journal.hasPending
-        guard pending || (final && supervisor.failure == nil) else { return }
+        guard supervisor.failure == nil, pending || final else { return }
         do {
-            let acked = Int(editor.acked)
-            if let (found, written) = try journal.sync(inputs: editor.texts.prefix(acked)) {
-                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(acked, "input"))
+            let acked = editor.acked
+            if let (found, written) = try journal.sync(inputs: editor.texts.prefix(Int(acked))) {
+                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(Int(acked), "input"))
             }
             guard pending else { return }
-            editor.synced()
+            editor.synced(through: acked)
             log.emit(.journalSynced(
-                records: Int(editor.saved), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))
+                records: Int(acked), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))
         } catch {
             supervisor.abort(because: error.description)
         }
@@ -118,7 +151,7 @@ extension Browser {
     package func concludeEditor() {
         guard let editor, !editor.concluded else { return }
         editor.concluded = true
-        syncJournal()
+        syncJournalNow()
         let audit = editor.audit()
         log.emit(.editor(EditorAudit(
             typed: editor.typed, restored: editor.restored, acknowledged: Int(editor.acked),

@@ -51,8 +51,11 @@ public final class Simulation {
         configuration: RunConfiguration, content: ContentProvider, log: EventLog, loop: EventLoop, clock: any RunClock,
         launcher: any Launcher
     ) throws {
-        precondition(clock === loop || (configuration.jetsam == nil && configuration.sessionPath == nil),
-            "Jetsam and session saves run on the event loop's time")
+        precondition(
+            clock === loop
+                || (configuration.jetsam == nil && configuration.sessionPath == nil
+                    && configuration.browser.journalPath == nil),
+            "Jetsam, session saves and the input journal run on the event loop's time")
         self.configuration = configuration
         self.log = log
         self.loop = loop
@@ -153,7 +156,7 @@ public final class Simulation {
             // A replayed life's quiet stretches (an incident's death long after launch) pass in simulated time.
             quiet: configuration.replay == nil ? nil : { [unowned self] in supervisor.quiet })
         if !browser.editorConcluded { browser.concludeEditor() }
-        browser.syncJournal(final: true)
+        browser.syncJournalNow(final: true)
         browser.finishSession()
         log.emit(.runEnd(interrupted: supervisor.stopping))
         log.flush()

@@ -273,6 +273,30 @@ extension Processes {
             #expect(events.named("death").filter { $0.string("status") == "killed" }.count == kills)
         }
 
+        /// The journal waits for its disk on a thread of its own, never on the event loop: a run that synced it
+        /// dozens of times called fdatasync on the loop's thread at most twice (for the new journal's header, and
+        /// before the editor's audit), as the fault seam counts them (a rule that counts and fails nothing).
+        @Test func theJournalWaitsForTheDiskOffTheEventLoop() throws {
+            let folder = try TemporaryFolder([:])
+            let path = folder.path + "/journal"
+            var count = SyscallFaults.Rule([.sync], 0)
+            count.path = path
+            SyscallFaults.arm([count])
+            let simulated = Result {
+                try simulate({
+                    $0.loads = 4
+                    $0.dwellNanoseconds = 60_000_000
+                    $0.typingIntervalNanoseconds = 2_000_000
+                    $0.journalPath = path
+                }, content: ContentProvider())
+            }
+            let onTheLoop = try #require(SyscallFaults.disarm().first).matched
+            let (summary, events) = try simulated.get()
+            #expect(summary.lostInputs == 0)
+            #expect(events.named("journal-synced").count >= 20)
+            #expect(onTheLoop <= 2)
+        }
+
         /// A stopped editor worker owes acknowledgements: it is found unresponsive, killed and replaced, and no
         /// input is lost.
         @Test func aStoppedEditorWorkerIsUnresponsiveAndItsInputsReplayed() throws {

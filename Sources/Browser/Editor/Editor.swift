@@ -136,7 +136,7 @@ package final class Editor {
     }
 
     /// Called after the journal's sync returned.
-    func synced() { saved = acked }
+    func synced(through seq: UInt64) { saved = seq }
 
     /// The longest document a worker could honestly report: every input applied twice over, and a piece more.
     /// An announced length beyond it is not a document but an attempt to make the supervisor buffer one.

@@ -99,7 +99,7 @@ final class InputJournal {
     }
 
     /// Replaces the journal with `records`, numbered from 1, and a synced mark, in one step.
-    private func rewrite(_ records: some Collection<[UInt8]>) throws(FileError) {
+    func rewrite(_ records: some Collection<[UInt8]>) throws(FileError) {
         var bytes = Self.header
         for (i, text) in records.enumerated() { Self.appendRecord(seq: UInt64(i + 1), text: text, to: &bytes) }
         Self.appendSyncedMark(seq: UInt64(records.count), to: &bytes)
@@ -114,6 +114,55 @@ final class InputJournal {
 
     private var pendingSeq: UInt64 = 0
     var hasPending: Bool { !pending.isEmpty }
+    /// The thread the run's syncs wait on the disk from, so that the event loop never does; made by the first.
+    private var queue: DiskQueue?
+    /// Whether a sync is on the disk thread: records queued meanwhile go in the next.
+    var syncing: Bool { queue?.isBusy == true }
+
+    /// Does what `sync` does on a thread of its own, for every record queued: `done` runs on `loop` once the
+    /// records and their mark are written, with the size the file was found at and the size the run wrote if it no
+    /// longer holds that (the caller then writes it again whole, `rewrite(_:)`), or nil. One sync at a time: a caller waits
+    /// until `syncing` is over.
+    func beginSync(on loop: EventLoop, then done: @escaping (Result<(found: Int, written: Int)?, FileError>) -> Void)
+        throws(SystemError)
+    {
+        precondition(!pending.isEmpty && !syncing, "a journal sync with nothing to write, or beside another")
+        if queue == nil { queue = try DiskQueue(loop: loop) }
+        let (file, at, records, mark) = (file, end, pending, takePending())
+        end += records.count + mark.count
+        let outcome = SyncOutcome()
+        queue?.submit({
+            outcome.result = Result { () throws(FileError) -> (found: Int, written: Int)? in
+                try Self.write(records, then: mark, to: file, at: at)
+                let written = at + records.count + mark.count
+                return try file.checkInPlace(written: written).map { ($0, written) }
+            }
+        }) { done(outcome.result!) }
+    }
+
+    /// Waits for the sync on the disk thread, if there is one, and runs its completion.
+    func waitForSync() { queue?.drain() }
+
+    /// Empties the queue of records, returning the `synced` mark that vouches for them.
+    private func takePending() -> [UInt8] {
+        var mark: [UInt8] = []
+        Self.appendSyncedMark(seq: pendingSeq, to: &mark)
+        pending = []
+        return mark
+    }
+
+    /// Writes `records` at `offset`, waits for the disk, and only then writes their `mark` after them.
+    private static func write(_ records: [UInt8], then mark: [UInt8], to file: LockedFile, at offset: Int)
+        throws(FileError)
+    {
+        do throws(SystemError) {
+            try Sys.write(records[...], to: file.fd, at: offset)
+            try Sys.dataSync(file.fd)
+            try Sys.write(mark[...], to: file.fd, at: offset + records.count)
+        } catch {
+            throw FileError(file.path, "write", error)
+        }
+    }
 
     /// Writes every queued record (if any), waits for the disk, marks them synced, then checks that the file is
     /// still the journal, as written: a journal deleted or replaced during the run saves nothing, and the run must
@@ -121,19 +170,11 @@ final class InputJournal {
     /// had saved: it is written again whole from `inputs`, every input acknowledged so far, and the size it was
     /// found at is returned, with the size the run had written, for the run to report.
     func sync(inputs: some Collection<[UInt8]>) throws(FileError) -> (found: Int, written: Int)? {
+        precondition(!syncing, "a journal sync beside another")
         if !pending.isEmpty {
-            var mark: [UInt8] = []
-            Self.appendSyncedMark(seq: pendingSeq, to: &mark)
-            let bytes = pending
-            pending = []
-            do throws(SystemError) {
-                try Sys.write(bytes[...], to: file.fd, at: end)
-                try Sys.dataSync(file.fd)
-                try Sys.write(mark[...], to: file.fd, at: end + bytes.count)
-            } catch {
-                throw FileError(path, "write", error)
-            }
-            end += bytes.count + mark.count
+            let (records, mark) = (pending, takePending())
+            try Self.write(records, then: mark, to: file, at: end)
+            end += records.count + mark.count
         }
         guard let found = try file.checkInPlace(written: end) else { return nil }
         let written = end
@@ -162,4 +203,9 @@ final class InputJournal {
     static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         for i in 0..<MemoryLayout<T>.size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
+}
+
+/// What a sync on the disk thread found, handed back to the loop.
+private final class SyncOutcome: @unchecked Sendable {
+    var result: Result<(found: Int, written: Int)?, FileError>?
 }
