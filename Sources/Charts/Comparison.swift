@@ -68,10 +68,11 @@ package struct Comparison {
                  s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
-        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused", "before commit", "after commit",
-                               "after render"]]
+        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused", "hangs", "before commit",
+                               "after commit", "after render"]]
             + summaries.map { s in
-                [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)"]
+                [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)",
+                 "\(s.hangs.recovered)/\(s.hangs.found)"]
                     + RaceStage.allCases.map(s.races.cell)
             })
         lines.append("")
@@ -93,7 +94,7 @@ package struct Comparison {
         worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
         tries: recovery attempts (reloads and rebuilds), whether or not they worked; recovered: loads whose \
         page showed again after one. launched: worker processes, spares included; reused: views given a \
-        worker an earlier view had. before commit, after commit, after render: race kills by how far the page \
+        worker an earlier view had. hangs: workers found unresponsive, as answered later/found. before commit, after commit, after render: race kills by how far the page \
         had got when its worker died, as saved/killed (saved: the load was seen rendered in the end).
         """
 

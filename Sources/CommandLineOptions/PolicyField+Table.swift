@@ -38,6 +38,11 @@ extension PolicyField {
             help: "Limit recoveries as WebKit limits its own reloads: one after a crash, none after the next, and "
                 + "the count reset once a page has finished loading and this long has passed with no crash; 0: none."),
         PolicyField(
+            "unresponsive", .unresponsive, \.unresponsive, takes: "kill, wait:<ms> (1 to 3600000) or reload",
+            help: "What a worker that owes an answer past the hang timeout meets, once it is logged unresponsive: "
+                + "killed; left alone this many milliseconds more, then killed if still silent; or killed and its "
+                + "view reloaded at once. WebKit itself only tells its pages."),
+        PolicyField(
             "max-recoveries", .countOrUnlimited(0...1_000_000), \.maxRecoveries, json: .number,
             help: "Recoveries of one load before it is given up."),
         PolicyField(
@@ -70,6 +75,28 @@ extension ValueKind where Value == String {
             guard allowed, (1...40).contains(text.count) else { throw UsageError("'\(name)' takes a name, not '\(text)'") }
             return text
         }, show: { $0 })
+    }
+}
+
+extension ValueKind where Value == Policy.Unresponsive {
+    /// `kill`, `wait:<ms>` or `reload`.
+    static var unresponsive: Self {
+        ValueKind(placeholder: "kill|wait:<ms>|reload", read: { name, text throws(UsageError) in
+            switch text {
+            case "kill": return .kill
+            case "reload": return .reload
+            default:
+                guard text.hasPrefix("wait:") else { throw UsageError("'\(name)' takes kill, wait:<ms> or reload") }
+                let wait = String(text.dropFirst(5))
+                return .wait(nanoseconds: try nanoseconds(name, wait, range: 1...3_600_000, typed: text))
+            }
+        }, show: { choice in
+            switch choice {
+            case .kill: "kill"
+            case .wait(let nanoseconds): "wait:\(plain(Double(nanoseconds) / 1e6))"
+            case .reload: "reload"
+            }
+        })
     }
 }
 

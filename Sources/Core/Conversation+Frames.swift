@@ -8,7 +8,7 @@ extension Conversation {
     mutating func frame(_ message: FromWorker, _ allowance: Allowance) -> [Action] {
         guard readable, verdict == nil else { return [] }
         // Any message stops the responsiveness timer.
-        return silence() + check(message, allowance)
+        return heard() + check(message, allowance)
     }
 
     private mutating func check(_ message: FromWorker, _ allowance: Allowance) -> [Action] {

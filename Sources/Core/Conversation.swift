@@ -47,6 +47,17 @@ package struct Conversation {
         var settled: Bool { fetches == 0 && results == 0 && titles == 0 && histories == 0 }
     }
 
+    /// Whether it owes an answer: WebKit's responsiveness timer, and what follows it.
+    package enum Answer: Equatable {
+        /// Nothing is owed; no timer runs.
+        case none
+        /// An answer is owed, and the responsiveness timer runs.
+        case awaited
+        /// Owed past the hang timeout: it was reported unresponsive, and the policy's choice waits on it. An answer
+        /// now makes it responsive again.
+        case overdue
+    }
+
     /// A value the worker sends in pieces, as far as it has arrived.
     enum Incoming: Equatable {
         case history(index: UInt32, count: Int, urls: [String])
@@ -101,14 +112,20 @@ package struct Conversation {
         case livenessDue(serving: Bool)
         /// The answer it owed did not come in time.
         case answerOverdue
+        /// The policy waited `waitedMs` more on a worker reported unresponsive, and it still has not answered.
+        case stillUnresponsive(waitedMs: Int)
     }
 
     package enum Action: Equatable {
         case send(ToWorker)
         /// Starts the responsiveness timer: an answer is owed.
         case expectAnswer
-        /// Stops it: the worker spoke.
+        /// Stops it: the worker spoke, or owes nothing any more.
         case heard
+        /// It owed an answer past the hang timeout: the policy chooses what follows.
+        case unresponsive
+        /// It answered after it was reported unresponsive.
+        case responsive
         /// Sets its liveness timer again.
         case watchLiveness
         /// A protocol violation, logged before the kill that follows it.
@@ -147,8 +164,7 @@ package struct Conversation {
     var lastPong: UInt64 = 0
     /// Messages it sent that nothing asked for, since its last new page.
     var unsolicited = 0
-    /// Whether an answer is owed and the responsiveness timer runs.
-    package internal(set) var awaitingAnswer = false
+    package internal(set) var answer = Answer.none
     /// The system call its sandbox caught, as its trap handler reported it.
     package internal(set) var forbiddenCall: Int32?
 
@@ -196,7 +212,7 @@ package struct Conversation {
     }
 
     /// Waits on nothing: it said hello, owes no answer or piece, and is not being shut down.
-    var quiet: Bool { stage == .ready && !awaitingAnswer && incoming == nil && owed.settled }
+    var quiet: Bool { stage == .ready && answer == .none && incoming == nil && owed.settled }
 
     /// Takes one input and returns what the core must do, in order.
     package mutating func take(_ input: Input) -> [Action] {
@@ -228,9 +244,12 @@ package struct Conversation {
         case .ping: return ping()
         case .livenessDue(let serving): return livenessDue(serving: serving)
         case .answerOverdue:
-            guard awaitingAnswer else { return [] }
-            awaitingAnswer = false
-            return kill(reason: "no answer within \(limits.hangTimeoutMs) ms", verdict: .unresponsive)
+            guard answer == .awaited else { return [] }
+            answer = .overdue
+            return [.unresponsive]
+        case .stillUnresponsive(let waited):
+            guard answer == .overdue else { return [] }
+            return kill(reason: "no answer within \(limits.hangTimeoutMs + waited) ms", verdict: .unresponsive)
         }
     }
 
@@ -264,15 +283,21 @@ package struct Conversation {
     /// WebKit's responsiveness timer: started when the supervisor sends something that needs an answer (a ping, a
     /// load, a title probe, typed input), stopped by any message from the worker.
     private mutating func expectAnswer() -> [Action] {
-        guard !awaitingAnswer, link == .open else { return [] }
-        awaitingAnswer = true
+        guard answer == .none, link == .open else { return [] }
+        answer = .awaited
         return [.expectAnswer]
+    }
+
+    /// It spoke: nothing is owed any more, and if it was reported unresponsive, it is responsive again.
+    mutating func heard() -> [Action] {
+        let overdue = answer == .overdue
+        return silence() + (overdue ? [.responsive] : [])
     }
 
     /// No answer is awaited any more.
     mutating func silence() -> [Action] {
-        guard awaitingAnswer else { return [] }
-        awaitingAnswer = false
+        guard answer != .none else { return [] }
+        answer = .none
         return [.heard]
     }
 

@@ -31,6 +31,19 @@ public struct Policy: Sendable, Equatable {
 
     public typealias Recovery = RecoveryKind
 
+    /// What befalls a worker that owes an answer past the hang timeout. It is reported `unresponsive` first, and
+    /// `responsive` if it answers later, as Android tells an app (`onRenderProcessUnresponsive`,
+    /// `onRenderProcessResponsive`) and leaves the choice to it.
+    public enum Unresponsive: Sendable, Equatable {
+        /// Killed at once.
+        case kill
+        /// Left alone this much longer, and killed only if it has still not answered.
+        case wait(nanoseconds: Int)
+        /// Killed, and its view reloaded at once with a new worker, as an app that terminates the renderer and
+        /// reloads does; its death is the app's own doing, not delivered to the view as a termination.
+        case reload
+    }
+
     public var name: String
     public var observe = Observe.attach
     /// The band of a worker whose view is about to be shown but has not attached yet.
@@ -44,6 +57,7 @@ public struct Policy: Sendable, Equatable {
     public var delegate = true
     /// The blank watchdog's period, when it watches: the app whose field reports the project began from read the title every 3 s.
     public var watchdogNanoseconds = 3_000_000_000
+    public var unresponsive = Unresponsive.kill
     /// What a detected death or blank does; nil: nothing (a detection is still logged).
     public var recover: Recovery?
     /// Recover a hidden view only when it is next shown (WebKit's behaviour without a delegate).

@@ -20,6 +20,8 @@ extension Supervisor {
         case .heard:
             clock.cancel(worker.hangTimer)
             worker.hangTimer = nil
+        case .unresponsive: unresponsive(worker)
+        case .responsive: responsive(worker)
         case .watchLiveness: watchLiveness(of: worker)
         case .violation(let reason): log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
         case .kill(let reason, let verdict):

@@ -1,3 +1,4 @@
+import Events
 import Process
 import WireProtocol
 import Vocabulary
@@ -43,7 +44,7 @@ extension Supervisor {
     }
 
     /// WebKit's responsiveness timer, armed when the conversation says an answer is owed: a worker that says
-    /// nothing for the whole timeout (stopped, spinning, or not reading its input) is killed as `unresponsive`.
+    /// nothing for the whole timeout (stopped, spinning, or not reading its input) is found `unresponsive`.
     func expectAnswer(from worker: Worker) {
         clock.cancel(worker.hangTimer)
         worker.hangTimer = clock.schedule(afterNanoseconds: settings.hangTimeoutNanoseconds) { [weak self, weak worker] in
@@ -51,5 +52,34 @@ extension Supervisor {
             worker.hangTimer = nil
             step(worker, .answerOverdue)
         }
+    }
+
+    /// The worker owed an answer for the whole hang timeout: the policy chooses. WebKit itself kills no WebContent
+    /// process for it (`WebProcessProxy::didBecomeUnresponsive` tells its pages); Android asks the app.
+    func unresponsive(_ worker: Worker) {
+        worker.unresponsiveAt = clock.now
+        log.emit(.unresponsive(timeoutMs: settings.hangTimeoutNanoseconds / 1_000_000), view: worker.view?.id, pid: worker.pid)
+        switch policy.unresponsive {
+        case .kill:
+            step(worker, .stillUnresponsive(waitedMs: 0))
+        case .wait(let nanoseconds):
+            worker.hangTimer = clock.schedule(afterNanoseconds: nanoseconds) { [weak self, weak worker] in
+                guard let self, let worker else { return }
+                worker.hangTimer = nil
+                step(worker, .stillUnresponsive(waitedMs: nanoseconds / 1_000_000))
+            }
+        case .reload:
+            // The view lets the worker go before it dies: a new one reloads the view, and the death is no news to it.
+            let view = worker.view.flatMap { $0.worker === worker && !$0.closed ? $0 : nil }
+            view?.worker = nil
+            step(worker, .stillUnresponsive(waitedMs: 0))
+            if let view { recover(view, .reload, because: .unresponsive, crash: true) }
+        }
+    }
+
+    /// A worker found unresponsive answered after all.
+    func responsive(_ worker: Worker) {
+        let since = worker.unresponsiveAt ?? clock.now
+        log.emit(.responsive(afterMs: milliseconds(clock.now - since)), view: worker.view?.id, pid: worker.pid)
     }
 }

@@ -21,8 +21,10 @@ package final class Worker {
     package internal(set) var band: PriorityBand?
     /// Its liveness check while busy, or its grace after shutdown.
     var timer: TimerID?
-    /// The responsiveness timer: armed while an answer is owed.
+    /// The responsiveness timer while an answer is owed; then the policy's wait, once it was found unresponsive.
     var hangTimer: TimerID?
+    /// When it was last found unresponsive.
+    var unresponsiveAt: Int?
     /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
     package internal(set) var lastDocument: (url: String, status: UInt16, refusal: String?)?
     /// The load it last served, whose client still answers it after its view let it go.

@@ -94,6 +94,8 @@ extension SupervisorEvent {
         case "crash-loop":
             self = .crashLoop(load: try r.int("load"), crashes: try r.int("crashes"), windowMs: try r.int("windowMs"))
         case "give-up": self = .giveUp(load: try r.int("load"), recoveries: try r.int("recoveries"))
+        case "unresponsive": self = .unresponsive(timeoutMs: try r.int("timeoutMs"))
+        case "responsive": self = .responsive(afterMs: try r.double("afterMs"))
         case "watchdog": self = .watchdog(title: try r.string("title"))
         case "dead-channel-send": self = .deadChannelSend(message: try r.spelled("message"))
         case "inject": self = .inject(kind: try r.spelled("kind"), oomScoreAdj: try r.int("oomScoreAdj"))

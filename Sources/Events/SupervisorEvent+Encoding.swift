@@ -42,6 +42,8 @@ extension SupervisorEvent {
         case .recoverySuppressed: "recovery-suppressed"
         case .crashLoop: "crash-loop"
         case .giveUp: "give-up"
+        case .unresponsive: "unresponsive"
+        case .responsive: "responsive"
         case .watchdog: "watchdog"
         case .deadChannelSend: "dead-channel-send"
         case .inject: "inject"
@@ -119,6 +121,8 @@ extension SupervisorEvent {
         case .recoverySuppressed(let kind): f.spelled("kind", kind)
         case .crashLoop(let load, let crashes, let window): f.int("load", load).int("crashes", crashes).int("windowMs", window)
         case .giveUp(let load, let recoveries): f.int("load", load).int("recoveries", recoveries)
+        case .unresponsive(let timeout): f.int("timeoutMs", timeout)
+        case .responsive(let after): f.double("afterMs", after)
         case .watchdog(let title): f.string("title", title)
         case .deadChannelSend(let message): f.spelled("message", message)
         case .inject(let kind, let adjust), .injectSpared(let kind, let adjust): f.spelled("kind", kind).int("oomScoreAdj", adjust)

@@ -89,6 +89,11 @@ public enum SupervisorEvent: Equatable, Sendable {
     case noItemToReload
     case crashLoop(load: Int, crashes: Int, windowMs: Int)
     case giveUp(load: Int, recoveries: Int)
+    /// The worker owed an answer for the whole hang timeout (WebKit: `processDidBecomeUnresponsive`); the policy's
+    /// choice follows.
+    case unresponsive(timeoutMs: Int)
+    /// It answered, `afterMs` after it was found unresponsive (`processDidBecomeResponsive`).
+    case responsive(afterMs: Double)
     /// The title watchdog found the view blank.
     case watchdog(title: String)
     /// A message sent to a view's worker whose death was not delivered.

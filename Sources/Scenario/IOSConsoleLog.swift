@@ -18,6 +18,8 @@ public final class IOSConsoleLog {
     private var delegate = true
     /// Workers the supervisor itself is killing: WebKit logs those as its own termination, not as a crash.
     private var terminating: Set<Int32> = []
+    /// Workers found unresponsive that have not answered since.
+    private var unresponsive: Set<Int32> = []
 
     /// What `run --log-format ios` writes: its first line is in the Xcode envelope, after a timestamp of fixed
     /// width, from the process `supervisor` (or the runningboardd it writes for).
@@ -96,13 +98,22 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(process)\(W.shutDown):")
         case .kill(_, let verdict):
             terminating.insert(Int32(pid))
-            if verdict == .unresponsive {
+            // A worker killed for its silence without a timer's finding (one that did not read its input) is found
+            // unresponsive as it is killed.
+            if verdict == .unresponsive, unresponsive.remove(Int32(pid)) == nil {
                 line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
             }
             line(event, "Process", "\(process)\(W.requestTermination): reason=\(W.requestedByClient)")
+        case .unresponsive:
+            unresponsive.insert(Int32(pid))
+            line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
+        case .responsive:
+            unresponsive.remove(Int32(pid))
+            line(event, "Process", "\(process)\(W.didBecomeResponsive):")
         case .launchFailed:
             line(event, "Process", "\(process)\(Self.failedToLaunch)")
         case .death(let death):
+            unresponsive.remove(Int32(pid))
             died(death, event, pid: pid, proxy: proxy)
         case .termination:
             line(event, "Loading", "\(webPage)\(W.processDidTerminate): (pid \(pid)), reason=\(W.crash)")

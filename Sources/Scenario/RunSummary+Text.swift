@@ -19,6 +19,7 @@ extension RunSummary {
             ("recoveries", .object(RecoveryKind.allCases.map { ($0.rawValue, .int(recoveries[$0, default: 0])) })),
             ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("raceKillsByStage", races.json),
+            ("hangs", .object([("unresponsive", .int(hangs.found)), ("responsive", .int(hangs.recovered))])),
             ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
             ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
@@ -69,6 +70,10 @@ extension RunSummary {
         lines.append("races: \(counted(raceKills, "kill")) before attach" + (raceKills > 0 ? " (saved/killed: \(stages))" : "")
             + ", \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
+        if hangs.found > 0 {
+            lines.append("hangs: \(counted(hangs.found, "worker")) found unresponsive, \(hangs.recovered) of them "
+                + "answered later")
+        }
         // Blank time only when there was a blank load: none is the headline's "0 blank".
         lines.append((blank > 0 ? "blank time: \(fixed(blankMs / 1000, 3)) s in \(counted(blank, "blank load")); " : "")
             + "\(fixed(foregroundWorkerSeconds, 3)) worker-seconds protected (foreground or boosted)")

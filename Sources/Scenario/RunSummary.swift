@@ -50,6 +50,8 @@ public final class RunSummary {
     /// The race kills by how far their page had got, and how many of those loads were saved.
     public private(set) var races = RaceStages()
     /// Deaths nobody was told about, because the observer was not wired yet.
+    /// Workers found unresponsive (an answer owed past the hang timeout), and those of them that answered later.
+    public private(set) var hangs = (found: 0, recovered: 0)
     public private(set) var unobservedDeaths = 0
     public private(set) var deadChannelSends = 0
     /// Milliseconds users looked at a view that never showed content, summed over the blank loads: from the
@@ -108,6 +110,8 @@ public final class RunSummary {
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
         case .unobserved:
             unobservedDeaths += 1
+        case .unresponsive: hangs.found += 1
+        case .responsive: hangs.recovered += 1
         case .deadChannelSend:
             deadChannelSends += 1
         case .render(_, let bytes):

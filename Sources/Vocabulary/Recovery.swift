@@ -15,4 +15,6 @@ public enum RecoveryReason: String, Sendable, CaseIterable {
     case shown
     /// The blank watchdog.
     case blank
+    /// A worker that owed an answer past the hang timeout, under a policy that reloads then.
+    case unresponsive
 }

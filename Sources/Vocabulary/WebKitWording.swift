@@ -27,6 +27,7 @@ public enum WebKitWording {
     public static let didClose: StaticString = "didClose"
     public static let processDidTerminateOrFailedToLaunch: StaticString = "processDidTerminateOrFailedToLaunch"
     public static let didBecomeUnresponsive: StaticString = "didBecomeUnresponsive"
+    public static let didBecomeResponsive: StaticString = "didBecomeResponsive"
     public static let requestTermination: StaticString = "requestTermination"
     public static let shutDown: StaticString = "shutDown"
     /// `processDidTerminate` and `dispatchProcessDidTerminate`, the page's side of a death.

@@ -21,7 +21,7 @@ import WireProtocol
         var conversation = Conversation(pid: Self.pid, limits: Self.limits)
         #expect(conversation.take(.frame(Self.hello, .init())) == [.hello(.installed)])
         #expect(conversation.take(.sent(.load(url: Self.page, replace: false), queued: 0)) == [.expectAnswer])
-        #expect(conversation.owed.fetches == 1 && conversation.awaitingAnswer)
+        #expect(conversation.owed.fetches == 1 && (conversation.answer == .awaited))
         return conversation
     }
 
@@ -33,7 +33,7 @@ import WireProtocol
         #expect(conversation.link == .draining(Self.killed) && conversation.reaped && !conversation.channelOpen)
         // What it asked before it died is still heard; nothing reaches a dead worker.
         #expect(conversation.take(.frame(.fetch(url: Self.page, kind: .document), .init())) == [.serve(url: Self.page, kind: .document)])
-        #expect(conversation.take(.sent(.ping(seq: 1), queued: 0)).isEmpty && !conversation.awaitingAnswer)
+        #expect(conversation.take(.sent(.ping(seq: 1), queued: 0)).isEmpty && (conversation.answer == .none))
         #expect(conversation.take(.endOfFile) == [.closeChannel, .reportDeath(Self.killed)])
         #expect(conversation.link == .ended(Self.killed))
         for input: Conversation.Input in [
@@ -61,7 +61,7 @@ import WireProtocol
         var conversation = loading()
         _ = conversation.take(.died(Self.killed))
         #expect(conversation.take(.endOfFile) == [.closeChannel, .reportDeath(Self.killed)])
-        #expect(!conversation.awaitingAnswer && conversation.owed.fetches == 1)
+        #expect((conversation.answer == .none) && conversation.owed.fetches == 1)
         #expect(conversation.take(.answerOverdue).isEmpty)
     }
 
@@ -81,10 +81,30 @@ import WireProtocol
     /// The supervisor kills once: the channel is closed with the kill, and a second reason changes nothing.
     @Test func aKillHappensOnceAndClosesTheChannel() {
         var conversation = loading()
-        #expect(conversation.take(.answerOverdue) == [.kill(reason: "no answer within 3000 ms", verdict: .unresponsive), .closeChannel])
+        #expect(conversation.take(.answerOverdue) == [.unresponsive])
+        #expect(conversation.take(.stillUnresponsive(waitedMs: 0)) == [
+            .heard, .kill(reason: "no answer within 3000 ms", verdict: .unresponsive), .closeChannel,
+        ])
         #expect(conversation.take(.kill(reason: "again", verdict: .launchFailed(reason: "again"))).isEmpty)
         #expect(conversation.verdict == .unresponsive && conversation.link == .hungUp)
         #expect(conversation.take(.died(Self.killed)) == [.reportDeath(Self.killed)])
+    }
+
+    /// An answer owed past the timeout is reported, not punished: the policy chooses. An answer after that makes
+    /// the worker responsive again; a worker still silent when the policy's wait ends is killed, its reason
+    /// counting both waits.
+    @Test func anOverdueAnswerIsReportedThenHeardOrGivenUpOn() {
+        var answered = loading()
+        #expect(answered.take(.answerOverdue) == [.unresponsive] && answered.answer == .overdue)
+        #expect(answered.take(.answerOverdue).isEmpty)
+        #expect(answered.take(.frame(.pong(seq: 0), Conversation.Allowance())).prefix(2) == [.heard, .responsive])
+        #expect(answered.answer == .none && answered.take(.stillUnresponsive(waitedMs: 500)).isEmpty)
+
+        var silent = loading()
+        _ = silent.take(.answerOverdue)
+        #expect(silent.take(.stillUnresponsive(waitedMs: 500)) == [
+            .heard, .kill(reason: "no answer within 3500 ms", verdict: .unresponsive), .closeChannel,
+        ])
     }
 
     /// Its first message must be a hello of this protocol naming its own pid.
@@ -171,7 +191,7 @@ import WireProtocol
         let worker = try #require(rig.supervisor.workers[dead.pid])
         rig.run(untilMs: 3_000)
         #expect(dead.received.contains(.titleQuery(id: UInt32(view.id))) && dead.reaped)
-        #expect(worker.conversation.owed.titles == 1 && !worker.conversation.awaitingAnswer)
+        #expect(worker.conversation.owed.titles == 1 && worker.conversation.answer == .none)
         #expect(worker.conversation.link == .ended(.signal(Int(SIGSEGV))))
         rig.run(untilMs: 10_000)
         #expect(rig.named("death").filter { $0.pid == dead.pid }.count == 1)

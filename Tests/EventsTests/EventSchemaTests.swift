@@ -37,6 +37,7 @@ import Vocabulary
         .launchFailed(reason: "ENOENT"), .protocolViolation(reason: "flood"), .sendRefused(message: 3, reason: "too big"),
         .sendFailed(error: "EPIPE"), .unobserved, .termination(status: .crashed),
         .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload), .noItemToReload,
+        .unresponsive(timeoutMs: 3000), .responsive(afterMs: 812.5),
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
         .deadChannelSend(message: .titleQuery), .inject(kind: .race, oomScoreAdj: 0), .injectSpared(kind: .replayKill, oomScoreAdj: -1000),
         .tabRealized(tab: 1, reason: .liveState, entries: 3, index: 2),
@@ -58,7 +59,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 56)
+        #expect(Set(Self.samples.map(\.name)).count == 58)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

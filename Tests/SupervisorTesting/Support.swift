@@ -179,10 +179,19 @@ func childProcesses() -> [(pid: Int32, state: Character)] {
 
 /// Workers that outlived the `supervisor` that started them: this process is their subreaper, so an orphaned
 /// WebContent or Jetsam becomes its child. Alive ones only; a test beside others checks this, not `childProcesses`,
-/// since the `supervisor` processes of the tests beside it are children too.
+/// since the `supervisor` processes of the tests beside it are children too. The workers and Jetsam that tests
+/// beside it start in this process are its children as well: each names its supervisor's pid among its arguments,
+/// and those that name this process are not orphans.
 func orphanedWorkers() -> [Int32] {
     let workers: Set<String> = ["WebContent", "WebContentPorta", "Jetsam"]
+    let us = String(getpid())
     return ProcFS.children(of: getpid()).filter { $0.state != "Z" && workers.contains($0.command) }.map(\.pid)
+        .filter { pid in
+            let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))?
+                .split(separator: 0).dropFirst().map { String(decoding: $0, as: UTF8.self) }
+            // One that is gone already (nil) outlived nothing.
+            return arguments.map { !$0.contains(us) } ?? false
+        }
 }
 
 /// Names of the descriptors a process has open.

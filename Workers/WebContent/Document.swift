@@ -3,10 +3,11 @@ import WorkerRuntime
 /// What a document asks of the worker that renders it, read from its markup.
 ///
 /// Faults are declared by documents because web content is what crashes real content processes:
-/// `<meta name="x-fault" content="segv; when=rendered">`, or `syscall=open` for a call the sandbox forbids. Work is
-/// declared the same way: `<meta name="x-render" content="memory=64MB; cpu=20ms">`. Sub-resources are `<img src>`
-/// and `<iframe src>`; what the page does once rendered (a link the user follows, a form, a redirect) is declared
-/// too: `<meta name="x-navigate" content="type=link; url=https://example.com/">`, `frame=sub` for a sub-frame.
+/// `<meta name="x-fault" content="segv; when=rendered">`, `hang=4s` for a hang that ends, or `syscall=open` for a
+/// call the sandbox forbids. Work is declared the same way: `<meta name="x-render" content="memory=64MB; cpu=20ms">`.
+/// Sub-resources are `<img src>` and `<iframe src>`; what the page does once rendered (a link the user follows, a
+/// form, a redirect) is declared too: `<meta name="x-navigate" content="type=link; url=https://example.com/">`,
+/// `frame=sub` for a sub-frame.
 ///
 /// Nothing a page says can break the worker or the channel: the title is cut to `maxTitleBytes` at a character
 /// boundary; a sub-resource or navigation whose URL is over `maxURLBytes` is ignored, as an address no browser
@@ -34,6 +35,8 @@ struct Document {
     var memoryBytes = 0
     var cpuNanoseconds = 0
     var fault: (kind: Fault, when: Moment)?
+    /// A hang that ends (`hang=4s`): the worker reads nothing for that long at its moment, then goes on.
+    var stall: (nanoseconds: Int, when: Moment)?
     /// A system call the page tries at a moment (`syscall=open`, `socket` or `exec`), as content that took over its
     /// renderer would: the sandbox kills the worker for it; without one, the call works and the page goes on.
     /// `path=` names the file `open` tries (NUL-terminated), /etc/passwd if none.
@@ -107,7 +110,8 @@ struct Document {
     /// The most memory a page may ask for (1 TiB, more than any machine this runs on): the bound keeps the
     /// arithmetic safe, and the kernel refuses what it cannot give.
     static let maxMemoryBytes = 1 << 40
-    /// The most CPU a page may ask for: an hour.
+    static let timeUnits = [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)]
+    /// The most CPU a page may ask for, and the longest hang that ends: an hour.
     static let maxCPUNanoseconds = 3_600_000_000_000
 
     private mutating func applyRender(_ content: [UInt8]) {
@@ -116,10 +120,14 @@ struct Document {
                 let units = [("kb", 1 << 10), ("mb", 1 << 20), ("gb", 1 << 30), ("b", 1)]
                 memoryBytes = Document.quantity(value, units: units, upTo: Document.maxMemoryBytes) ?? 0
             } else if key.matches("cpu") {
-                let units = [("ms", 1_000_000), ("us", 1_000), ("s", 1_000_000_000)]
-                cpuNanoseconds = Document.quantity(value, units: units, upTo: Document.maxCPUNanoseconds) ?? 0
+                cpuNanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) ?? 0
             }
         }
+    }
+
+    /// Waits out the page's hang that ends, if it has one at `moment`.
+    func stall(at moment: Moment) {
+        if let stall, stall.when == moment { wr_sleep(stall.nanoseconds) }
     }
 
     /// `content` in small letters, and as written for the `path` it may name.
@@ -140,13 +148,20 @@ struct Document {
             if key.matches("abort") { kind = .abort }
             if key.matches("kill") { kind = .kill }
             if key.matches("exit") { kind = .exit(Document.exitCode(value)) }
-            if key.matches("hang") { kind = .hang }
+            if key.matches("hang") {
+                if value.isEmpty {
+                    kind = .hang
+                } else if let nanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) {
+                    stall = (nanoseconds, .load)
+                }
+            }
             if key.matches("fail") { kind = .fail }
             if key.matches("malformed-frame") { kind = .malformedFrame }
             if key.matches("oversized-frame") { kind = .oversizedFrame }
             if key.matches("when") { when = value.matches("rendered") ? .rendered : value.matches("committed") ? .committed : .load }
         }
         if let kind { fault = (kind, when) }
+        if let nanoseconds = stall?.nanoseconds { stall = (nanoseconds, when) }
         if let call { forbiddenCall = (call, when, path) }
     }
 

@@ -76,6 +76,7 @@ struct Worker {
         }
         let document = Document(reply.body)
         document.attemptForbiddenCall(at: .load)
+        document.stall(at: .load)
         if let fault = document.fault, fault.when == .load {
             guard fault.kind == .fail else { commit(fault.kind) }
             channel.send(.didFailProvisional(error: "the page failed before it committed"))
@@ -89,6 +90,7 @@ struct Worker {
         }
         channel.send(.didCommit(url: target))
         document.attemptForbiddenCall(at: .committed)
+        document.stall(at: .committed)
         if let fault = document.fault, fault.when == .committed {
             guard fault.kind == .fail else { commit(fault.kind) }
             channel.send(.didFail(error: "the page failed after it committed"))
@@ -100,6 +102,7 @@ struct Worker {
         title = document.title
         channel.send(.didFinish(title: title))
         document.attemptForbiddenCall(at: .rendered)
+        document.stall(at: .rendered)
         if let fault = document.fault, fault.when == .rendered { commit(fault.kind) }
         for action in document.navigations {
             channel.send(.navigationAction(type: action.type, mainFrame: action.mainFrame, url: action.url))

@@ -72,6 +72,18 @@ _Noreturn void wr_abort(void) { die_of(6 /* SIGABRT */); }
 
 _Noreturn void wr_kill_self(void) { die_of(9 /* SIGKILL */); }
 
+void wr_sleep(long nanoseconds) {
+    long deadline = wr_now() + nanoseconds;
+    for (long left = nanoseconds; left > 0; left = deadline - wr_now()) {
+#ifdef SYS_poll
+        sys(SYS_poll, 0, 0, (left + 999999) / 1000000);
+#else
+        struct { long sec, nsec; } wait = {left / 1000000000L, left % 1000000000L};
+        sys6(SYS_ppoll, 0, 0, (long)&wait, 0, 8, 0);
+#endif
+    }
+}
+
 _Noreturn void wr_hang(void) {
     for (;;) {
 #ifdef SYS_pause

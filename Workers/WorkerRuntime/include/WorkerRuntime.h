@@ -73,5 +73,8 @@ _Noreturn void wr_abort(void);
 /// one from outside (`x-fault` `kill`).
 _Noreturn void wr_kill_self(void);
 _Noreturn void wr_hang(void);
+/// Waits `nanoseconds` without reading its channel or using the CPU, as a page stuck on a lock does (`x-fault`
+/// `hang=4s`).
+void wr_sleep(long nanoseconds);
 
 #endif
