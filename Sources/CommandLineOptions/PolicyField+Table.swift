@@ -1,5 +1,6 @@
 import Core
 import Process
+import Vocabulary
 
 /// The fields of a policy, in the order they are printed and listed in help. `base` is not among them: it is
 /// where a policy starts, not something it holds.
@@ -31,6 +32,11 @@ extension PolicyField {
             "recover", .choice("recover", Policy.Recovery.allCases.map { ($0.rawValue, $0) } + [("none", nil)]),
             \.recover, help: "What a detected death or blank does: reload the view, rebuild view and worker, or nothing."),
         PolicyField(
+            "recover-on", .toldReasons, \.recoverOn,
+            takes: "all, or reasons joined by '+' from " + spelledList(ToldTerminationReason.allCases.map(\.rawValue), or: true),
+            help: "The reasons an app is told (WebKit's five) that its termination callback recovers from; WebKit's own "
+                + "reload (delegate=no) follows WebKit's rule instead: a crash, a hang or a limit, never an exit asked for."),
+        PolicyField(
             "hidden-recover", .choice("hidden-recover", [("now", false), ("when-shown", true)]), \.recoverWhenVisible,
             help: "When a hidden view whose worker died is recovered: now, or when it is next shown."),
         PolicyField(
@@ -42,6 +48,13 @@ extension PolicyField {
             help: "What a worker that owes an answer past the hang timeout meets, once it is logged unresponsive: "
                 + "killed; left alone this many milliseconds more, then killed if still silent; or killed and its "
                 + "view reloaded at once. WebKit itself only tells its pages."),
+        PolicyField(
+            "memory-limit", .mebibytes(0...1_048_576), \.memoryLimitBytes, json: .number,
+            help: "The most resident memory a worker may hold, read from /proc while it lives; past it, it is killed "
+                + "for exceeding it (WebKit's ExceededMemoryLimit); 0: no limit."),
+        PolicyField(
+            "memory-warning", .integer(1...100, "<%>"), \.memoryWarningPercent, json: .number,
+            help: "The share of the memory limit at which a worker is warned, once, before it is killed."),
         PolicyField(
             "max-recoveries", .countOrUnlimited(0...1_000_000), \.maxRecoveries, json: .number,
             help: "Recoveries of one load before it is given up."),
@@ -78,6 +91,26 @@ extension ValueKind where Value == String {
     }
 }
 
+extension ValueKind where Value == Set<ToldTerminationReason> {
+    /// `all`, or reasons joined by `+`: `crash+exceeded-memory-limit`.
+    static var toldReasons: Self {
+        ValueKind(placeholder: "<reason>+…|all", read: { name, text throws(UsageError) in
+            if text == "all" { return Set(ToldTerminationReason.allCases) }
+            var reasons: Set<ToldTerminationReason> = []
+            for word in text.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let reason = ToldTerminationReason(rawValue: String(word)) else {
+                    throw UsageError("'\(name)' takes reasons, not '\(text)'")
+                }
+                reasons.insert(reason)
+            }
+            return reasons
+        }, show: { reasons in
+            reasons.count == ToldTerminationReason.allCases.count
+                ? "all" : ToldTerminationReason.allCases.filter(reasons.contains).map(\.rawValue).joined(separator: "+")
+        })
+    }
+}
+
 extension ValueKind where Value == Policy.Unresponsive {
     /// `kill`, `wait:<ms>` or `reload`.
     static var unresponsive: Self {
@@ -101,6 +134,14 @@ extension ValueKind where Value == Policy.Unresponsive {
 }
 
 extension ValueKind where Value == Int {
+    /// Whole MiB, read as bytes.
+    static func mebibytes(_ range: ClosedRange<Int>) -> Self {
+        let whole = integer(range, "<MiB>")
+        return ValueKind(placeholder: "<MiB>", accepts: whole.accepts, read: { name, text throws(UsageError) in
+            try whole.read(name, text) << 20
+        }, show: { String($0 >> 20) })
+    }
+
     /// A count, or `unlimited` (`Int.max`).
     static func countOrUnlimited(_ range: ClosedRange<Int>) -> Self {
         let count = integer(range)

@@ -50,7 +50,8 @@ extension ValueKind {
         let words = placeholder.split(separator: "|").map(String.init)
         guard let accepts else { return spelledList(words, or: true) }
         let range = accepts.split(separator: "-", maxSplits: 1).joined(separator: " to ")
-        let unit = ["<ms>": "milliseconds", "<n>": "a whole number", "<factor>": "a factor"][words[0]] ?? "a number"
+        let unit = ["<ms>": "milliseconds", "<n>": "a whole number", "<factor>": "a factor", "<MiB>": "MiB",
+                    "<%>": "a percentage"][words[0]] ?? "a number"
         return spelledList(["\(unit) from \(range)"] + words.dropFirst(), or: true)
     }
 

@@ -58,6 +58,14 @@ public struct Policy: Sendable, Equatable {
     /// The blank watchdog's period, when it watches: the app whose field reports the project began from read the title every 3 s.
     public var watchdogNanoseconds = 3_000_000_000
     public var unresponsive = Unresponsive.kill
+    /// The most resident memory a worker may hold, read from /proc while it lives; past it, it is killed for
+    /// exceeding it (WebKit's `ExceededMemoryLimit`). 0: no limit.
+    public var memoryLimitBytes = 0
+    /// The share of the limit, in percent, at which a worker is warned once first (`memory-warning`), as WebKit
+    /// tells a page at its footprint thresholds before the limit.
+    public var memoryWarningPercent = 80
+    /// The reasons, as the app is told them, that the termination callback recovers from (with a delegate).
+    public var recoverOn = Set(ToldTerminationReason.allCases)
     /// What a detected death or blank does; nil: nothing (a detection is still logged).
     public var recover: Recovery?
     /// Recover a hidden view only when it is next shown (WebKit's behaviour without a delegate).

@@ -1,3 +1,5 @@
+import Vocabulary
+
 /// What a load has been through, as the policy's limits judge it: its recoveries, and when its workers crashed.
 package struct RecoveryHistory: Equatable {
     package var recoveries = 0
@@ -29,8 +31,16 @@ package enum TerminationResponse: Equatable {
 }
 
 extension Policy {
-    package func onTermination(visible: Bool) -> TerminationResponse {
+    /// What the termination callback does for a death of `reason`: an app's delegate acts on the reason it is told,
+    /// if it is one the policy recovers from; WebKit's own reload, without a delegate, on the reasons
+    /// `WebPageProxy::tryReloadAfterProcessTermination` reloads for (a crash, a hang, a limit; not a process ended
+    /// on purpose).
+    package func onTermination(visible: Bool, reason: TerminationReason) -> TerminationResponse {
         guard detect.byCallback, let recovery = recover else { return .nothing }
+        let recovers = delegate
+            ? recoverOn.contains(reason.told)
+            : ![.requestedByClient, .idleExit, .navigationSwap, .exceededProcessCountLimit].contains(reason)
+        guard recovers else { return .nothing }
         return recoverWhenVisible && !visible ? .whenShown(recovery) : .now(recovery)
     }
 

@@ -25,7 +25,10 @@ extension Supervisor {
         case .watchLiveness: watchLiveness(of: worker)
         case .violation(let reason): log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
         case .kill(let reason, let verdict):
-            log.emit(.kill(reason: reason, verdict: verdict.kind), view: worker.view?.id, pid: worker.pid)
+            let why = TerminationReason.of(
+                verdict, cause: .supervisor, band: worker.band, toldToExit: worker.conversation.toldToExit,
+                meant: worker.endedFor)
+            log.emit(.kill(reason: reason, verdict: verdict.kind, terminationReason: why), view: worker.view?.id, pid: worker.pid)
             worker.handle.signal(SIGKILL, by: .supervisor)
         case .closeChannel: worker.handle.closeChannel()
         case .drain:

@@ -20,6 +20,7 @@ extension Supervisor {
     /// A worker is dead and its channel closed: its death classified, logged and delivered as the policy says.
     func died(_ worker: Worker, _ exit: ProcessExit) {
         clock.cancel(worker.timer)
+        clock.cancel(worker.memoryTimer)
         forget(worker)
         // Its process is gone: a view waiting for one may have it now.
         if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }
@@ -33,8 +34,10 @@ extension Supervisor {
         let cause = DeathCause.of(exit, sent: worker.handle.sent, toldToExit: conversation.toldToExit, claimed: claimed)
         // The raw exit goes beside the classification: a worker killed before hello is a failed launch that
         // still died of SIGKILL.
+        let reason = TerminationReason.of(
+            termination, cause: cause, band: worker.band, toldToExit: conversation.toldToExit, meant: worker.endedFor)
         let death = SupervisorEvent.Death(
-            status: termination.kind, exit: exit,
+            status: termination.kind, terminationReason: reason, exit: exit,
             reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
             spare: spares.contains { $0 === worker }, band: worker.band,
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
@@ -58,7 +61,7 @@ extension Supervisor {
         view.worker = nil
         // A kill nobody claimed may be the worker's own: it counts toward a crash loop, as a crash does. The callback
         // still reads the title and URL; WebKit commits their reset once it returns.
-        terminated(view, termination, pid: worker.pid, crash: termination.isCrash || cause == .unknown)
+        terminated(view, termination, reason: reason, pid: worker.pid, crash: termination.isCrash || cause == .unknown)
         view.processExited()
     }
 
@@ -72,10 +75,10 @@ extension Supervisor {
     }
 
     /// The termination callback. A `crash` is recorded toward the load's crash loop.
-    func terminated(_ view: View, _ status: TerminationStatus, pid: Int32?, crash: Bool) {
-        log.emit(.termination(status: status.kind), view: view.id, pid: pid)
+    func terminated(_ view: View, _ status: TerminationStatus, reason: TerminationReason, pid: Int32?, crash: Bool) {
+        log.emit(.termination(status: status.kind, reason: reason), view: view.id, pid: pid)
         if crash { view.load.history.crashes.append(clock.now) }
-        switch policy.onTermination(visible: view.visible) {
+        switch policy.onTermination(visible: view.visible, reason: reason) {
         case .nothing: break
         case .whenShown(let recovery): view.deferredRecovery = recovery
         case .now(let recovery): recover(view, recovery, because: .termination, crash: crash)

@@ -72,6 +72,7 @@ extension Supervisor {
             // The view lets the worker go before it dies: a new one reloads the view, and the death is no news to it.
             let view = worker.view.flatMap { $0.worker === worker && !$0.closed ? $0 : nil }
             view?.worker = nil
+            worker.endedFor = .requestedByClient
             step(worker, .stillUnresponsive(waitedMs: 0))
             if let view { recover(view, .reload, because: .unresponsive, crash: true) }
         }

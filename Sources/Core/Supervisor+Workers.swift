@@ -11,7 +11,7 @@ extension Supervisor {
         guard let worker = launchWorker(for: view) else {
             // A view the process limit keeps waiting gets its worker later; any other failure ends this one.
             guard !waitsForProcess(view) else { return }
-            return terminated(view, .launchFailed(reason: "see the death event"), pid: nil, crash: true)
+            return terminated(view, .launchFailed(reason: "see the death event"), reason: .crash, pid: nil, crash: true)
         }
         adopt(worker, into: view)
     }
@@ -41,6 +41,7 @@ extension Supervisor {
             kill(worker, because: "cannot watch worker: \(error)", verdict: .launchFailed(reason: error.description))
         }
         watchLiveness(of: worker)
+        watchMemory(of: worker)
         return worker
     }
 

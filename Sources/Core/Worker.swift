@@ -23,6 +23,12 @@ package final class Worker {
     var timer: TimerID?
     /// The responsiveness timer while an answer is owed; then the policy's wait, once it was found unresponsive.
     var hangTimer: TimerID?
+    /// Why the supervisor ended it, when its verdict alone does not say (`TerminationReason.of`).
+    var endedFor: TerminationReason?
+    /// The next reading of its memory, under a policy with a memory limit.
+    var memoryTimer: TimerID?
+    /// When it was warned that its memory neared the limit.
+    var memoryWarnedAt: Int?
     /// When it was last found unresponsive.
     var unresponsiveAt: Int?
     /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.

@@ -69,7 +69,10 @@ extension SupervisorEvent {
             self = .fetch(url: try r.string("url"), kind: try r.wire("kind"), status: try r.int("status"), bytes: try r.int("bytes"))
         case "worker-history": self = .workerHistory(index: try r.int("index"), urls: try r.strings("urls"))
         case "shutdown": self = .shutdown
-        case "kill": self = .kill(reason: try r.string("reason"), verdict: try r.spelled("verdict"))
+        case "kill":
+            self = .kill(
+                reason: try r.string("reason"), verdict: try r.spelled("verdict"),
+                terminationReason: try r.spelled("terminationReason"))
         case "death" where !r.has("code") && !r.has("signal"):
             guard try r.spelled("status") as TerminationKind == .launchFailed else { throw .missingField(event: name, field: "signal") }
             guard try !r.bool("rendered") else { throw .badValue(event: name, field: "rendered", value: "true") }
@@ -77,7 +80,7 @@ extension SupervisorEvent {
         case "death":
             let exit: ProcessExit = r.has("code") ? .code(try r.int("code")) : .signal(try r.int("signal"))
             self = .death(Death(
-                status: try r.spelled("status"), exit: exit, reason: try r.optionalString("reason"),
+                status: try r.spelled("status"), terminationReason: try r.spelled("terminationReason"), exit: exit, reason: try r.optionalString("reason"),
                 rendered: try r.bool("rendered"), attached: try r.bool("attached"), spare: try r.bool("spare"),
                 band: try r.string("band") == Self.noBand ? nil : try r.spelled("band"), lifetimeMs: try r.double("lifetimeMs"),
                 cause: try r.spelled("cause"),
@@ -87,13 +90,18 @@ extension SupervisorEvent {
         case "send-failed": self = .sendFailed(error: try r.string("error"))
         case "unobserved": self = .unobserved
         case "no-item-to-reload": self = .noItemToReload
-        case "termination": self = .termination(status: try r.spelled("status"))
+        case "termination": self = .termination(status: try r.spelled("status"), reason: try r.spelled("reason"))
         case "recovery":
             self = .recovery(kind: try r.spelled("kind"), reason: try r.spelled("reason"), attempt: try r.int("attempt"))
         case "recovery-suppressed": self = .recoverySuppressed(kind: try r.spelled("kind"))
         case "crash-loop":
             self = .crashLoop(load: try r.int("load"), crashes: try r.int("crashes"), windowMs: try r.int("windowMs"))
         case "give-up": self = .giveUp(load: try r.int("load"), recoveries: try r.int("recoveries"))
+        case "memory-warning": self = .memoryWarning(residentBytes: try r.int("residentBytes"), limitBytes: try r.int("limitBytes"))
+        case "memory-limit":
+            self = .memoryLimit(
+                residentBytes: try r.int("residentBytes"), limitBytes: try r.int("limitBytes"),
+                warnedMsBefore: try r.optionalDouble("warnedMsBefore"))
         case "unresponsive": self = .unresponsive(timeoutMs: try r.int("timeoutMs"))
         case "responsive": self = .responsive(afterMs: try r.double("afterMs"))
         case "watchdog": self = .watchdog(title: try r.string("title"))

@@ -42,6 +42,8 @@ extension SupervisorEvent {
         case .recoverySuppressed: "recovery-suppressed"
         case .crashLoop: "crash-loop"
         case .giveUp: "give-up"
+        case .memoryWarning: "memory-warning"
+        case .memoryLimit: "memory-limit"
         case .unresponsive: "unresponsive"
         case .responsive: "responsive"
         case .watchdog: "watchdog"
@@ -102,9 +104,10 @@ extension SupervisorEvent {
         case .fetch(let url, let kind, let status, let bytes):
             f.string("url", url).string("kind", kind.spelling).int("status", status).int("bytes", bytes)
         case .workerHistory(let index, let urls): f.int("index", index).add("urls", .array(urls.map(JSON.string)))
-        case .kill(let reason, let verdict): f.string("reason", reason).spelled("verdict", verdict)
+        case .kill(let reason, let verdict, let why):
+            f.string("reason", reason).spelled("verdict", verdict).spelled("terminationReason", why)
         case .death(let d):
-            f.spelled("status", d.status)
+            f.spelled("status", d.status).spelled("terminationReason", d.terminationReason)
             switch d.exit {
             case .code(let code): f.int("code", code)
             case .signal(let signal): f.int("signal", signal)
@@ -116,11 +119,14 @@ extension SupervisorEvent {
             f.spelled("status", TerminationKind.launchFailed).string("reason", reason).bool("rendered", false)
         case .sendRefused(let message, let reason): f.int("message", message).string("reason", reason)
         case .sendFailed(let error): f.string("error", error)
-        case .termination(let status): f.spelled("status", status)
+        case .termination(let status, let reason): f.spelled("status", status).spelled("reason", reason)
         case .recovery(let kind, let reason, let attempt): f.spelled("kind", kind).spelled("reason", reason).int("attempt", attempt)
         case .recoverySuppressed(let kind): f.spelled("kind", kind)
         case .crashLoop(let load, let crashes, let window): f.int("load", load).int("crashes", crashes).int("windowMs", window)
         case .giveUp(let load, let recoveries): f.int("load", load).int("recoveries", recoveries)
+        case .memoryWarning(let resident, let limit): f.int("residentBytes", resident).int("limitBytes", limit)
+        case .memoryLimit(let resident, let limit, let lead):
+            f.int("residentBytes", resident).int("limitBytes", limit).double("warnedMsBefore", lead)
         case .unresponsive(let timeout): f.int("timeoutMs", timeout)
         case .responsive(let after): f.double("afterMs", after)
         case .watchdog(let title): f.string("title", title)

@@ -12,7 +12,7 @@ import WireProtocol
 /// `schemaVersion` goes up when a key is renamed or removed or changes meaning; adding an event or an optional
 /// key leaves it.
 public enum SupervisorEvent: Equatable, Sendable {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     // The run.
     /// `tabs` only for a run that browses a session.
@@ -66,7 +66,7 @@ public enum SupervisorEvent: Equatable, Sendable {
     case workerHistory(index: Int, urls: [String])
     case shutdown
     /// The supervisor killed a worker; `verdict` is the termination status it will be classified as.
-    case kill(reason: String, verdict: TerminationKind)
+    case kill(reason: String, verdict: TerminationKind, terminationReason: TerminationReason)
     case death(Death)
     /// A launch refused before any process existed: no pid. Written as a `death` whose status is `launch-failed`.
     case launchFailed(reason: String)
@@ -82,7 +82,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     /// The death was not delivered: the view was not yet observing its worker.
     case unobserved
     /// The death was delivered to the view.
-    case termination(status: TerminationKind)
+    /// The termination callback; the app is told the reason folded (`TerminationReason.told`).
+    case termination(status: TerminationKind, reason: TerminationReason)
     case recovery(kind: RecoveryKind, reason: RecoveryReason, attempt: Int)
     case recoverySuppressed(kind: RecoveryKind)
     /// A reload gave a view whose load never committed a new process, with no back/forward item to load in it.
@@ -94,6 +95,10 @@ public enum SupervisorEvent: Equatable, Sendable {
     case unresponsive(timeoutMs: Int)
     /// It answered, `afterMs` after it was found unresponsive (`processDidBecomeResponsive`).
     case responsive(afterMs: Double)
+    /// Its resident memory passed the policy's warning share of its memory limit.
+    case memoryWarning(residentBytes: Int, limitBytes: Int)
+    /// Its resident memory passed the limit: it is killed next, `warnedMsBefore` after its warning (nil: none came).
+    case memoryLimit(residentBytes: Int, limitBytes: Int, warnedMsBefore: Double?)
     /// The title watchdog found the view blank.
     case watchdog(title: String)
     /// A message sent to a view's worker whose death was not delivered.
@@ -176,6 +181,8 @@ extension SupervisorEvent {
     /// with the reason for a failed launch or a protocol violation), and what it was doing then.
     public struct Death: Equatable, Sendable {
         public var status: TerminationKind
+        /// Why it ended, in WebKit's terms (`TerminationReason`).
+        public var terminationReason: TerminationReason
         public var exit: ProcessExit
         public var reason: String?
         public var rendered: Bool
@@ -192,10 +199,12 @@ extension SupervisorEvent {
         public var shutdown: Bool
 
         public init(
-            status: TerminationKind, exit: ProcessExit, reason: String?, rendered: Bool, attached: Bool, spare: Bool,
-            band: PriorityBand?, lifetimeMs: Double, cause: DeathCause, shutdown: Bool
+            status: TerminationKind, terminationReason: TerminationReason, exit: ProcessExit, reason: String?,
+            rendered: Bool, attached: Bool, spare: Bool, band: PriorityBand?, lifetimeMs: Double, cause: DeathCause,
+            shutdown: Bool
         ) {
             (self.status, self.exit, self.reason, self.rendered, self.attached) = (status, exit, reason, rendered, attached)
+            self.terminationReason = terminationReason
             (self.spare, self.band, self.lifetimeMs, self.cause, self.shutdown) = (spare, band, lifetimeMs, cause, shutdown)
         }
     }

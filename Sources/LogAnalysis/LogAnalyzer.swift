@@ -268,6 +268,7 @@ public final class LogAnalyzer {
 
     private func conclude(_ timeline: Timeline) {
         var timeline = timeline
+        if timeline.process == .webContent, let ending = timeline.ending { report.noteEnding(timeline.pid, ending) }
         for entry in facts.take(for: timeline) { add(entry, to: &timeline) }
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {

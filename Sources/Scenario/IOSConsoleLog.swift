@@ -96,14 +96,14 @@ public final class IOSConsoleLog {
             line(event, "Loading", "\(webPage)\(W.didFinishLoadForFrame):")
         case .shutdown:
             line(event, "Process", "\(process)\(W.shutDown):")
-        case .kill(_, let verdict):
+        case .kill(_, let verdict, let why):
             terminating.insert(Int32(pid))
             // A worker killed for its silence without a timer's finding (one that did not read its input) is found
             // unresponsive as it is killed.
             if verdict == .unresponsive, unresponsive.remove(Int32(pid)) == nil {
                 line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
             }
-            line(event, "Process", "\(process)\(W.requestTermination): reason=\(W.requestedByClient)")
+            line(event, "Process", "\(process)\(W.requestTermination): reason=\(why.webKitName)")
         case .unresponsive:
             unresponsive.insert(Int32(pid))
             line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
@@ -115,9 +115,9 @@ public final class IOSConsoleLog {
         case .death(let death):
             unresponsive.remove(Int32(pid))
             died(death, event, pid: pid, proxy: proxy)
-        case .termination:
-            line(event, "Loading", "\(webPage)\(W.processDidTerminate): (pid \(pid)), reason=\(W.crash)")
-            line(event, "Loading", "\(webPage)\(W.dispatchProcessDidTerminate): reason=\(W.crash)")
+        case .termination(_, let why):
+            line(event, "Loading", "\(webPage)\(W.processDidTerminate): (pid \(pid)), reason=\(why.webKitName)")
+            line(event, "Loading", "\(webPage)\(W.dispatchProcessDidTerminate): reason=\(why.webKitName)")
         case .recovery where !delegate:
             line(event, "Loading", "\(webPage)\(W.tryReloadAfterProcessTermination): process crashed and the client did not handle it, reloading the page")
         default:
@@ -129,7 +129,8 @@ public final class IOSConsoleLog {
     private static let failedToLaunch = "\(W.didFinishLaunching): \(W.invalidConnection) identifier (web process \(W.failedToLaunch))"
 
     /// A normal exit is a disconnect; a launch that never connected, a failed launch; the supervisor's own kill,
-    /// WebKit's own termination; anything else a crash, since WebKit cannot tell a jetsam kill from one.
+    /// WebKit's own termination; anything else a close, with its reason (a kill for memory as a crash, since
+    /// WebKit cannot tell a jetsam kill from one).
     /// runningboardd reports the signal, as a device's full log shows it.
     private func died(_ death: SupervisorEvent.Death, _ event: Event, pid: Int, proxy: String) {
         let byUs = terminating.remove(Int32(pid)) != nil
@@ -139,10 +140,10 @@ public final class IOSConsoleLog {
         } else if death.status == .launchFailed && (byUs || death.reason?.contains("SIGKILL") != true) {
             line(event, "Process", "\(process)\(Self.failedToLaunch)")
         } else if byUs {
-            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(W.requestedByClient)")
+            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(death.terminationReason.webKitName)")
         } else {
             line(event, "Process", "\(process)\(W.didClose): (web process 0 crash)")
-            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(W.crash)")
+            line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(death.terminationReason.webKitName)")
         }
         guard case .signal(let signal) = death.exit else { return }
         let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"

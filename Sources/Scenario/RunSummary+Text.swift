@@ -14,11 +14,19 @@ extension RunSummary {
             ("spawns", .int(spawns)), ("spareSpawns", .int(spareSpawns)), ("reuses", .int(reuses)),
             ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
+            ("deathsByReason", .object(TerminationReason.allCases.compactMap { reason in
+                deathsByReason[reason].map { (reason.rawValue, .int($0)) }
+            })),
             ("killsByCause", .object(Self.killers.map { ($0.rawValue, .int(killsByCause[$0, default: 0])) })),
             ("launchErrors", .int(launchErrors)),
             ("recoveries", .object(RecoveryKind.allCases.map { ($0.rawValue, .int(recoveries[$0, default: 0])) })),
             ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),
             ("rbsErrors", .int(rbsErrors)), ("raceKills", .int(raceKills)), ("raceKillsByStage", races.json),
+            ("memory", .object([
+                ("warnings", .int(memoryWarnings)), ("limitKills", .int(memoryKillLeadsMs.count)),
+                ("unwarnedKills", .int(memoryKillLeadsMs.filter { $0 == nil }.count)),
+                ("warningLeadMs", Percentiles(memoryKillLeadsMs.compactMap { $0 }).json),
+            ])),
             ("hangs", .object([("unresponsive", .int(hangs.found)), ("responsive", .int(hangs.recovered))])),
             ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
@@ -61,6 +69,11 @@ extension RunSummary {
         lines.append("workers: \(spawns) launched (\(spareSpawns) as \(spareSpawns == 1 ? "a spare" : "spares")), "
             + "reused \(counted(reuses, "time")); \(deaths) ended" + (statuses.isEmpty ? "" : " (\(statuses))")
             + (launchErrors > 0 ? "; \(counted(launchErrors, "launch")) failed before a process existed" : ""))
+        if !deathsByReason.isEmpty {
+            lines.append("why they ended: " + TerminationReason.allCases.compactMap { reason in
+                deathsByReason[reason].map { "\(reason.rawValue) \($0)" }
+            }.joined(separator: ", "))
+        }
         lines.append("kills: \(killsByCause[.injected, default: 0]) injected, \(killsByCause[.supervisor, default: 0]) "
             + "by the supervisor, \(killsByCause[.outside, default: 0]) from outside (claimed by Jetsam or chaos), "
             + "\(killsByCause[.unknown, default: 0]) unknown")
@@ -70,6 +83,11 @@ extension RunSummary {
         lines.append("races: \(counted(raceKills, "kill")) before attach" + (raceKills > 0 ? " (saved/killed: \(stages))" : "")
             + ", \(counted(unobservedDeaths, "unobserved death")), "
             + "\(counted(rbsErrors, "RBS assertion error")), \(counted(deadChannelSends, "dead-channel send"))")
+        if memoryWarnings + memoryKillLeadsMs.count > 0 {
+            let leads = memoryKillLeadsMs.compactMap { $0 }
+            lines.append("memory: \(counted(memoryWarnings, "warning")), \(counted(memoryKillLeadsMs.count, "kill")) over the limit"
+                + (leads.isEmpty ? "" : "; warned before the kill: \(Percentiles(leads).text)"))
+        }
         if hangs.found > 0 {
             lines.append("hangs: \(counted(hangs.found, "worker")) found unresponsive, \(hangs.recovered) of them "
                 + "answered later")

@@ -23,6 +23,8 @@ public final class RunSummary {
     /// Worker processes that ended, however they ended (a worker shut down at the end of the run too).
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [TerminationKind: Int] = [:]
+    /// Deaths by why they ended, in WebKit's terms.
+    public private(set) var deathsByReason: [TerminationReason: Int] = [:]
     /// Deaths by a signal, by who sent it: injected faults, the supervisor (hangs, protocol violations, floods,
     /// shutdowns not finished in time), a killer outside that claimed it (Jetsam, chaos), or nobody (`unknown`).
     public private(set) var killsByCause: [DeathCause: Int] = [:]
@@ -52,6 +54,10 @@ public final class RunSummary {
     /// Deaths nobody was told about, because the observer was not wired yet.
     /// Workers found unresponsive (an answer owed past the hang timeout), and those of them that answered later.
     public private(set) var hangs = (found: 0, recovered: 0)
+    /// Memory warnings, and for each worker killed over its memory limit how long before the kill it was warned
+    /// (nil: it passed the warning and the limit between two readings).
+    public private(set) var memoryWarnings = 0
+    public private(set) var memoryKillLeadsMs: [Double?] = []
     public private(set) var unobservedDeaths = 0
     public private(set) var deadChannelSends = 0
     /// Milliseconds users looked at a view that never showed content, summed over the blank loads: from the
@@ -110,6 +116,8 @@ public final class RunSummary {
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
         case .unobserved:
             unobservedDeaths += 1
+        case .memoryWarning: memoryWarnings += 1
+        case .memoryLimit(_, _, let lead): memoryKillLeadsMs.append(lead)
         case .unresponsive: hangs.found += 1
         case .responsive: hangs.recovered += 1
         case .deadChannelSend:
@@ -189,6 +197,7 @@ public final class RunSummary {
         idleSpares.remove(pid)
         leaveForeground(pid, at: time)
         deathsByStatus[death.status, default: 0] += 1
+        deathsByReason[death.terminationReason, default: 0] += 1
         let cause = death.cause
         guard case .signal(let signal) = death.exit, cause != .worker else { return }
         killsByCause[cause, default: 0] += 1

@@ -33,3 +33,62 @@ public func signalName(_ signal: Int32) -> String {
     ]
     return names[signal] ?? "signal \(signal)"
 }
+
+/// Why a worker ended, as WebKit names why it ended a WebContent process (`ProcessTerminationReason`, in WebKit's
+/// Source/WebKit/Shared/ProcessTerminationReason.h), for the reasons that apply here; and Chromium's names for two
+/// kills WebKit cannot tell from a crash (`base::TerminationStatus` in base/process/kill.h).
+public enum TerminationReason: String, Sendable, CaseIterable {
+    /// Over the policy's memory limit, which the supervisor enforces from /proc.
+    case exceededMemoryLimit = "exceeded-memory-limit"
+    case exceededCPULimit = "exceeded-cpu-limit"
+    /// The app asked: a policy that replaces a hung worker, or a shutdown the worker did not finish.
+    case requestedByClient = "requested-by-client"
+    /// It had no page left to serve and was told to exit.
+    case idleExit = "idle-exit"
+    /// Killed for owing an answer past the hang timeout.
+    case unresponsive
+    /// It ended on its own, broke the protocol, failed to launch, or was killed by a signal nobody claimed.
+    case crash
+    case exceededProcessCountLimit = "exceeded-process-count-limit"
+    /// Its page went to another process: WebKit's, read in device logs; never ours.
+    case navigationSwap = "navigation-swap"
+    /// Chromium's `TERMINATION_STATUS_OOM_PROTECTED`: killed for memory while in the foreground band.
+    case oomProtected = "oom-protected"
+    /// Chromium's `TERMINATION_STATUS_EVICTED_FOR_MEMORY`: killed for memory (our Jetsam, an injected fault standing
+    /// for iOS's) while not protected.
+    case evictedForMemory = "evicted-for-memory"
+
+    /// As WebKit's log prints it after `reason=`: WebKit sees a kill for memory from outside as a crash.
+    public var webKitName: String {
+        switch self {
+        case .exceededMemoryLimit: "ExceededMemoryLimit"
+        case .exceededCPULimit: "ExceededCPULimit"
+        case .requestedByClient: WebKitWording.requestedByClient.description
+        case .idleExit: "IdleExit"
+        case .unresponsive: "Unresponsive"
+        case .crash, .oomProtected, .evictedForMemory: WebKitWording.crash.description
+        case .exceededProcessCountLimit: "ExceededProcessCountLimit"
+        case .navigationSwap: "NavigationSwap"
+        }
+    }
+
+    /// What the app is told (`_WKProcessTerminationReason`, folded by WebKit's `wkProcessTerminationReason`).
+    public var told: ToldTerminationReason {
+        switch self {
+        case .exceededMemoryLimit: .exceededMemoryLimit
+        case .exceededCPULimit: .exceededCPULimit
+        case .requestedByClient, .idleExit, .navigationSwap: .requestedByClient
+        case .unresponsive, .crash, .exceededProcessCountLimit, .oomProtected, .evictedForMemory: .crash
+        }
+    }
+}
+
+/// The five reasons WebKit tells an app a WebContent process ended for.
+public enum ToldTerminationReason: String, Sendable, CaseIterable {
+    case exceededMemoryLimit = "exceeded-memory-limit"
+    case exceededCPULimit = "exceeded-cpu-limit"
+    case requestedByClient = "requested-by-client"
+    case crash
+    /// A shared process (GPU, model) crashed too many times: not one of ours, named so the set is WebKit's.
+    case exceededSharedProcessCrashLimit = "exceeded-shared-process-crash-limit"
+}

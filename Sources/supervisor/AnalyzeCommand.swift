@@ -102,7 +102,10 @@ enum AnalyzeCommand {
             var json = report.json
             if case .object(var fields) = json {
                 if let storyPID { fields.append(("timeline", report.storyJSON(of: storyPID))) }
-                if let truth { fields.append(("truth", TruthComparison(truth: truth, found: report).json)) }
+                if let truth {
+                    let comparison = TruthComparison(truth: truth, found: report)
+                    fields += [("truth", comparison.json), ("truthReasons", comparison.reasonsJSON)]
+                }
                 if arguments[options.stats] { fields.append(("stats", stats(report, since: started).json)) }
                 json = .object(fields)
             }

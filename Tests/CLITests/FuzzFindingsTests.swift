@@ -55,7 +55,7 @@ import Testing
     @Test func ourLogAfterAMegabyteOfOtherLinesIsReadWhole() throws {
         let ours = #"""
             {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
-            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","terminationReason":"evicted-for-memory","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
             {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
 
             """#

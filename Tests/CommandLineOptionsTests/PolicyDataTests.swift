@@ -128,8 +128,11 @@ import Testing
         ("watchdog=0", "'--policy': 'watchdog' takes milliseconds from 1 to 3600000, not '0'"),
         ("name=a,b=c", "'--policy': no field 'b'; the fields are name, base, observe, launch, hidden, detect, delegate, "
             + "watchdog, "
-            + "recover, hidden-recover, cooldown, unresponsive, max-recoveries, crash-restarts, crash-window, backoff, "
-            + "backoff-growth, spares and reuse"),
+            + "recover, recover-on, hidden-recover, cooldown, unresponsive, memory-limit, memory-warning, max-recoveries, "
+            + "crash-restarts, crash-window, backoff, backoff-growth, spares and reuse"),
+        ("recover-on=crash+oom", "'--policy': 'recover-on' takes all, or reasons joined by '+' from exceeded-memory-limit, "
+            + "exceeded-cpu-limit, requested-by-client, crash or exceeded-shared-process-crash-limit, not 'crash+oom'"),
+        ("memory-warning=0", "'--policy': 'memory-warning' takes a percentage from 1 to 100, not '0'"),
         ("unresponsive=wait:0", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000) or reload, not 'wait:0'"),
         ("unresponsive=stop", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000) or reload, not 'stop'"),
         ("name=guarded,spares=0", "'--policy': 'name' guarded is a built-in's, and these fields are not it: start from "

@@ -1,3 +1,4 @@
+import Vocabulary
 import Testing
 import TestSupport
 
@@ -87,11 +88,27 @@ import TestSupport
     }
 
     @Test func aHiddenViewIsRecoveredWhenShownOnlyWhereThePolicySaysSo() {
-        #expect(Policy.webkitDefault.onTermination(visible: false) == .whenShown(.reload))
-        #expect(Policy.webkitDefault.onTermination(visible: true) == .now(.reload))
-        #expect(Policy.guarded.onTermination(visible: false) == .whenShown(.rebuild))
-        #expect(Policy.rebuild.onTermination(visible: false) == .now(.rebuild))
-        #expect(Policy.none.onTermination(visible: true) == .nothing)
+        #expect(Policy.webkitDefault.onTermination(visible: false, reason: .crash) == .whenShown(.reload))
+        #expect(Policy.webkitDefault.onTermination(visible: true, reason: .crash) == .now(.reload))
+        #expect(Policy.guarded.onTermination(visible: false, reason: .crash) == .whenShown(.rebuild))
+        #expect(Policy.rebuild.onTermination(visible: false, reason: .crash) == .now(.rebuild))
+        #expect(Policy.none.onTermination(visible: true, reason: .crash) == .nothing)
+    }
+
+    /// WebKit's own reload follows WebKit's reasons; an app's delegate acts on the reason it is told, as far as
+    /// its policy says.
+    @Test func theCallbackRecoversFromTheReasonsThePolicyNames() {
+        for reason in [TerminationReason.crash, .unresponsive, .exceededMemoryLimit, .evictedForMemory] {
+            #expect(Policy.webkitDefault.onTermination(visible: true, reason: reason) == .now(.reload), "\(reason)")
+        }
+        for reason in [TerminationReason.requestedByClient, .idleExit, .exceededProcessCountLimit] {
+            #expect(Policy.webkitDefault.onTermination(visible: true, reason: reason) == .nothing, "\(reason)")
+        }
+        var crashesOnly = Policy.rebuild
+        crashesOnly.recoverOn = [.crash]
+        #expect(crashesOnly.onTermination(visible: true, reason: .oomProtected) == .now(.rebuild))
+        #expect(crashesOnly.onTermination(visible: true, reason: .exceededMemoryLimit) == .nothing)
+        #expect(Policy.rebuild.onTermination(visible: true, reason: .exceededMemoryLimit) == .now(.rebuild))
     }
 
     @Test func theVirtualClockFiresInDeadlineOrderWithTheTimeOfEach() {

@@ -27,17 +27,20 @@ import Vocabulary
         .priority(band: .boosted, nice: 10, oomScoreAdj: 0, result: .failed, error: "No such device", rbs: nil),
         .load(url: "https://a.test/", attempt: 2), .commit(url: "https://a.test/"), .render(title: "T", workersRSSBytes: 4096),
         .fail(kind: .provisional, error: "x"), .fetch(url: "u", kind: .image, status: 404, bytes: 9),
-        .workerHistory(index: 1, urls: ["a", "b\u{1}\"é😀"]), .shutdown, .kill(reason: "hang", verdict: .unresponsive),
+        .workerHistory(index: 1, urls: ["a", "b\u{1}\"é😀"]), .shutdown, .kill(reason: "hang", verdict: .unresponsive, terminationReason: .unresponsive),
         .death(.init(
-            status: .killed, exit: .signal(9), reason: "r", rendered: true, attached: false, spare: true, band: .background,
+            status: .killed, terminationReason: .evictedForMemory, exit: .signal(9), reason: "r", rendered: true, attached: false, spare: true, band: .background,
             lifetimeMs: 12.5, cause: .outside, shutdown: true)),
         .death(.init(
-            status: .normal, exit: .code(0), reason: nil, rendered: false, attached: true, spare: false, band: nil,
+            status: .normal, terminationReason: .idleExit, exit: .code(0), reason: nil, rendered: false, attached: true, spare: false, band: nil,
             lifetimeMs: 1, cause: .worker, shutdown: false)),
         .launchFailed(reason: "ENOENT"), .protocolViolation(reason: "flood"), .sendRefused(message: 3, reason: "too big"),
-        .sendFailed(error: "EPIPE"), .unobserved, .termination(status: .crashed),
+        .sendFailed(error: "EPIPE"), .unobserved, .termination(status: .crashed, reason: .crash),
         .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload), .noItemToReload,
         .unresponsive(timeoutMs: 3000), .responsive(afterMs: 812.5),
+        .memoryWarning(residentBytes: 90 << 20, limitBytes: 100 << 20),
+        .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: 31.5),
+        .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: nil),
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
         .deadChannelSend(message: .titleQuery), .inject(kind: .race, oomScoreAdj: 0), .injectSpared(kind: .replayKill, oomScoreAdj: -1000),
         .tabRealized(tab: 1, reason: .liveState, entries: 3, index: 2),
@@ -59,7 +62,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 58)
+        #expect(Set(Self.samples.map(\.name)).count == 60)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)
@@ -109,7 +112,7 @@ import Vocabulary
 
     @Test func theRunBeginsWithTheSchemaVersion() {
         let line = String(decoding: Self.line(Self.samples[0]), as: UTF8.self)
-        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":2,"policy":"guarded","delegate":true"#))
+        #expect(line.contains(#""event":"run-begin","view":4,"pid":77,"schemaVersion":3,"policy":"guarded","delegate":true"#))
     }
 
     @Test func theSummaryCountsTheEditorsAudit() {

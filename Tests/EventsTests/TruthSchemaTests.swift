@@ -23,7 +23,7 @@ extension Processes {
             .runBegin(.init(policy: "none", delegate: true, loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0, tabs: nil)),
             .spawn(load: 0, reused: false),
             .death(.init(
-                status: .killed, exit: .signal(9), reason: nil, rendered: false, attached: false, spare: false,
+                status: .killed, terminationReason: .evictedForMemory, exit: .signal(9), reason: nil, rendered: false, attached: false, spare: false,
                 band: .background, lifetimeMs: 3, cause: .outside, shutdown: false)),
         ]
 

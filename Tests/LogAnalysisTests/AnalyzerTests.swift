@@ -60,14 +60,14 @@ import Vocabulary
     @Test func ourOwnEventLogAndJetsamLogAreTheGroundTruth() throws {
         let events = #"""
             {"time":"2026-11-23T02:30:44.268169Z","mono":1,"event":"spawn","view":44,"pid":3150,"load":43}
-            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
+            {"time":"2026-11-23T02:30:44.271991Z","mono":2,"event":"death","view":44,"pid":3150,"status":"launch-failed","terminationReason":"evicted-for-memory","signal":9,"reason":"died before hello: killed(SIGKILL)","rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.8,"cause":"outside"}
             {"time":"2026-11-23T02:30:44.272007Z","mono":3,"event":"unobserved","view":44,"pid":3150}
             {"time":"2026-11-23T02:30:45.000000Z","mono":4,"event":"spawn","view":45,"pid":3151,"load":44}
             {"time":"2026-11-23T02:30:45.100000Z","mono":5,"event":"render","view":45,"pid":3151,"title":"A"}
-            {"time":"2026-11-23T02:30:45.200000Z","mono":6,"event":"death","view":45,"pid":3151,"status":"killed","signal":9,"rendered":true,"attached":true,"spare":false,"band":"foreground","lifetimeMs":200,"cause":"outside"}
+            {"time":"2026-11-23T02:30:45.200000Z","mono":6,"event":"death","view":45,"pid":3151,"status":"killed","terminationReason":"oom-protected","signal":9,"rendered":true,"attached":true,"spare":false,"band":"foreground","lifetimeMs":200,"cause":"outside"}
             {"time":"2026-11-23T02:30:45.300000Z","mono":7,"event":"spawn","view":46,"pid":3152,"load":45}
-            {"time":"2026-11-23T02:30:45.310000Z","mono":8,"event":"kill","view":46,"pid":3152,"reason":"no pong within 1000 ms","verdict":"unresponsive"}
-            {"time":"2026-11-23T02:30:45.320000Z","mono":9,"event":"death","view":46,"pid":3152,"status":"unresponsive","signal":9,"rendered":false,"attached":true,"spare":false,"band":"foreground","lifetimeMs":20,"cause":"supervisor"}
+            {"time":"2026-11-23T02:30:45.310000Z","mono":8,"event":"kill","view":46,"pid":3152,"reason":"no pong within 1000 ms","verdict":"unresponsive","terminationReason":"unresponsive"}
+            {"time":"2026-11-23T02:30:45.320000Z","mono":9,"event":"death","view":46,"pid":3152,"status":"unresponsive","terminationReason":"unresponsive","signal":9,"rendered":false,"attached":true,"spare":false,"band":"foreground","lifetimeMs":20,"cause":"supervisor"}
 
             """#
         let jetsam = #"{"time":1795400000.5,"mono":5,"event":"jetsam-kill","pid":3151,"band":"foreground","oomScoreAdj":0,"nice":0,"rssBytes":104857600,"totalRSSBytes":104857600,"budgetBytes":1048576,"reason":"rss-over-budget"}"# + "\n"
@@ -193,7 +193,7 @@ import Vocabulary
             #"{"time":"2026-11-24T16:13:53.018259Z","mono":2,"event":"priority","view":69,"pid":887,"band":"background","nice":10,"oomScoreAdj":900,"result":"ok"}"#,
             #"{"time":"2026-11-24T16:13:53.018365Z","mono":3,"event":"inject","view":69,"pid":887,"kind":"race","oomScoreAdj":900}"#,
             #"{"time":"2026-11-24T16:13:53.018617Z","mono":4,"event":"hello","view":69,"pid":887,"spawnToHelloMs":3.088,"sandbox":"installed"}"#,
-            #"{"time":"2026-11-24T16:13:53.018774Z","mono":5,"event":"death","view":69,"pid":887,"status":"killed","signal":9,"rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.266,"cause":"injected"}"#,
+            #"{"time":"2026-11-24T16:13:53.018774Z","mono":5,"event":"death","view":69,"pid":887,"status":"killed","terminationReason":"evicted-for-memory","signal":9,"rendered":false,"attached":false,"spare":false,"band":"background","lifetimeMs":3.266,"cause":"injected"}"#,
             #"{"time":"2026-11-24T16:13:53.018819Z","mono":6,"event":"unobserved","view":69,"pid":887}"#,
             #"{"time":"2026-11-24T16:13:53.022824Z","mono":7,"event":"attach","view":69,"pid":887}"#,
             #"{"time":"2026-11-24T16:13:53.022840Z","mono":8,"event":"priority","view":69,"pid":887,"band":"foreground","nice":0,"oomScoreAdj":0,"result":"ESRCH"}"#,

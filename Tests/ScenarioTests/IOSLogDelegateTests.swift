@@ -20,7 +20,7 @@ import Vocabulary
             (.runBegin(.init(
                 policy: policy, delegate: delegate, loads: 1, views: 1, hidden: 0, seed: 1, raceRate: 0, killRate: 0,
                 tabs: nil)), nil, nil),
-            (.termination(status: .killed), 1, 4107),
+            (.termination(status: .killed, reason: .evictedForMemory), 1, 4107),
             (.recovery(kind: .reload, reason: .termination, attempt: 1), 1, nil),
         ]
         for (event, view, pid) in events { log.record(Event(event, monotonic: 1, wall: 1_795_000_000_000_000_000, view: view, pid: pid)) }

@@ -15,7 +15,7 @@ import Vocabulary
 
     /// The lines `events` make, after `context`, with the observations the analyzer reads from each.
     func lines(_ events: [SupervisorEvent], after context: [SupervisorEvent] = [], delegate: Bool = true) throws
-        -> [(line: String, kinds: [Kind], pid: Int32?)]
+        -> [(line: String, kinds: [Kind], pid: Int32?, causes: [TerminationCause])]
     {
         let folder = try TemporaryFolder([:])
         let path = folder.path + "/ios.log"
@@ -30,7 +30,7 @@ import Vocabulary
         if let error = log.flush() { throw error }
         try output.commit()
         let written = String(try String(contentsOfFile: path, encoding: .utf8).dropFirst(before))
-        var read: [(line: String, kinds: [Kind], pid: Int32?)] = []
+        var read: [(line: String, kinds: [Kind], pid: Int32?, causes: [TerminationCause])] = []
         for line in written.split(separator: "\n").map(String.init) {
             // `<time> <process>[pid:tid] [<category>] <message>`
             var message = line
@@ -40,13 +40,13 @@ import Vocabulary
             let bytes = Array(message.utf8)
             var observations: [Observation] = []
             WebKitMessage.observe(bytes.span, into: &observations)
-            read.append((line, observations.map(\.kind), observations.last?.pid))
+            read.append((line, observations.map(\.kind), observations.last?.pid, observations.compactMap(\.cause)))
         }
         return read
     }
 
     static let signalled = SupervisorEvent.Death(
-        status: .killed, exit: .signal(9), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
+        status: .killed, terminationReason: .evictedForMemory, exit: .signal(9), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
         lifetimeMs: 5, cause: .outside, shutdown: false)
 
     /// Each event the writer speaks of, and what the analyzer must read from each line it prints for it.
@@ -63,19 +63,21 @@ import Vocabulary
         (.commit(url: "app://local/"), [], true, [[.pageBound]]),
         (.render(title: "T", workersRSSBytes: 1), [], true, [[.render], [.render]]),
         (.shutdown, [], true, [[.teardown]]),
-        (.kill(reason: "no pong", verdict: .unresponsive), [], true, [[.unresponsive], [.teardown]]),
-        (.kill(reason: "flood", verdict: .protocolViolation), [], true, [[.teardown]]),
+        (.kill(reason: "no pong", verdict: .unresponsive, terminationReason: .unresponsive), [], true, [[.unresponsive], [.teardown]]),
+        (.kill(reason: "flood", verdict: .protocolViolation, terminationReason: .crash), [], true, [[.teardown]]),
         (.launchFailed(reason: "ENOENT"), [], true, [[.launchFailed]]),
+        (.unresponsive(timeoutMs: 3000), [], true, [[.unresponsive]]),
+        (.responsive(afterMs: 900), [], true, [[.responsive]]),
         (.death(.init(
-            status: .normal, exit: .code(0), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
+            status: .normal, terminationReason: .idleExit, exit: .code(0), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
             lifetimeMs: 5, cause: .worker, shutdown: true)), [], true, [[.teardown]]),
         (.death(.init(
-            status: .launchFailed, exit: .code(1), reason: "died before hello", rendered: false, attached: false,
+            status: .launchFailed, terminationReason: .crash, exit: .code(1), reason: "died before hello", rendered: false, attached: false,
             spare: false, band: nil, lifetimeMs: 1, cause: .worker, shutdown: false)), [], true, [[.launchFailed]]),
         // runningboardd's report names the host app first (`[app<…>:pid]`), then the process.
         (.death(signalled), [], true, [[.terminated], [.terminated], [.hostIdentity, .killed]]),
-        (.death(signalled), [.kill(reason: "no pong", verdict: .unresponsive)], true, [[.terminated], [.hostIdentity, .killed]]),
-        (.termination(status: .killed), [], true, [[.terminated, .callback], [.terminated, .callback]]),
+        (.death(signalled), [.kill(reason: "no pong", verdict: .unresponsive, terminationReason: .unresponsive)], true, [[.terminated], [.hostIdentity, .killed]]),
+        (.termination(status: .killed, reason: .evictedForMemory), [], true, [[.terminated, .callback], [.terminated, .callback]]),
         (.recovery(kind: .reload, reason: .termination, attempt: 1), [], false, [[.callback]]),
         (.recovery(kind: .reload, reason: .termination, attempt: 1), [], true, []),
     ]
@@ -86,6 +88,23 @@ import Vocabulary
         let read = try lines([event], after: context, delegate: delegate)
         #expect(read.map(\.kinds) == kinds, "\(event.name): \(read.map(\.line))")
         // Every line names the worker it is about (last, after the host app), where it names one at all.
-        for (line, _, pid) in read where pid != nil { #expect(pid == 4107, "\(line)") }
+        for (line, _, pid, _) in read where pid != nil { #expect(pid == 4107, "\(line)") }
+    }
+
+    /// Every reason a death carries is read back as WebKit prints it, from the process's end and from the page's
+    /// callback: by its own name, or as a crash for the kills for memory that WebKit cannot tell from one.
+    @Test(arguments: TerminationReason.allCases)
+    func everyReasonIsReadBackAsWebKitPrintsIt(reason: TerminationReason) throws {
+        let expected = TerminationCause.named([.oomProtected, .evictedForMemory].contains(reason) ? .crash : reason)
+        var death = Self.signalled
+        death.terminationReason = reason
+        let kill = SupervisorEvent.kill(reason: "r", verdict: .killed, terminationReason: reason)
+        // A death nobody asked for is a close first (WebKit's `didClose`, a crash), then its reason.
+        for context in [[], [kill]] {
+            let causes = try lines([.death(death)], after: context).flatMap(\.causes)
+            #expect(causes.last == expected && causes.dropLast() == (context.isEmpty ? [.crash] : []), "\(context)")
+        }
+        let told = try lines([.termination(status: .killed, reason: reason)]).flatMap(\.causes)
+        #expect(told == [expected, expected])
     }
 }

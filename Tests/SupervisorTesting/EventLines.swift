@@ -12,7 +12,7 @@ extension SupervisorEvent {
     /// A worker's death by SIGKILL, as a test's log needs it: `cause` says who sent it.
     static func killed(rendered: Bool, attached: Bool = false, cause: DeathCause = .injected) -> SupervisorEvent {
         .death(Death(
-            status: .killed, exit: .signal(9), reason: nil, rendered: rendered, attached: attached, spare: false,
+            status: .killed, terminationReason: .evictedForMemory, exit: .signal(9), reason: nil, rendered: rendered, attached: attached, spare: false,
             band: attached ? .foreground : .background, lifetimeMs: 3, cause: cause, shutdown: false))
     }
 }

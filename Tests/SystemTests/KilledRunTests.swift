@@ -8,7 +8,7 @@ extension Processes {
     /// same names does with it; and two runs on one event log at once.
     @Suite struct KilledRuns {
         /// The first line of a run's event log, as the one killed here writes it.
-        static let killedRunBegins = #""event":"run-begin","schemaVersion":2,"policy":"rebuild","delegate":true,"loads":1000000"#
+        static let killedRunBegins = #""event":"run-begin","schemaVersion":3,"policy":"rebuild","delegate":true,"loads":1000000"#
 
         /// Starts a run on `--log run.jsonl` that would go on for ever, waits until its log has lines, and SIGKILLs
         /// it; returns once it and its workers are dead.

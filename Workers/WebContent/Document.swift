@@ -34,6 +34,8 @@ struct Document {
     var title = ""
     var memoryBytes = 0
     var cpuNanoseconds = 0
+    /// How long its memory takes to grow to `memoryBytes` (`grow=2s`), as a page that allocates as it goes; 0: at once.
+    var growNanoseconds = 0
     var fault: (kind: Fault, when: Moment)?
     /// A hang that ends (`hang=4s`): the worker reads nothing for that long at its moment, then goes on.
     var stall: (nanoseconds: Int, when: Moment)?
@@ -121,6 +123,8 @@ struct Document {
                 memoryBytes = Document.quantity(value, units: units, upTo: Document.maxMemoryBytes) ?? 0
             } else if key.matches("cpu") {
                 cpuNanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) ?? 0
+            } else if key.matches("grow") {
+                growNanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) ?? 0
             }
         }
     }

@@ -138,6 +138,7 @@ struct Worker {
         if document.memoryBytes > 0, let base = wr_map(document.memoryBytes) {
             memory = (base, document.memoryBytes)
             let step = 1 << 20
+            let pause = document.growNanoseconds / max(1, document.memoryBytes / step)
             var offset = 0
             while offset < document.memoryBytes {
                 let end = min(offset + step, document.memoryBytes)
@@ -147,6 +148,7 @@ struct Worker {
                     page += 4096
                 }
                 offset = end
+                if pause > 0 { wr_sleep(pause) }
                 serviceChannel()
             }
         }

@@ -134,9 +134,8 @@ package struct Classifier {
     private func afterUse(_ t: Timeline, raise: Timeline.Failure?, end: Stamp) -> Incident? {
         let used = t.callback != nil || [t.render, t.inUse].contains { $0.map { !end.before($0) } == true }
         let what = t.render != nil ? "rendered" : "in use"
-        if t.cause == .memoryLimit || t.cause == .cpuLimit {
-            return incident(t, .killedAfterRender, .confirmed, .resourceLimit, end: end,
-                            "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit")
+        if let limit = t.cause?.limit {
+            return incident(t, .killedAfterRender, .confirmed, .resourceLimit, end: end, "over its \(limit) limit")
         }
         if t.killed != nil {
             let how = t.killedBy ?? "SIGKILL"
@@ -168,7 +167,7 @@ package struct Classifier {
 
     /// Our own event log knows: a SIGKILL the supervisor did not send is a kill, and `unobserved` says the app was
     /// not told.
-    private func fromEventLog(_ t: Timeline, _ death: (stamp: Stamp, status: TerminationKind, signal: Int?, rendered: Bool, hadView: Bool, band: PriorityBand?))
+    private func fromEventLog(_ t: Timeline, _ death: Timeline.Death)
         -> Incident?
     {
         guard death.hadView, !host.quit(before: death.stamp) else { return nil }

@@ -30,6 +30,8 @@ package struct Observation {
         case cached
         case reused
         case unresponsive
+        /// It answered after it was found unresponsive.
+        case responsive
         case gpuExited
         /// Evidence of a kill from outside: SIGKILL reported by launchd, memorystatus, jetsam.
         case killed
@@ -71,7 +73,7 @@ package struct Observation {
     package var view: Int?
     /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its
     /// priority band, if it ever had one.
-    package var death: (status: TerminationKind, rendered: Bool, hadView: Bool, band: PriorityBand?)?
+    package var death: (status: TerminationKind, reason: TerminationReason, rendered: Bool, hadView: Bool, band: PriorityBand?)?
 
     package init(_ kind: Kind, pid: Int?, process: ProcessKind = .unknown) {
         self.kind = kind
@@ -125,14 +127,38 @@ package struct AssertionError: Equatable {
     }
 }
 
-/// Why WebKit says a process ended. Numeric reasons changed meaning across WebKit versions; they are decoded from a
-/// sibling line of the same burst.
-package enum TerminationCause: UInt8 {
-    case crash, memoryLimit, cpuLimit, requestedByClient, navigationSwap, idleExit, unresponsive, processCountLimit
+/// Why WebKit says a process ended: one of its reasons by name (the vocabulary's `TerminationReason`, the one our
+/// own event log writes), a number, or words this reader does not know. Numeric reasons changed meaning across
+/// WebKit versions; they are decoded from a sibling line of the same burst.
+package enum TerminationCause: Equatable, CustomStringConvertible {
+    case named(TerminationReason)
     case numeric, unknown
 
+    /// The reason's own spelling (`exceeded-memory-limit`), or `numeric` or `unknown`.
+    package var description: String {
+        switch self {
+        case .named(let reason): reason.rawValue
+        case .numeric: "numeric"
+        case .unknown: "unknown"
+        }
+    }
+
+    static let crash = TerminationCause.named(.crash)
+
     /// WebKit ended the process itself, or the system ended it for being one too many: not a kill or a crash.
-    package var isTeardown: Bool { [.requestedByClient, .navigationSwap, .idleExit, .unresponsive, .processCountLimit].contains(self) }
+    package var isTeardown: Bool {
+        guard case .named(let reason) = self else { return false }
+        return [.requestedByClient, .navigationSwap, .idleExit, .unresponsive, .exceededProcessCountLimit].contains(reason)
+    }
+
+    /// Over a limit WebKit enforces itself: memory or CPU.
+    var limit: String? {
+        switch self {
+        case .named(.exceededMemoryLimit): "memory"
+        case .named(.exceededCPULimit): "CPU"
+        default: nil
+        }
+    }
 }
 
 /// Byte strings the parsers look for.

@@ -54,12 +54,12 @@ package enum OwnLogRecord {
             return [observation]
         case .launchFailed:
             var observation = make(.launchFailed)
-            observation.death = (.launchFailed, false, event.view != nil, nil)
+            observation.death = (.launchFailed, .crash, false, event.view != nil, nil)
             return [observation]
         case .death(let death):
             var observation = make(.death)
             if case .signal(let signal) = death.exit { observation.number = signal }
-            observation.death = (death.status, death.rendered, event.view != nil, death.band)
+            observation.death = (death.status, death.terminationReason, death.rendered, event.view != nil, death.band)
             return [observation]
         default: return []
         }

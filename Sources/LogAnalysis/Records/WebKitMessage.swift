@@ -52,7 +52,7 @@ package enum WebKitMessage {
             observation.cause = reason(in: m).cause
             out.append(observation)
         } else if m.contains(M.didExceed) {
-            add(.terminated, m.contains(M.cpu) ? .cpuLimit : .memoryLimit)
+            add(.terminated, .named(m.contains(M.cpu) ? .exceededCPULimit : .exceededMemoryLimit))
         } else if m.contains(M.didClose) {
             add(.terminated, .crash)
         } else if m.contains(M.processDidTerminateOrFailed) || m.contains(M.processTerminated) {
@@ -60,6 +60,8 @@ package enum WebKitMessage {
             add(.terminated, cause, number: number)
         } else if m.contains(M.didBecomeUnresponsive) {
             add(.unresponsive)
+        } else if m.contains(M.didBecomeResponsive) {
+            add(.responsive)
         } else if m.contains(M.requestTermination) || m.contains(M.shutDown) || m.contains(M.invalidMessage) {
             add(.teardown)
         } else {
@@ -289,6 +291,7 @@ private enum Words {
     package static let processDidTerminateOrFailed = bytes(W.processDidTerminateOrFailedToLaunch)
     package static let processTerminated = bytes("processTerminated")
     package static let didBecomeUnresponsive = bytes(W.didBecomeUnresponsive)
+    package static let didBecomeResponsive = bytes(W.didBecomeResponsive)
     package static let requestTermination = bytes(W.requestTermination)
     package static let shutDown = bytes(W.shutDown)
     package static let invalidMessage = bytes("InvalidMessage")
@@ -361,11 +364,9 @@ private enum Words {
     package static let notRunning = bytes("not running")
     package static let entitle = bytes("entitle")
     package static let reason = bytes("reason")
-    package static let causes: [([UInt8], TerminationCause)] = [
-        (bytes(W.crash), .crash), (bytes("ExceededMemoryLimit"), .memoryLimit),
-        (bytes("ExceededInactiveMemoryLimit"), .memoryLimit), (bytes("ExceededActiveMemoryLimit"), .memoryLimit),
-        (bytes("ExceededCPULimit"), .cpuLimit), (bytes(W.requestedByClient), .requestedByClient),
-        (bytes("NavigationSwap"), .navigationSwap), (bytes("IdleExit"), .idleExit), (bytes("Unresponsive"), .unresponsive),
-        (bytes("ExceededProcessCountLimit"), .processCountLimit),
-    ]
+    /// WebKit's names for its reasons (the writer prints them), and older WebKits' names for the memory limit.
+    package static let causes: [([UInt8], TerminationCause)] =
+        TerminationReason.allCases.filter { $0.webKitName != W.crash.description }.map { (Array($0.webKitName.utf8), .named($0)) }
+        + [(bytes(W.crash), .crash)]
+        + ["ExceededInactiveMemoryLimit", "ExceededActiveMemoryLimit"].map { (bytes($0), .named(.exceededMemoryLimit)) }
 }

@@ -103,6 +103,15 @@ public struct AnalysisReport {
         [.terminated, .death, .killed, .crashed].contains(kind)
     }
 
+    /// Each WebContent process's reason for ending, where a line gave one, for `--truth` (the first
+    /// `endingLimit`).
+    package private(set) var endings: [(pid: Int32, cause: TerminationCause)] = []
+    private static let endingLimit = 1_000_000
+
+    package mutating func noteEnding(_ pid: Int32, _ cause: TerminationCause) {
+        if endings.count < Self.endingLimit { endings.append((pid, cause)) }
+    }
+
     /// Incidents of `kind` found, listed or not, at `minimum` confidence or above.
     public func count(_ kind: IncidentKind, atLeast minimum: Incident.Confidence = .possible) -> Int {
         found[kind, default: [:]].reduce(0) { $0 + ($1.key.rank >= minimum.rank ? $1.value : 0) }

@@ -14,6 +14,9 @@ public struct TruthComparison {
     }
 
     public let rows: [Row]
+    /// Processes whose reason for ending the truth gives, as WebKit prints it, and how many of them the logs gave
+    /// the same reason: one row a reason.
+    public let reasons: [(reason: String, truth: Int, matched: Int)]
     /// In the truth, not found: (pid, kind).
     public let missed: [(Int32?, IncidentKind)]
     /// Found, not in the truth.
@@ -40,6 +43,19 @@ public struct TruthComparison {
             rows.append(Row(kind: kind, truth: expected.count, found: matched + left.count, matched: matched))
         }
         (self.rows, self.missed, self.extra) = (rows, missed, extra)
+        var given: [Int32: [TerminationCause]] = [:]
+        for (pid, cause) in found.endings { given[pid, default: []].append(cause) }
+        var reasons: [String: (truth: Int, matched: Int)] = [:]
+        for (pid, cause) in truth.endings {
+            var row = reasons[cause.description, default: (0, 0)]
+            row.truth += 1
+            if let i = given[pid]?.firstIndex(of: cause) {
+                given[pid]?.remove(at: i)
+                row.matched += 1
+            }
+            reasons[cause.description] = row
+        }
+        self.reasons = reasons.sorted { $0.key < $1.key }.map { ($0.key, $0.value.truth, $0.value.matched) }
     }
 
     public var text: String {
@@ -56,9 +72,24 @@ public struct TruthComparison {
             items.prefix(20).map { "\($0.0.map(String.init) ?? "no pid") (\($0.1.rawValue))" }.joined(separator: ", ")
                 + (items.count > 20 ? " and \(items.count - 20) more" : "")
         }
+        if !reasons.isEmpty {
+            lines += [""] + table([["REASON", "TRUTH", "MATCHED", "RECALL"]] + reasons.map { row in
+                [row.reason, "\(row.truth)", "\(row.matched)", percent(Double(row.matched) / Double(row.truth))]
+            }, width: lineWidth)
+        }
         if !missed.isEmpty { lines += wrapped("Missed: " + list(missed), indent: 2) }
         if !extra.isEmpty { lines += wrapped("Not in the truth: " + list(extra), indent: 2) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Each reason's row, as `--json` writes it beside the kinds' (`truthReasons`).
+    public var reasonsJSON: JSON {
+        .array(reasons.map { row in
+            .object([
+                ("reason", .string(row.reason)), ("truth", .int(row.truth)), ("matched", .int(row.matched)),
+                ("recall", .double(Double(row.matched) / Double(row.truth))),
+            ])
+        })
     }
 
     public var json: JSON {

@@ -65,8 +65,8 @@ extension Incident.Moments {
             return (signal == 9 ? .kill : .crash, signalName(signal))
         }
         if let reported = t.reported, case .jetsamKilled(let reason, _, _) = reported.event { return (.kill, "jetsam: \(reason)") }
-        if t.cause == .memoryLimit || t.cause == .cpuLimit {
-            return (.kill, "over its \(t.cause == .cpuLimit ? "CPU" : "memory") limit: WebKit ended it")
+        if let limit = t.cause?.limit {
+            return (.kill, "over its \(limit) limit: WebKit ended it")
         }
         if let unresponsive = t.unresponsive, !end.before(unresponsive) {
             return (.hang, "unresponsive" + (t.killed != nil ? ", then SIGKILL" : ""))

@@ -95,6 +95,7 @@ extension Observation {
         case .cached: return "parked in the process cache"
         case .reused: return "taken from the process cache"
         case .unresponsive: return "unresponsive"
+        case .responsive: return "responsive again"
         case .gpuExited: return "the GPU process exited"
         case .killed: return killReason.map { "killed by RunningBoard: \($0)" } ?? "killed (SIGKILL)"
         case .crashed: return "crashed (signal \(number ?? 0))"

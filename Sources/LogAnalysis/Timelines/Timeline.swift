@@ -107,7 +107,18 @@ package struct Timeline {
     package var cause: TerminationCause?
     package var causeNumber: Int?
     /// From our event log: the ground truth of the death, with the priority band the worker held then.
-    package var death: (stamp: Stamp, status: TerminationKind, signal: Int?, rendered: Bool, hadView: Bool, band: PriorityBand?)?
+    package typealias Death = (
+        stamp: Stamp, status: TerminationKind, reason: TerminationReason, signal: Int?, rendered: Bool, hadView: Bool,
+        band: PriorityBand?
+    )
+    package var death: Death?
+
+    /// Why it ended, as WebKit prints it: the reason our own log gave its death (a kill for memory printed as the
+    /// crash WebKit takes it for), or the reason a device's log gave.
+    package var ending: TerminationCause? {
+        guard let reason = death?.reason else { return cause }
+        return [.oomProtected, .evictedForMemory].contains(reason) ? .crash : .named(reason)
+    }
     package var unobserved = false
     /// A crash or JetsamEvent report's word on the death.
     package var reported: ReportedDeath?
@@ -196,6 +207,7 @@ package struct Timeline {
             note(&killed)
             if killReason == nil { killReason = o.killReason }
         case .unresponsive: note(&unresponsive)
+        case .responsive: unresponsive = nil
         case .unobserved: unobserved = true
         case .assertionError: first = true
         case .crashed:
@@ -220,7 +232,7 @@ package struct Timeline {
             }
         case .death:
             if death == nil, let truth = o.death {
-                death = (stamp, truth.status, o.number, truth.rendered, truth.hadView, truth.band)
+                death = (stamp, truth.status, truth.reason, o.number, truth.rendered, truth.hadView, truth.band)
                 first = true
             }
         default:
