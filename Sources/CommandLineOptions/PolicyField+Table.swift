@@ -14,9 +14,11 @@ extension PolicyField {
             help: "When a worker's death is observed: from spawn (its pidfd), or once its view attached, as WebKit "
                 + "apps wire their observer; a death before that goes unobserved."),
         PolicyField(
-            "launch", .cases("launch"), \.launchBand,
+            "launch", .choice("launch", PriorityBand.chosen.map { ($0.rawValue, $0) }), \.launchBand,
             help: "The band of a worker whose view is to be shown and has not attached yet."),
-        PolicyField("hidden", .cases("hidden"), \.hiddenBand, help: "The band of a hidden view's worker."),
+        PolicyField(
+            "hidden", .choice("hidden", PriorityBand.chosen.map { ($0.rawValue, $0) }), \.hiddenBand,
+            help: "The band of a hidden view's worker."),
         PolicyField(
             "detect", .cases("detect"), \.detect,
             help: "How a dead view is found: the termination callback, the blank watchdog (an empty title), both, or "
@@ -43,6 +45,13 @@ extension PolicyField {
             "cooldown", .milliseconds(0...3_600_000), \.recoveryCooldownNanoseconds, json: .number,
             help: "Limit recoveries as WebKit limits its own reloads: one after a crash, none after the next, and "
                 + "the count reset once a page has finished loading and this long has passed with no crash; 0: none."),
+        PolicyField(
+            "suspend", .choice("suspend", [("yes", true), ("no", false)]), \.suspends, json: .flag,
+            help: "Whether a hidden view's worker with nothing to do is told to prepare, then stopped (SIGSTOP) in the "
+                + "suspended band the killer takes first, and resumed when shown, as WebKit's ProcessThrottler does."),
+        PolicyField(
+            "suspend-after", .milliseconds(0...3_600_000), \.suspendAfterNanoseconds, json: .number,
+            help: "How long a hidden view's worker keeps its band before it is suspended."),
         PolicyField(
             "unresponsive", .unresponsive, \.unresponsive, takes: "kill, wait:<ms> (1 to 3600000) or reload",
             help: "What a worker that owes an answer past the hang timeout meets, once it is logged unresponsive: "

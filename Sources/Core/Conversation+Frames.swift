@@ -92,6 +92,9 @@ extension Conversation {
         case .sandboxViolation(let call):
             forbiddenCall = call
             return []
+        case .readyToSuspend:
+            guard suspension == .preparing else { return unasked(message) }
+            return [.readyToSuspend]
         }
     }
 

@@ -58,6 +58,15 @@ package struct Conversation {
         case overdue
     }
 
+    /// Whether it runs, as WebKit's ProcessThrottler suspends a process whose pages are hidden with nothing to do.
+    package enum Suspension: Equatable {
+        case running
+        /// Told to prepare (`prepareToSuspend`): its answer, or the supervisor's patience, and it is stopped.
+        case preparing
+        /// Stopped: no responsiveness timer runs, and what it owes is owed from its resumption.
+        case suspended
+    }
+
     /// A value the worker sends in pieces, as far as it has arrived.
     enum Incoming: Equatable {
         case history(index: UInt32, count: Int, urls: [String])
@@ -114,6 +123,10 @@ package struct Conversation {
         case answerOverdue
         /// The policy waited `waitedMs` more on a worker reported unresponsive, and it still has not answered.
         case stillUnresponsive(waitedMs: Int)
+        /// The supervisor stopped it (SIGSTOP).
+        case suspended
+        /// The supervisor let it go on (SIGCONT), or gave up suspending it.
+        case resumed
     }
 
     package enum Action: Equatable {
@@ -126,6 +139,8 @@ package struct Conversation {
         case unresponsive
         /// It answered after it was reported unresponsive.
         case responsive
+        /// It answered `prepareToSuspend`: it may be stopped.
+        case readyToSuspend
         /// Sets its liveness timer again.
         case watchLiveness
         /// A protocol violation, logged before the kill that follows it.
@@ -165,6 +180,7 @@ package struct Conversation {
     /// Messages it sent that nothing asked for, since its last new page.
     var unsolicited = 0
     package internal(set) var answer = Answer.none
+    package internal(set) var suspension = Suspension.running
     /// The system call its sandbox caught, as its trap handler reported it.
     package internal(set) var forbiddenCall: Int32?
 
@@ -250,6 +266,15 @@ package struct Conversation {
         case .stillUnresponsive(let waited):
             guard answer == .overdue else { return [] }
             return kill(reason: "no answer within \(limits.hangTimeoutMs + waited) ms", verdict: .unresponsive)
+        case .suspended:
+            guard suspension == .preparing, link == .open else { return [] }
+            suspension = .suspended
+            // The time it spends stopped is no hang: its timer stops, and starts afresh when it is resumed.
+            return answer == .awaited ? [.heard] : []
+        case .resumed:
+            let wasStopped = suspension == .suspended
+            suspension = .running
+            return wasStopped && answer == .awaited && link == .open ? [.expectAnswer] : []
         }
     }
 
@@ -268,6 +293,8 @@ package struct Conversation {
         case .titleQuery:
             owed.titles += 1
             actions += expectAnswer()
+        case .prepareToSuspend:
+            suspension = .preparing
         case .ping, .input, .documentQuery:
             actions += expectAnswer()
         default:
@@ -285,7 +312,7 @@ package struct Conversation {
     private mutating func expectAnswer() -> [Action] {
         guard answer == .none, link == .open else { return [] }
         answer = .awaited
-        return [.expectAnswer]
+        return suspension == .suspended ? [] : [.expectAnswer]
     }
 
     /// It spoke: nothing is owed any more, and if it was reported unresponsive, it is responsive again.
@@ -360,6 +387,7 @@ package struct Conversation {
         case .launching, .exiting(saidHello: false):
             let reason = "no hello within \(limits.helloTimeoutMs) ms"
             return kill(reason: reason, verdict: .launchFailed(reason: reason))
+        case .ready where serving && suspension == .suspended: return [.watchLiveness]
         case .ready where serving: return ping() + [.watchLiveness]
         case .ready, .exiting, .killed: return []
         }

@@ -29,6 +29,7 @@ extension Policy {
         $0.recover = .reload
         $0.recoverWhenVisible = true
         $0.recoveryCooldownNanoseconds = 30_000_000_000
+        $0.suspends = true
     }
 
     /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts

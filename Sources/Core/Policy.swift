@@ -58,6 +58,11 @@ public struct Policy: Sendable, Equatable {
     /// The blank watchdog's period, when it watches: the app whose field reports the project began from read the title every 3 s.
     public var watchdogNanoseconds = 3_000_000_000
     public var unresponsive = Unresponsive.kill
+    /// Whether a hidden view's worker is suspended (stopped) once it has nothing to do, as WebKit's
+    /// ProcessThrottler suspends a WebContent process whose pages hold no activity, and resumed when shown.
+    public var suspends = false
+    /// How long a hidden view's worker stays in its band before it is suspended: 0, at once.
+    public var suspendAfterNanoseconds = 0
     /// The most resident memory a worker may hold, read from /proc while it lives; past it, it is killed for
     /// exceeding it (WebKit's `ExceededMemoryLimit`). 0: no limit.
     public var memoryLimitBytes = 0

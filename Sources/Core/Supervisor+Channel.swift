@@ -22,6 +22,7 @@ extension Supervisor {
             worker.hangTimer = nil
         case .unresponsive: unresponsive(worker)
         case .responsive: responsive(worker)
+        case .readyToSuspend: readyToSuspend(worker)
         case .watchLiveness: watchLiveness(of: worker)
         case .violation(let reason): log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
         case .kill(let reason, let verdict):
@@ -152,6 +153,7 @@ extension Supervisor {
             if view.attached { becameVisible(view) }
         } else {
             renderedOffScreen(view)
+            suspendLater(view)
         }
     }
 

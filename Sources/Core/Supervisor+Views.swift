@@ -55,6 +55,8 @@ extension Supervisor {
         view.visible = true
         log.emit(.show(load: view.load.index), view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { reapIfExited(worker) }
+        clock.cancel(view.suspension)
+        if let worker = view.worker, !worker.reaped { resume(worker) }
         // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
         // assertion then finds gone.
         if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
@@ -70,6 +72,7 @@ extension Supervisor {
         view.visible = false
         log.emit(.hide(load: view.load.index), view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { setBand(band(for: worker), of: worker) }
+        suspendLater(view)
     }
 
     /// The view is on screen with content; the load's client is told, and whether it is the first time.
@@ -94,6 +97,7 @@ extension Supervisor {
         views[view.id] = nil
         view.timers.forEach(clock.cancel)
         if let worker = view.worker {
+            resume(worker)
             view.worker = nil
             worker.view = nil
             if !park(worker) { shutDown(worker) }

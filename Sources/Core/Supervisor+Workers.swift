@@ -72,6 +72,7 @@ extension Supervisor {
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
     /// its view is about to be; the policy's hidden band while its view is a hidden tab.
     func band(for worker: Worker) -> PriorityBand {
+        if worker.conversation.suspension == .suspended { return .suspended }
         guard let view = worker.view else { return .background }
         guard view.visible else { return policy.hiddenBand }
         return view.attached ? .foreground : policy.launchBand
@@ -117,6 +118,7 @@ extension Supervisor {
 
     func shutDown(_ worker: Worker) {
         guard !worker.reaped else { return }
+        resume(worker)
         log.emit(.shutdown, view: worker.view?.id, pid: worker.pid)
         step(worker, .shutDown)
         clock.cancel(worker.timer)

@@ -12,6 +12,9 @@ public struct SupervisorSettings: Sendable {
     /// How long a worker may owe an answer before it is killed as unresponsive: WebKit's foreground
     /// responsiveness timer, 3 s.
     public var hangTimeoutNanoseconds = 3_000_000_000
+    /// How long a worker told to prepare to suspend has to answer before it is stopped anyway: WebKit's
+    /// `processSuspensionTimeout` (ProcessThrottler.cpp).
+    public var prepareToSuspendTimeoutNanoseconds = 20_000_000_000
     /// How often a worker's resident memory is read under a policy with a memory limit.
     public var memorySampleNanoseconds = 20_000_000
     /// The most a worker may leave unread in its channel (a few of the largest pages) before it is killed as

@@ -58,6 +58,8 @@ package final class View {
     package var timers: [TimerID] = []
     /// The blank watchdog's next title check, cancelled once the load is visible: a visible view sets no timer.
     var titleCheck: TimerID?
+    /// Its worker's suspension, due once the view has been hidden for the policy's grace.
+    var suspension: TimerID?
 
     init(id: Int, load: Load, visible: Bool, at time: Int) {
         self.id = id

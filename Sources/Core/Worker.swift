@@ -25,6 +25,9 @@ package final class Worker {
     var hangTimer: TimerID?
     /// Why the supervisor ended it, when its verdict alone does not say (`TerminationReason.of`).
     var endedFor: TerminationReason?
+    /// Its wait for `readyToSuspend`; when it was stopped.
+    var suspendTimer: TimerID?
+    var suspendedAt: Int?
     /// The next reading of its memory, under a policy with a memory limit.
     var memoryTimer: TimerID?
     /// When it was warned that its memory neared the limit.

@@ -97,6 +97,9 @@ extension SupervisorEvent {
         case "crash-loop":
             self = .crashLoop(load: try r.int("load"), crashes: try r.int("crashes"), windowMs: try r.int("windowMs"))
         case "give-up": self = .giveUp(load: try r.int("load"), recoveries: try r.int("recoveries"))
+        case "prepare-to-suspend": self = .prepareToSuspend
+        case "suspended": self = .suspended(answered: try r.bool("answered"))
+        case "resumed": self = .resumed(suspendedMs: try r.double("suspendedMs"))
         case "memory-warning": self = .memoryWarning(residentBytes: try r.int("residentBytes"), limitBytes: try r.int("limitBytes"))
         case "memory-limit":
             self = .memoryLimit(

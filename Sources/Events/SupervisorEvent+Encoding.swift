@@ -42,6 +42,9 @@ extension SupervisorEvent {
         case .recoverySuppressed: "recovery-suppressed"
         case .crashLoop: "crash-loop"
         case .giveUp: "give-up"
+        case .prepareToSuspend: "prepare-to-suspend"
+        case .suspended: "suspended"
+        case .resumed: "resumed"
         case .memoryWarning: "memory-warning"
         case .memoryLimit: "memory-limit"
         case .unresponsive: "unresponsive"
@@ -88,7 +91,10 @@ extension SupervisorEvent {
         case .visible(let load, let ms, let first, let editor):
             f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
-        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .noItemToReload, .processRefused: break
+        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .noItemToReload, .processRefused, .prepareToSuspend:
+            break
+        case .suspended(let answered): f.bool("answered", answered)
+        case .resumed(let ms): f.double("suspendedMs", ms)
         case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
         case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms, let sandbox):

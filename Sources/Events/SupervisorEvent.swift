@@ -95,6 +95,12 @@ public enum SupervisorEvent: Equatable, Sendable {
     case unresponsive(timeoutMs: Int)
     /// It answered, `afterMs` after it was found unresponsive (`processDidBecomeResponsive`).
     case responsive(afterMs: Double)
+    /// A hidden view's worker is told to prepare to suspend (WebKit's `PrepareToSuspend`).
+    case prepareToSuspend
+    /// It was stopped (SIGSTOP), having answered, or after the supervisor's patience ran out.
+    case suspended(answered: Bool)
+    /// Its view was shown: it goes on (SIGCONT, `ProcessDidResume`) after `suspendedMs` stopped.
+    case resumed(suspendedMs: Double)
     /// Its resident memory passed the policy's warning share of its memory limit.
     case memoryWarning(residentBytes: Int, limitBytes: Int)
     /// Its resident memory passed the limit: it is killed next, `warnedMsBefore` after its warning (nil: none came).

@@ -32,6 +32,8 @@ public enum ProcFS {
         /// Clock ticks after boot at which it started: with the pid, which process this is, as a pid is recycled.
         public let startTime: UInt64
         public let residentPages: Int
+        /// CPU time it has used, user and system, in clock ticks (utime and stime).
+        public let cpuTicks: UInt64
 
         /// Whether this pid still names the process this stat was read from, alive: the same start time and
         /// parent, neither a zombie nor gone. A pid is recycled only after a reap, so a process that has the pid
@@ -53,11 +55,13 @@ public enum ProcFS {
             guard let open = bytes.firstIndex(of: UInt8(ascii: "(")), let close = bytes.lastIndex(of: UInt8(ascii: ")")),
                 open < close, close + 2 < bytes.count, let pid = Int32(text(bytes[..<open].dropLast()))
             else { return nil }
-            // After the command: state(3) ppid(4) ... nice(19) ... starttime(22) vsize(23) rss(24).
+            // After the command: state(3) ppid(4) ... utime(14) stime(15) ... nice(19) ... starttime(22) vsize(23)
+            // rss(24).
             let fields = bytes[(close + 2)...].split(separator: UInt8(ascii: " "))
             guard fields.count > 21, let stateByte = fields[0].first, let parent = Int32(text(fields[1])),
                 let nice = Int(text(fields[16])), let startTime = UInt64(text(fields[19])),
-                let resident = Int(text(fields[21]))
+                let resident = Int(text(fields[21])), let user = UInt64(text(fields[11])),
+                let system = UInt64(text(fields[12]))
             else { return nil }
             self.pid = pid
             command = text(bytes[(open + 1)..<close])
@@ -66,6 +70,7 @@ public enum ProcFS {
             self.nice = nice
             self.startTime = startTime
             residentPages = resident
+            cpuTicks = user + system
         }
     }
 

@@ -9,6 +9,7 @@ public struct PriorityBands: Sendable {
     public var foregroundOOMScoreAdjust: Int32 = 0
     public var hiddenOOMScoreAdjust: Int32 = 800
     public var backgroundOOMScoreAdjust: Int32 = 900
+    public var suspendedOOMScoreAdjust: Int32 = 1000
 
     public init() {}
 
@@ -18,6 +19,7 @@ public struct PriorityBands: Sendable {
         case .foreground, .boosted: foregroundOOMScoreAdjust
         case .hidden: hiddenOOMScoreAdjust
         case .background: backgroundOOMScoreAdjust
+        case .suspended: suspendedOOMScoreAdjust
         }
     }
 }

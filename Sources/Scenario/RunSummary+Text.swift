@@ -27,6 +27,8 @@ extension RunSummary {
                 ("unwarnedKills", .int(memoryKillLeadsMs.filter { $0 == nil }.count)),
                 ("warningLeadMs", Percentiles(memoryKillLeadsMs.compactMap { $0 }).json),
             ])),
+            ("suspensions", .int(suspensions)),
+            ("suspendedSeconds", .double((suspendedSeconds * 1000).rounded() / 1000)),
             ("hangs", .object([("unresponsive", .int(hangs.found)), ("responsive", .int(hangs.recovered))])),
             ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
@@ -87,6 +89,9 @@ extension RunSummary {
             let leads = memoryKillLeadsMs.compactMap { $0 }
             lines.append("memory: \(counted(memoryWarnings, "warning")), \(counted(memoryKillLeadsMs.count, "kill")) over the limit"
                 + (leads.isEmpty ? "" : "; warned before the kill: \(Percentiles(leads).text)"))
+        }
+        if suspensions > 0 {
+            lines.append("suspended: \(counted(suspensions, "time")), \(fixed(suspendedSeconds, 3)) worker-seconds stopped")
         }
         if hangs.found > 0 {
             lines.append("hangs: \(counted(hangs.found, "worker")) found unresponsive, \(hangs.recovered) of them "

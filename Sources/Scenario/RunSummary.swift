@@ -57,6 +57,10 @@ public final class RunSummary {
     /// Memory warnings, and for each worker killed over its memory limit how long before the kill it was warned
     /// (nil: it passed the warning and the limit between two readings).
     public private(set) var memoryWarnings = 0
+    /// Workers suspended, and the seconds they spent stopped (until resumed, or until they died stopped).
+    public private(set) var suspensions = 0
+    public private(set) var suspendedSeconds = 0.0
+    private var suspendedSince: [Int32: Int] = [:]
     public private(set) var memoryKillLeadsMs: [Double?] = []
     public private(set) var unobservedDeaths = 0
     public private(set) var deadChannelSends = 0
@@ -116,6 +120,11 @@ public final class RunSummary {
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
         case .unobserved:
             unobservedDeaths += 1
+        case .suspended:
+            suspensions += 1
+            if let pid = event.pid { suspendedSince[pid] = event.monotonic }
+        case .resumed:
+            if let pid = event.pid { endSuspension(pid, at: event.monotonic) }
         case .memoryWarning: memoryWarnings += 1
         case .memoryLimit(_, _, let lead): memoryKillLeadsMs.append(lead)
         case .unresponsive: hangs.found += 1
@@ -192,8 +201,14 @@ public final class RunSummary {
         }
     }
 
+    private func endSuspension(_ pid: Int32, at time: Int) {
+        guard let since = suspendedSince.removeValue(forKey: pid) else { return }
+        suspendedSeconds += Double(time - since) / 1e9
+    }
+
     private func recordDeath(_ death: SupervisorEvent.Death, pid: Int32, view: Int?, at time: Int) {
         deaths += 1
+        endSuspension(pid, at: time)
         idleSpares.remove(pid)
         leaveForeground(pid, at: time)
         deathsByStatus[death.status, default: 0] += 1

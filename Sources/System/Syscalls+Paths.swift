@@ -29,16 +29,18 @@ extension Sys {
     }
 
     /// Takes the exclusive lock as `lockExclusively` does, but waits up to `patience` for a lock that this process
-    /// itself took (as /proc/locks names it): a file this process has closed stays locked for a moment in a child it
-    /// is starting, since posix_spawn copies the descriptor table and only the exec closes the copy. False when
-    /// another process holds the lock, or this one still does after `patience`.
+    /// or a child of its own holds (as /proc/locks names it): a file this process has closed stays locked for a
+    /// moment in a child it is starting, since posix_spawn copies the descriptor table and only the exec closes the
+    /// copy. False when another process holds the lock, or this one or its child still does after `patience`.
     package static func lockExclusivelyWaitingOutOurOwn(
         _ fd: Int32, status: FileStatus, patience: Int = 1_000_000_000
     ) throws(SystemError) -> Bool {
         let deadline = monotonicNanoseconds() + patience
         while true {
             if try lockExclusively(fd) { return true }
-            guard lockHolder(of: status) == getpid(), monotonicNanoseconds() < deadline else { return false }
+            let holder = lockHolder(of: status)
+            let ours = holder == getpid() || holder.flatMap { ProcFS.stat(.pid($0))?.parent } == getpid()
+            guard ours, monotonicNanoseconds() < deadline else { return false }
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             _ = nanosleep(&pause, nil)
         }

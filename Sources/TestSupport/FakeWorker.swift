@@ -33,6 +33,10 @@ package final class FakeWorker: WorkerHandle {
     private var garbled: WireError?
     /// Stopped (SIGSTOP): it answers nothing until continued.
     private var stopped = false
+    /// Stopped by SIGSTOP, not yet continued.
+    package var isStopped: Bool { stopped }
+    /// What it was sent while stopped: read once it goes on, as a real process reads its pipe.
+    private var held: [ToWorker] = []
     /// The page it was last sent to, which a reload loads again and a healthy worker commits.
     package var page = ""
 
@@ -50,7 +54,7 @@ package final class FakeWorker: WorkerHandle {
     package func send(_ message: ToWorker, broken: @escaping () -> Void) throws(ChannelError) {
         guard exit == nil else { throw .system(SystemError("write", errno: EPIPE)) }
         received.append(message)
-        if !stopped { script(message, self) }
+        if stopped { held.append(message) } else { script(message, self) }
     }
 
     /// Sends `messages` to the supervisor.
@@ -80,7 +84,11 @@ package final class FakeWorker: WorkerHandle {
         sent = (signal, sender)
         switch signal {
         case SIGSTOP: stopped = true
-        case SIGCONT: stopped = false
+        case SIGCONT:
+            stopped = false
+            let pending = held
+            held = []
+            for message in pending { script(message, self) }
         default: die(.signal(Int(signal)))
         }
     }
@@ -135,6 +143,7 @@ package final class FakeWorker: WorkerHandle {
         case .reload: worker.say(.fetch(url: worker.page, kind: .document))
         case .fetchReply: worker.say(.didCommit(url: worker.page), .didFinish(title: "Page"))
         case .ping(let seq): worker.say(.pong(seq: seq))
+        case .prepareToSuspend: worker.say(.readyToSuspend)
         case .titleQuery(let id): worker.say(.title(id: id, title: "Page"))
         case .shutdown: worker.die(.code(0))
         default: break

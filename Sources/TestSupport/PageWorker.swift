@@ -63,6 +63,8 @@ package final class PageWorker {
         case .load, .reload, .goTo, .restoreHistory, .unload: begin(message)
         case .shutdown: worker.die(.code(0))
         case .ping(let seq): worker.say(.pong(seq: seq))
+        case .prepareToSuspend: worker.say(.readyToSuspend)
+        case .processDidResume: break
         case .titleQuery(let id): worker.say(.title(id: id, title: title))
         case .input(let seq, let text):
             typed += text.utf8

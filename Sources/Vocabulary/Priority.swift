@@ -9,6 +9,13 @@ public enum PriorityBand: String, Sendable, CaseIterable {
     /// Kept alive like foreground (low oom_score_adj) but scheduled like background (high nice): a worker the
     /// user is about to see is protected from the killer without taking CPU from the views already on screen.
     case boosted
+    /// Stopped (SIGSTOP) after its hidden view's grace, as WebKit's ProcessThrottler suspends a WebContent process
+    /// with no activity left: no CPU at all, and the first the killer takes, as iOS's Jetsam takes suspended
+    /// processes first. A band the supervisor moves workers into, never one a policy names.
+    case suspended
+
+    /// The bands a policy may name for a worker.
+    public static let chosen: [PriorityBand] = [.foreground, .hidden, .background, .boosted]
 
     /// Protected from the killer as a view on screen is.
     public var isProtected: Bool { self == .foreground || self == .boosted }

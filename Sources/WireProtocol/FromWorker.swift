@@ -22,6 +22,8 @@ public enum FromWorker: WireMessage {
     /// The sandbox caught system call `syscall` (its number on the worker's architecture); the worker dies of SIGSYS
     /// right after sending this. Its signal handler sends it, so it may be missing: the death is what counts.
     case sandboxViolation(syscall: Int32)
+    /// The answer to `prepareToSuspend`: it has done what it must before it is stopped.
+    case readyToSuspend
 
     public var tag: UInt8 {
         switch self {
@@ -40,6 +42,7 @@ public enum FromWorker: WireMessage {
         case .historyData: 26
         case .documentData: 27
         case .sandboxViolation: 28
+        case .readyToSuspend: 31
         }
     }
 
@@ -52,6 +55,8 @@ public enum FromWorker: WireMessage {
             out.append(sandbox.rawValue)
         case .sandboxViolation(let syscall):
             out.appendInteger(UInt32(bitPattern: syscall))
+        case .readyToSuspend:
+            break
         case .fetch(let url, let kind):
             out.appendString(url)
             out.append(kind.rawValue)
@@ -108,6 +113,7 @@ public enum FromWorker: WireMessage {
             case 26: .historyData(urls: try reader.strings())
             case 27: .documentData(text: try reader.bytes())
             case 28: .sandboxViolation(syscall: Int32(bitPattern: try reader.integer()))
+            case 31: .readyToSuspend
             default: throw .notOfThisDirection(tag)
             }
         }
@@ -118,6 +124,7 @@ public enum FromWorker: WireMessage {
             switch self {
             case .hello: 4 + 2 + 1
             case .sandboxViolation: 4
+            case .readyToSuspend: 0
             case .fetch(let url, _): stringLength(url) + 1
             case .didCommit(let text), .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
                 stringLength(text)

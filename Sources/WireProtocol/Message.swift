@@ -1,9 +1,9 @@
 /// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
-public let protocolVersion: UInt16 = 6
+public let protocolVersion: UInt16 = 7
 
 /// Tags run from 1 to this with no gap, across both directions: a tag in that range that a side's decoder does not
 /// know is a message of the other direction.
-let highestTag: UInt8 = 28
+let highestTag: UInt8 = 31
 
 /// A message of one direction of the channel between the supervisor and a WebContent worker: `ToWorker` or
 /// `FromWorker`. The directions are two types, so that sending the wrong one, or handling a message the peer never

@@ -25,6 +25,11 @@ public enum ToWorker: WireMessage {
     case historyQuery
     /// More URLs of the `restoreHistory` just sent.
     case historyData(urls: [String])
+    /// Its view has been hidden with nothing left to do: it is about to be stopped (WebKit's `PrepareToSuspend`),
+    /// answered with `readyToSuspend`.
+    case prepareToSuspend
+    /// It was stopped and goes on now (WebKit's `ProcessDidResume`).
+    case processDidResume
 
     public var tag: UInt8 {
         switch self {
@@ -42,6 +47,8 @@ public enum ToWorker: WireMessage {
         case .restoreHistory: 22
         case .historyQuery: 23
         case .historyData: 26
+        case .prepareToSuspend: 29
+        case .processDidResume: 30
         }
     }
 
@@ -51,7 +58,7 @@ public enum ToWorker: WireMessage {
         case .load(let url, let replace):
             out.appendString(url)
             out.append(replace ? 1 : 0)
-        case .reload, .shutdown, .unload, .documentQuery, .historyQuery:
+        case .reload, .shutdown, .unload, .documentQuery, .historyQuery, .prepareToSuspend, .processDidResume:
             break
         case .fetchReply(let status, let mime, let length, let body):
             out.appendInteger(status)
@@ -99,6 +106,8 @@ public enum ToWorker: WireMessage {
             case 22: .restoreHistory(index: try reader.integer(), count: try reader.integer(), urls: try reader.strings())
             case 23: .historyQuery
             case 26: .historyData(urls: try reader.strings())
+            case 29: .prepareToSuspend
+            case 30: .processDidResume
             default: throw .notOfThisDirection(tag)
             }
         }
@@ -108,7 +117,7 @@ public enum ToWorker: WireMessage {
         let payload =
             switch self {
             case .load(let url, _): stringLength(url) + 1
-            case .reload, .shutdown, .unload, .documentQuery, .historyQuery: 0
+            case .reload, .shutdown, .unload, .documentQuery, .historyQuery, .prepareToSuspend, .processDidResume: 0
             case .fetchReply(_, let mime, _, let body): 2 + stringLength(mime) + 4 + 4 + body.count
             case .fetchData(let body): 4 + body.count
             case .titleQuery, .goTo: 4

@@ -128,7 +128,8 @@ import Testing
         ("watchdog=0", "'--policy': 'watchdog' takes milliseconds from 1 to 3600000, not '0'"),
         ("name=a,b=c", "'--policy': no field 'b'; the fields are name, base, observe, launch, hidden, detect, delegate, "
             + "watchdog, "
-            + "recover, recover-on, hidden-recover, cooldown, unresponsive, memory-limit, memory-warning, max-recoveries, "
+            + "recover, recover-on, hidden-recover, cooldown, suspend, suspend-after, unresponsive, memory-limit, "
+            + "memory-warning, max-recoveries, "
             + "crash-restarts, crash-window, backoff, backoff-growth, spares and reuse"),
         ("recover-on=crash+oom", "'--policy': 'recover-on' takes all, or reasons joined by '+' from exceeded-memory-limit, "
             + "exceeded-cpu-limit, requested-by-client, crash or exceeded-shared-process-crash-limit, not 'crash+oom'"),

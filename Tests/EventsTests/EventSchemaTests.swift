@@ -39,6 +39,7 @@ import Vocabulary
         .recovery(kind: .rebuild, reason: .blank, attempt: 1), .recoverySuppressed(kind: .reload), .noItemToReload,
         .unresponsive(timeoutMs: 3000), .responsive(afterMs: 812.5),
         .memoryWarning(residentBytes: 90 << 20, limitBytes: 100 << 20),
+        .prepareToSuspend, .suspended(answered: true), .resumed(suspendedMs: 60_000.5),
         .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: 31.5),
         .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: nil),
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
@@ -62,7 +63,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 60)
+        #expect(Set(Self.samples.map(\.name)).count == 63)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

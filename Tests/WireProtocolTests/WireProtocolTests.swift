@@ -22,11 +22,13 @@ import WireProtocol
         (.historyQuery, "0100000017"),
         (.historyData(urls: ["app://local/c"]), "160000001a010000000d0000006170703a2f2f6c6f63616c2f63"),
         (.load(url: "app://local/b", replace: true), "13000000020d0000006170703a2f2f6c6f63616c2f6201"),
+        (.prepareToSuspend, "010000001d"),
+        (.processDidResume, "010000001e"),
     ]
 
     /// A message of each kind a worker sends, with its frame.
     static let fromWorker: [(FromWorker, String)] = [
-        (.hello(pid: 4107, version: protocolVersion, sandbox: .installed), "08000000010b100000060001"),
+        (.hello(pid: 4107, version: protocolVersion, sandbox: .installed), "08000000010b100000070001"),
         (.sandboxViolation(syscall: 2), "050000001c02000000"),
         (.fetch(url: "app://local/a", kind: .document), "13000000050d0000006170703a2f2f6c6f63616c2f6100"),
         (.fetch(url: "app-image://logo", kind: .image), "1600000005100000006170702d696d6167653a2f2f6c6f676f01"),
@@ -42,6 +44,7 @@ import WireProtocol
         (.navigationAction(type: .formResubmitted, mainFrame: false, url: "https://x.example/"), "190000001904001200000068747470733a2f2f782e6578616d706c652f"),
         (.historyData(urls: ["app://local/c"]), "160000001a010000000d0000006170703a2f2f6c6f63616c2f63"),
         (.documentData(text: [1]), "060000001b0100000001"),
+        (.readyToSuspend, "010000001f"),
     ]
 
     static var toWorkerSamples: [ToWorker] { toWorker.map(\.0) }
@@ -52,9 +55,9 @@ import WireProtocol
         for (message, hex) in Self.fromWorker { #expect(message.frame.hex == hex, "\(message)") }
     }
 
-    @Test func everyTagFrom1To28IsOneMessageInOneDirectionButHistoryData() {
+    @Test func everyTagFrom1To31IsOneMessageInOneDirectionButHistoryData() {
         let tags = Self.toWorkerSamples.map(\.tag) + Self.fromWorkerSamples.map(\.tag)
-        #expect(Set(tags) == Set(1...28))
+        #expect(Set(tags) == Set(1...31))
         #expect(Set(Self.toWorkerSamples.map(\.tag)).intersection(Self.fromWorkerSamples.map(\.tag)) == [26])
     }
 
@@ -132,7 +135,7 @@ import WireProtocol
             ([2, 0, 0, 0, 4, 9], .trailingBytes(tag: 4, count: 1)),
             ([7, 0, 0, 0, 2, 2, 0, 0, 0, 0xC3, 0x28], .invalidUTF8(tag: 2)),
             ([6, 0, 0, 0, 2, 0, 0, 0, 0, 2], .badValue(tag: 2)),
-            ([1, 0, 0, 0, 29], .unknownTag(29)),
+            ([1, 0, 0, 0, 32], .unknownTag(32)),
         ]
         for (bytes, expected) in cases {
             var decoder = FrameDecoder<ToWorker>()

@@ -60,6 +60,8 @@ struct Worker {
                 channel.send(piece)
             }
         case .shutdown: wr_exit(0)
+        case .prepareToSuspend: channel.send(.readyToSuspend)
+        case .processDidResume: break
         case .load, .reload, .goTo, .restoreHistory, .unload: deferred.append(message)
         // Replies to no fetch in flight, and pieces `Channel` has already joined to their restore.
         case .fetchReply, .fetchData, .historyData: break

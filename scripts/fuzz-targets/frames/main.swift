@@ -77,12 +77,13 @@ func seeds() -> [(name: String, bytes: [UInt8])] {
         .ping(seq: 1), .load(url: "http://a/", replace: false), .reload, .titleQuery(id: 7), .goTo(index: 1),
         .fetchReply(status: 200, mime: "text/html", length: 2, body: Array("hi".utf8)), .input(seq: 2, text: "abcd"),
         .restoreHistory(index: 1, count: 2, urls: ["a:b", "c:d"]), .historyData(urls: ["a:b"]), .fetchData(body: [1, 2, 3]),
+        .prepareToSuspend, .processDidResume,
     ]
     let fromWorker: [FromWorker] = [
         .hello(pid: 42, version: protocolVersion, sandbox: .installed), .sandboxViolation(syscall: 2),
         .didCommit(url: "http://a/"), .title(id: 7, title: "t\u{ED}tl"),
         .pong(seq: 1), .inputApplied(seq: 2, digest: 3), .document(length: 2, text: Array("hi".utf8)),
-        .history(index: 0, count: 1, urls: ["a:b"]), .documentData(text: Array("hi".utf8)),
+        .history(index: 0, count: 1, urls: ["a:b"]), .documentData(text: Array("hi".utf8)), .readyToSuspend,
     ]
     let frames = toWorker.map(\.frame) + fromWorker.map(\.frame)
     return frames.enumerated().map { ("frame-\($0.offset)", $0.element) }
