@@ -60,19 +60,19 @@ package struct Comparison {
             })
         lines.append("")
         lines += fittedColumns([["policy", "faults", "spared", "race kills", "unobserved", "RBS errs", "outside", "unknown",
-                               "fg worker-s", "stopped worker-s", "RSS MiB"]]
+                               "fg worker-s", "RSS MiB"]]
             + summaries.map { s in
                 [s.policy, "\(s.faultsDelivered)", "\(s.faultsSpared)", "\(s.raceKills)", "\(s.unobservedDeaths)",
                  "\(s.rbsErrors)", "\(s.killsByCause[.outside, default: 0])",
                  "\(s.killsByCause[.unknown, default: 0])", fixed(s.foregroundWorkerSeconds, 2),
-                 fixed(s.suspendedSeconds, 2), s.peakWorkerRSSMiB ?? "-"]
+                 s.peakWorkerRSSMiB ?? "-"]
             })
         lines.append("")
-        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused", "hangs", "before commit",
-                               "after commit", "after render"]]
+        lines += fittedColumns([["policy", "tries", "recovered", "launched", "reused", "stopped s", "hangs",
+                               "before commit", "after commit", "after render"]]
             + summaries.map { s in
                 [s.policy, "\(s.recoveries.values.reduce(0, +))", "\(s.recoveredLoads)", "\(s.spawns)", "\(s.reuses)",
-                 "\(s.hangs.recovered)/\(s.hangs.found)"]
+                 fixed(s.suspendedSeconds, 1), "\(s.hangs.recovered)/\(s.hangs.found)"]
                     + RaceStage.allCases.map(s.races.cell)
             })
         lines.append("")
@@ -91,10 +91,10 @@ package struct Comparison {
         their view attached; unobserved: deaths nobody was told of; RBS errs: foreground assertions on a dead \
         worker. outside: kills by a signal the supervisor did not send and a killer claimed (Jetsam, chaos); \
         unknown: deaths by a signal nobody claimed (a worker that killed itself), which count toward the crash loop. fg worker-s: \
-        worker-seconds protected from the killer; stopped worker-s: worker-seconds suspended. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
+        worker-seconds protected from the killer. RSS MiB: peak RSS of the live workers (-: nothing rendered). \
         tries: recovery attempts (reloads and rebuilds), whether or not they worked; recovered: loads whose \
         page showed again after one. launched: worker processes, spares included; reused: views given a \
-        worker an earlier view had. hangs: workers found unresponsive, as answered later/found. before commit, after commit, after render: race kills by how far the page \
+        worker an earlier view had. stopped s: worker-seconds suspended. hangs: workers found unresponsive, as answered later/found. before commit, after commit, after render: race kills by how far the page \
         had got when its worker died, as saved/killed (saved: the load was seen rendered in the end).
         """
 

@@ -25,7 +25,7 @@ extension Supervisor {
             let lead = worker.memoryWarnedAt.map { milliseconds(clock.now - $0) }
             log.emit(.memoryLimit(residentBytes: resident, limitBytes: limit, warnedMsBefore: lead), view: worker.view?.id, pid: worker.pid)
             worker.endedFor = .exceededMemoryLimit
-            return kill(worker, because: "\(resident >> 20) MiB resident, over the \(limit >> 20) MiB limit", verdict: .killed(signal: SIGKILL))
+            return kill(worker, because: "\(resident >> 10) KiB resident, over the \(limit >> 10) KiB limit", verdict: .killed(signal: SIGKILL))
         }
         if worker.memoryWarnedAt == nil, resident * 100 >= limit * policy.memoryWarningPercent {
             worker.memoryWarnedAt = clock.now

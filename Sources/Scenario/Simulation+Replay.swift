@@ -68,10 +68,11 @@ extension Simulation {
 
     /// The incident's death, as the device dealt it. A kill goes where Jetsam would send it (`Killer`, the rule
     /// natural mode's Jetsam follows): to the lowest-ranked of the incident's worker and the spares waiting for a
-    /// view (the other replayed loads are other moments of the device, not beside this one), so a worker the
-    /// policy raised is passed by only when something ranked lower is there to die instead, and one in the
-    /// foreground dies when nothing is. A kill the device dealt in the foreground, or for the process's own
-    /// memory limit, takes the incident's worker whatever its band. A crash and a hang spare no one.
+    /// view (the other replayed loads are other moments of the device, not beside this one). When none of those
+    /// ranks lower, a worker the policy protected from the killer (foreground or boosted) is spared, as an
+    /// injected race spares it: the device's killer, which took a process it ranked low, had lower ones than
+    /// that to take. A kill the device dealt in the foreground, or for the process's own memory limit, takes the
+    /// incident's worker whatever its band. A crash and a hang spare no one.
     func replayDeath(of worker: Worker, _ incident: ReplayIncident) {
         let kind: FaultKind =
             switch incident.cause {
@@ -90,6 +91,9 @@ extension Simulation {
                 log.emit(.inject(kind: kind, oomScoreAdj: Int(other.handle.oomScoreAdjust() ?? 0)), pid: other.pid)
                 other.handle.signal(SIGKILL, by: .injection)
                 return supervisor.collectDeath(of: other)
+            }
+            if !ownLimit, worker.band?.isProtected == true {
+                return log.emit(.injectSpared(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
             }
             log.emit(.inject(kind: kind, oomScoreAdj: adjust), view: view?.id, pid: worker.pid)
             worker.handle.signal(SIGKILL, by: .injection)

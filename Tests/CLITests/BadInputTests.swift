@@ -15,7 +15,7 @@ extension Processes {
     /// is rebuilt on a sound worker: nothing else is affected.
     @Suite struct BadWorkers {
         @Test(arguments: [
-            ("random bytes", "out(os.urandom(4096))", "protocol-violation"),
+            ("random bytes", "out(random.Random(20).randbytes(4096))", "protocol-violation"),
             ("before hello", "out(frame(8, text(b'x')))", "protocol-violation"),
             ("oversize length", "out(hello); out(struct.pack('<IB', 1 << 30, 8))", "protocol-violation"),
             ("unknown type", "out(hello); out(frame(200))", "protocol-violation"),

@@ -6,7 +6,7 @@ import WireProtocol
 func badWorker(_ behaviour: String, in folder: TemporaryFolder) throws -> String {
     let script = """
         #!/usr/bin/env python3
-        import os, struct, sys, time
+        import os, random, struct, sys, time
         try:
             os.mkdir("\(folder.path)/launched")
         except FileExistsError:

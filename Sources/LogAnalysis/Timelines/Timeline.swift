@@ -114,10 +114,12 @@ package struct Timeline {
     package var death: Death?
 
     /// Why it ended, as WebKit prints it: the reason our own log gave its death (a kill for memory printed as the
-    /// crash WebKit takes it for), or the reason a device's log gave.
+    /// crash WebKit takes it for; none for a clean exit, which WebKit logs as a disconnect, with no reason), or the
+    /// reason a device's log gave.
     package var ending: TerminationCause? {
-        guard let reason = death?.reason else { return cause }
-        return [.oomProtected, .evictedForMemory].contains(reason) ? .crash : .named(reason)
+        guard let death else { return cause }
+        guard death.status != .normal else { return nil }
+        return [.oomProtected, .evictedForMemory].contains(death.reason) ? .crash : .named(death.reason)
     }
     package var unobserved = false
     /// A crash or JetsamEvent report's word on the death.
