@@ -10,7 +10,7 @@ import Vocabulary
 ///   {"id": "pid 4107", "kind": "killed-before-render",
 ///    "attachMs": [2, 6],          // launch → the raise (the view attaching): a number, or the [low, high] it lies in
 ///    "deathMs": 3.1,              // launch → death, the same way
-///    "band": "background",        // the band at death: foreground, boosted, background, hidden; or null, unknown
+///    "band": "background",        // the band at death: foreground, boosted, background, hidden, suspended, or null
 ///    "rendered": false,           // whether it had rendered; or null, unknown
 ///    "cause": "kill",             // kill (from outside: jetsam, a signal), crash, hang, or unknown
 ///    "detail": "jetsam: per-process-limit",

@@ -76,7 +76,8 @@ public final class IOSConsoleLog {
         case .hello:
             line(event, "ProcessSuspension", "\(throttler)\(W.didConnectToProcess):")
         case .priority(let band, _, _, let result, _, _):
-            let name = band == .foreground ? "Foreground" : "Background"
+            // A suspended process holds WebKit's near-suspended assertion (IOS-LOG-FORMATS.md).
+            let name = band == .foreground ? "Foreground" : band == .suspended ? "NearSuspended" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
             let prefix = "0x10c4\(String(pid * 0x10, radix: 16)) - \(W.processAssertion)"
             let target = "\(assertion) for process with \(W.pidEquals)\(pid)"

@@ -39,10 +39,10 @@ extension Simulation {
         let at = view.createdAt + moments.death
         let load = ObjectIdentifier(view.load)
         replayDeaths[load] = at
-        // A death in the background band after the view attached came when the user had left the view (another
+        // A death in a background band after the view attached came when the user had left the view (another
         // screen, another app): it is hidden before the death and shown again after, as the user came back to it.
         // Left on screen, its worker would meet the kill in the foreground, which the device never did.
-        if incident.band == .background || incident.band == .hidden, moments.death > moments.attach {
+        if [.background, .hidden, .suspended].contains(incident.band), moments.death > moments.attach {
             let leaves = max(view.createdAt + moments.attach, at - Self.leftBeforeDeath)
             view.timers.append(clock.schedule(at: leaves) { [weak self, weak view] in
                 guard let self, let view, !view.closed, view.visible else { return }

@@ -57,6 +57,18 @@ import Vocabulary
         #expect(export.text.split(separator: "\n").count == 3)
     }
 
+    /// A process last seen holding WebKit's near-suspended assertion died suspended: its band says so, and a
+    /// replay hides its view before the death.
+    @Test func aProcessThatDiedSuspendedIsReplayedSuspended() throws {
+        let log = #"""
+            2026-04-14 16:05:00.100000-0700 Reader[5200:71001] [ProcessSuspension] 0x1046c2b10 - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess NearSuspended Assertion' for process with PID=5310
+            2026-04-14 16:05:00.140250-0700 Reader[5200:71003] [ProcessSuspension] 0x1046c2b10 - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=5310, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}
+
+            """#
+        let export = try analyze([("a.log", Array(log.utf8))], replay: true).replay
+        #expect(export.schedule.incidents.first { $0.id == "pid 5310" }?.band == .suspended)
+    }
+
     /// The launch not in the input (a pid first seen taking an assertion), no time at all (Xcode 15+), the GPU
     /// process, and a death that names no pid.
     @Test func whatTheInputDoesNotTellIsAnIntervalAndSaysSo() throws {

@@ -58,6 +58,8 @@ import Vocabulary
         (.hello(spawnToHelloMs: 0.3, sandbox: .installed), [], true, [[.launch]]),
         (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), [], true,
          [[.assertionTaken]]),
+        (.priority(band: .suspended, nice: 10, oomScoreAdj: 1000, result: .applied, error: nil, rbs: nil), [], true,
+         [[.assertionTaken]]),
         (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .noSuchProcess, error: nil, rbs: .targetMissing),
          [], true, [[.assertionError], [.assertionFailed]]),
         (.commit(url: "app://local/"), [], true, [[.pageBound]]),

@@ -49,7 +49,8 @@ package enum OwnLogRecord {
         case .interrupt: return [Observation(.hostQuit, pid: nil)]
         case .priority(let band, _, _, let result, _, _) where result == .applied || result == .noSuchProcess:
             var observation = make(result == .applied ? .assertionTaken : .assertionFailed)
-            observation.assertion = AssertionName(role: band == .foreground ? .foreground : .background, process: .webContent)
+            let role: AssertionName.Role = band == .foreground ? .foreground : band == .suspended ? .suspended : .background
+            observation.assertion = AssertionName(role: role, process: .webContent)
             if result == .noSuchProcess { observation.error = AssertionError(domain: .assertion, code: 2, reason: .doesNotExist) }
             return [observation]
         case .launchFailed:

@@ -44,8 +44,8 @@ extension Incident.Moments {
         if let truth = t.death {
             band = truth.band
         } else if let taken = t.band, !taken.stamp.later(than: at) {
-            // iOS logs name two assertions a process holds: foreground, or background (and suspended, lower still).
-            band = taken.role == .foreground ? .foreground : .background
+            // iOS logs name the assertions a process holds: foreground, background, or (lower still) suspended.
+            band = taken.role == .foreground ? .foreground : taken.role == .suspended ? .suspended : .background
         }
         if let truth = t.death {
             rendered = truth.rendered
