@@ -17,6 +17,10 @@ public enum WebKitWording {
     public static let addProcess: StaticString = "addProcess"
     public static let takeProcess: StaticString = "takeProcess"
     public static let didConnectToProcess: StaticString = "didConnectToProcess"
+    /// Suspension (ProcessThrottler.cpp): PrepareToSuspend sent; the process answered; or its 20 s ran out.
+    public static let sendPrepareToSuspendIPC: StaticString = "sendPrepareToSuspendIPC"
+    public static let processReadyToSuspend: StaticString = "processReadyToSuspend"
+    public static let prepareToSuspendTimeoutTimerFired: StaticString = "prepareToSuspendTimeoutTimerFired"
     public static let didDisconnectFromProcess: StaticString = "didDisconnectFromProcess"
 
     // Assertions: the foreground or background priority WebKit asks RunningBoard for.

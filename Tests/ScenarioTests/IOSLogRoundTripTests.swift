@@ -70,6 +70,9 @@ import Vocabulary
         (.launchFailed(reason: "ENOENT"), [], true, [[.launchFailed]]),
         (.unresponsive(timeoutMs: 3000), [], true, [[.unresponsive]]),
         (.responsive(afterMs: 900), [], true, [[.responsive]]),
+        (.prepareToSuspend, [], true, [[.preparingToSuspend]]),
+        (.suspended(answered: true), [], true, [[.suspended]]),
+        (.suspended(answered: false), [], true, [[.suspended]]),
         (.death(.init(
             status: .normal, terminationReason: .idleExit, exit: .code(0), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
             lifetimeMs: 5, cause: .worker, shutdown: true)), [], true, [[.teardown]]),

@@ -32,6 +32,9 @@ package struct Observation {
         case unresponsive
         /// It answered after it was found unresponsive.
         case responsive
+        /// WebKit told it to prepare to suspend; then it was suspended (it answered, or its time ran out).
+        case preparingToSuspend
+        case suspended
         case gpuExited
         /// Evidence of a kill from outside: SIGKILL reported by launchd, memorystatus, jetsam.
         case killed

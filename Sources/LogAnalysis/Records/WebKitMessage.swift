@@ -23,6 +23,10 @@ package enum WebKitMessage {
                 out.append(Observation(.launch, pid: pid))
             } else if m.contains(M.didDisconnectFromProcess) {
                 out.append(Observation(.teardown, pid: pid))
+            } else if m.contains(M.sendPrepareToSuspendIPC) {
+                out.append(Observation(.preparingToSuspend, pid: pid, process: .webContent))
+            } else if m.contains(M.processReadyToSuspend) || m.contains(M.prepareToSuspendTimeoutTimerFired) {
+                out.append(Observation(.suspended, pid: pid, process: .webContent))
             }
         } else if m.contains(M.processAssertion) {
             assertion(m, &out)
@@ -306,6 +310,9 @@ private enum Words {
     package static let didConnectToProcess = bytes(W.didConnectToProcess)
     package static let didConnectToProcessOpen = bytes(W.didConnectToProcess) + bytes("(")
     package static let didDisconnectFromProcess = bytes(W.didDisconnectFromProcess)
+    package static let sendPrepareToSuspendIPC = bytes(W.sendPrepareToSuspendIPC)
+    package static let processReadyToSuspend = bytes(W.processReadyToSuspend)
+    package static let prepareToSuspendTimeoutTimerFired = bytes(W.prepareToSuspendTimeoutTimerFired)
     package static let failedToAcquire = bytes(W.failedToAcquire)
     package static let unableToAcquire = bytes("Unable to acquire")
     package static let successfullyTook = bytes(W.successfullyTook)

@@ -96,6 +96,8 @@ extension Observation {
         case .reused: return "taken from the process cache"
         case .unresponsive: return "unresponsive"
         case .responsive: return "responsive again"
+        case .preparingToSuspend: return "told to prepare to suspend"
+        case .suspended: return "suspended"
         case .gpuExited: return "the GPU process exited"
         case .killed: return killReason.map { "killed by RunningBoard: \($0)" } ?? "killed (SIGKILL)"
         case .crashed: return "crashed (signal \(number ?? 0))"

@@ -258,6 +258,8 @@ extension Timeline {
             guard o.kind == .assertionTaken else { return }
             if later(alive) { alive = stamp }
             if [.foreground, .background, .suspended].contains(role), later(band?.stamp) { band = (role, stamp) }
+        case .suspended:
+            if later(band?.stamp) { band = (.suspended, stamp) }
         case .launch, .alive, .render:
             if later(alive) { alive = stamp }
         default:
