@@ -74,13 +74,12 @@ extension Browser {
         do throws(FileError) {
             if let (found, written) = try result.get() {
                 try journal.rewrite(editor.texts.prefix(Int(acked)))
-                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(Int(acked), "input"))
+                journalRewritten(found: found, written: written, holding: acked)
             }
         } catch {
             return supervisor.abort(because: error.description)
         }
-        editor.synced(through: acked)
-        log.emit(.journalSynced(records: Int(acked), typed: typed, digest: String(digest, radix: 16)))
+        journalSaved(through: acked, typed: typed, digest: digest)
         syncJournal()
     }
 
@@ -95,15 +94,25 @@ extension Browser {
         do {
             let acked = editor.acked
             if let (found, written) = try journal.sync(inputs: editor.texts.prefix(Int(acked))) {
-                fileRewritten(.journal, journal.path, found: found, written: written, from: counted(Int(acked), "input"))
+                journalRewritten(found: found, written: written, holding: acked)
             }
             guard pending else { return }
-            editor.synced(through: acked)
-            log.emit(.journalSynced(
-                records: Int(acked), typed: editor.typed, digest: String(editor.ackedDigest, radix: 16)))
+            journalSaved(through: acked, typed: editor.typed, digest: editor.ackedDigest)
         } catch {
             supervisor.abort(because: error.description)
         }
+    }
+
+    /// The journal holds inputs 1…`acked` on the disk: the log says so.
+    private func journalSaved(through acked: UInt64, typed: Int, digest: UInt64) {
+        editor?.synced(through: acked)
+        log.emit(.journalSynced(records: Int(acked), typed: typed, digest: String(digest, radix: 16)))
+    }
+
+    /// Another process had cut the journal short or written to it; it was written again whole.
+    private func journalRewritten(found: Int, written: Int, holding acked: UInt64) {
+        guard let path = editor?.journal?.path else { return }
+        fileRewritten(.journal, path, found: found, written: written, from: counted(Int(acked), "input"))
     }
 
     /// Stops typing; once every input is acknowledged, the worker is asked for its document, and the run can end.

@@ -66,8 +66,9 @@ extension Supervisor {
         case .suspended:
             worker.handle.signal(SIGCONT, by: .supervisor)
             step(worker, .resumed)
-            let stopped = worker.suspendedAt.map { milliseconds(clock.now - $0) } ?? 0
-            log.emit(.resumed(suspendedMs: stopped), view: worker.view?.id, pid: worker.pid)
+            if let since = worker.suspendedAt {
+                log.emit(.resumed(suspendedMs: milliseconds(clock.now - since)), view: worker.view?.id, pid: worker.pid)
+            }
             send(.processDidResume, to: worker)
             watchLiveness(of: worker)
         }

@@ -80,7 +80,7 @@ extension Supervisor {
 
     /// A worker found unresponsive answered after all.
     func responsive(_ worker: Worker) {
-        let since = worker.unresponsiveAt ?? clock.now
+        guard let since = worker.unresponsiveAt else { return }
         log.emit(.responsive(afterMs: milliseconds(clock.now - since)), view: worker.view?.id, pid: worker.pid)
     }
 }

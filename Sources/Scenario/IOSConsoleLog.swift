@@ -106,9 +106,10 @@ public final class IOSConsoleLog {
             }
             line(event, "Process", "\(process)\(W.requestTermination): reason=\(why.webKitName)")
         case .prepareToSuspend:
-            throttlerLine(event, pid: pid, W.sendPrepareToSuspendIPC)
+            line(event, "ProcessSuspension", "\(throttler)\(W.sendPrepareToSuspendIPC):")
         case .suspended(let answered):
-            throttlerLine(event, pid: pid, answered ? W.processReadyToSuspend : W.prepareToSuspendTimeoutTimerFired)
+            let step = answered ? W.processReadyToSuspend : W.prepareToSuspendTimeoutTimerFired
+            line(event, "ProcessSuspension", "\(throttler)\(step):")
         case .unresponsive:
             unresponsive.insert(Int32(pid))
             line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
@@ -154,11 +155,6 @@ public final class IOSConsoleLog {
         let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
         pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
             + "[\(identity)] \(W.reportedByLaunchd)2, \(signal), \(signal))\n"
-    }
-
-    /// A ProcessThrottler line, as WebKit's `PROCESSTHROTTLER_RELEASE_LOG_WITH_PID` writes it.
-    private func throttlerLine(_ event: Event, pid: Int, _ method: StaticString) {
-        line(event, "ProcessSuspension", "0x10c5\(String(pid * 0x10, radix: 16)) - [PID=\(pid)] \(W.processThrottler)::\(method):")
     }
 
     private func line(_ event: Event, _ category: String, _ message: String) {
