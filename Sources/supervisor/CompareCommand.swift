@@ -26,7 +26,7 @@ enum CompareCommand {
         if replay == nil && arguments.given(options.repeats) {
             throw UsageError("'\(options.repeats.entry.name)' is for '--replay': without a schedule there is nothing to replay")
         }
-        let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth)
+        let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth(replaying: replay != nil))
         if let replay {
             workload.settings.replay = replay
             workload.settings.loads = replay.incidents.count * arguments[options.repeats]
@@ -115,10 +115,15 @@ enum CompareCommand {
         return (summaries, outcomes)
     }
 
-    /// Policies run at once by default: one a CPU pair, as each keeps a supervisor thread and a worker busy. More
-    /// would make each wait for a CPU, and its times would measure the machine rather than the policy (2 at once on
-    /// 2 CPUs multiplied the median time to visible of the policies that launch a worker a load by 10).
-    static var defaultWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) / 2) }
+    /// How many policies run at once without `--jobs`. A drawn workload's outcome (which loads raced, died, went
+    /// blank) is fixed by its seed, so it runs one a CPU: on 2 CPUs, seeds 1–3 at 2,000 loads and 1/200 took 38–40 s
+    /// instead of 73–78 s with the same blank loads, the median time to visible 1.1–1.45 times as long (the
+    /// workers' renders share the CPUs). A replay deals its moments in real time to the millisecond, so it keeps a
+    /// CPU pair a policy: a supervisor thread and a worker each busy.
+    static func defaultWidth(replaying: Bool) -> Int {
+        let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return max(1, replaying ? cpus / 2 : cpus)
+    }
 
     /// Each policy's run, `width` at once (`SideBySide`), in the policies' order, with one progress line for all;
     /// the policies not started when a signal came are left out, as when one runs after another.
