@@ -65,6 +65,13 @@ extension PolicyField {
             "memory-warning", .integer(1...100, "<%>"), \.memoryWarningPercent, json: .number,
             help: "The share of the memory limit at which a worker is warned, once, before it is killed."),
         PolicyField(
+            "cpu-limit", .integer(0...10_000, "<%>"), \.cpuLimitPercent, json: .number,
+            help: "The most CPU, in percent of one CPU, a hidden view's worker may use on average over the CPU window; "
+                + "past it, it is killed for exceeding it (WebKit's ExceededCPULimit); 0: no limit."),
+        PolicyField(
+            "cpu-window", .milliseconds(1...3_600_000), \.cpuWindowNanoseconds, json: .number,
+            help: "The window the CPU limit averages over, begun again whenever the view is shown or hidden."),
+        PolicyField(
             "max-recoveries", .countOrUnlimited(0...1_000_000), \.maxRecoveries, json: .number,
             help: "Recoveries of one load before it is given up."),
         PolicyField(

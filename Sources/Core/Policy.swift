@@ -69,6 +69,13 @@ public struct Policy: Sendable, Equatable {
     /// The share of the limit, in percent, at which a worker is warned once first (`memory-warning`), as WebKit
     /// tells a page at its footprint thresholds before the limit.
     public var memoryWarningPercent = 80
+    /// The most CPU, in percent of one CPU, a worker whose view is hidden may use on average over a window; past
+    /// it, it is killed for exceeding it (WebKit's `ExceededCPULimit`, for a process with no visible page). 0: no
+    /// limit, as WebKit sets none unless the app does.
+    public var cpuLimitPercent = 0
+    /// The window the CPU limit averages over, restarted whenever the view is shown or hidden: WebKit's
+    /// `cpuMonitoringInterval` (WebProcessCocoa.mm), 8 minutes.
+    public var cpuWindowNanoseconds = 480_000_000_000
     /// The reasons, as the app is told them, that the termination callback recovers from (with a delegate).
     public var recoverOn = Set(ToldTerminationReason.allCases)
     /// What a detected death or blank does; nil: nothing (a detection is still logged).

@@ -59,7 +59,10 @@ extension Supervisor {
         if let worker = view.worker, !worker.reaped { resume(worker) }
         // A death just delivered took the worker from the view; an undelivered one left the dead proxy, which the
         // assertion then finds gone.
-        if let worker = view.worker { setBand(band(for: worker), of: worker, assertion: true) }
+        if let worker = view.worker {
+            setBand(band(for: worker), of: worker, assertion: true)
+            watchCPU(of: worker)
+        }
         if let recovery = view.deferredRecovery {
             view.deferredRecovery = nil
             recover(view, recovery, because: .shown)
@@ -71,7 +74,10 @@ extension Supervisor {
     package func hide(_ view: View) {
         view.visible = false
         log.emit(.hide(load: view.load.index), view: view.id, pid: view.worker?.pid)
-        if let worker = view.worker { setBand(band(for: worker), of: worker) }
+        if let worker = view.worker {
+            setBand(band(for: worker), of: worker)
+            watchCPU(of: worker)
+        }
         suspendLater(view)
     }
 
@@ -100,6 +106,7 @@ extension Supervisor {
             resume(worker)
             view.worker = nil
             worker.view = nil
+            watchCPU(of: worker)
             if !park(worker) { shutDown(worker) }
         }
         log.emit(.viewClose, view: view.id)

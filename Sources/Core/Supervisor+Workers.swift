@@ -66,6 +66,7 @@ extension Supervisor {
         step(worker, .newPage)
         log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
         setBand(band(for: worker), of: worker)
+        watchCPU(of: worker)
         if worker.conversation.saidHello { sendLoad(to: worker, of: view) }
     }
 

@@ -30,6 +30,9 @@ package final class Worker {
     var suspendedAt: Int?
     /// The next reading of its memory, under a policy with a memory limit.
     var memoryTimer: TimerID?
+    /// Its CPU window, under a policy with a CPU limit while its view is hidden: when it began, the CPU time used by
+    /// then, and its end.
+    var cpuWindow: (began: Int, used: Int, timer: TimerID)?
     /// When it was warned that its memory neared the limit.
     var memoryWarnedAt: Int?
     /// When it was last found unresponsive.

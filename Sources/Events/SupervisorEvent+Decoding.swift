@@ -105,6 +105,9 @@ extension SupervisorEvent {
             self = .memoryLimit(
                 residentBytes: try r.int("residentBytes"), limitBytes: try r.int("limitBytes"),
                 warnedMsBefore: try r.optionalDouble("warnedMsBefore"))
+        case "cpu-limit":
+            self = .cpuLimit(
+                usedPercent: try r.double("usedPercent"), limitPercent: try r.int("limitPercent"), windowMs: try r.int("windowMs"))
         case "unresponsive": self = .unresponsive(timeoutMs: try r.int("timeoutMs"))
         case "responsive": self = .responsive(afterMs: try r.double("afterMs"))
         case "watchdog": self = .watchdog(title: try r.string("title"))

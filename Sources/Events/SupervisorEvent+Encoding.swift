@@ -47,6 +47,7 @@ extension SupervisorEvent {
         case .resumed: "resumed"
         case .memoryWarning: "memory-warning"
         case .memoryLimit: "memory-limit"
+        case .cpuLimit: "cpu-limit"
         case .unresponsive: "unresponsive"
         case .responsive: "responsive"
         case .watchdog: "watchdog"
@@ -133,6 +134,8 @@ extension SupervisorEvent {
         case .memoryWarning(let resident, let limit): f.int("residentBytes", resident).int("limitBytes", limit)
         case .memoryLimit(let resident, let limit, let lead):
             f.int("residentBytes", resident).int("limitBytes", limit).double("warnedMsBefore", lead)
+        case .cpuLimit(let used, let limit, let window):
+            f.double("usedPercent", used).int("limitPercent", limit).int("windowMs", window)
         case .unresponsive(let timeout): f.int("timeoutMs", timeout)
         case .responsive(let after): f.double("afterMs", after)
         case .watchdog(let title): f.string("title", title)

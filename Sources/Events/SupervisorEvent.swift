@@ -105,6 +105,9 @@ public enum SupervisorEvent: Equatable, Sendable {
     case memoryWarning(residentBytes: Int, limitBytes: Int)
     /// Its resident memory passed the limit: it is killed next, `warnedMsBefore` after its warning (nil: none came).
     case memoryLimit(residentBytes: Int, limitBytes: Int, warnedMsBefore: Double?)
+    /// Its view hidden for a whole CPU window, it used more CPU than the policy's limit (percent of one CPU): it
+    /// is killed next.
+    case cpuLimit(usedPercent: Double, limitPercent: Int, windowMs: Int)
     /// The title watchdog found the view blank.
     case watchdog(title: String)
     /// A message sent to a view's worker whose death was not delivered.

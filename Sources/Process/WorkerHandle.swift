@@ -31,6 +31,8 @@ package protocol WorkerHandle: AnyObject {
     func apply(_ band: PriorityBand, _ bands: PriorityBands) -> PriorityResult
     /// Its resident memory now; nil if that cannot be read (it is exiting).
     func residentBytes() -> Int?
+    /// CPU time it has used so far, in nanoseconds; nil if that cannot be read (it is exiting).
+    func cpuNanoseconds() -> Int?
     /// How readily the OOM killer takes it now; nil if that cannot be read.
     func oomScoreAdjust() -> Int32?
 }

@@ -117,6 +117,10 @@ package final class WorkerProcess: WorkerHandle {
         (try? Sys.residentPages(pid)).map { $0 * Self.pageSize }
     }
 
+    package func cpuNanoseconds() -> Int? {
+        try? Sys.cpuNanoseconds(pid)
+    }
+
     package func oomScoreAdjust() -> Int32? {
         try? Sys.oomScoreAdjust(pid)
     }

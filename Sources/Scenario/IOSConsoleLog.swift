@@ -20,6 +20,8 @@ public final class IOSConsoleLog {
     private var terminating: Set<Int32> = []
     /// Workers found unresponsive that have not answered since.
     private var unresponsive: Set<Int32> = []
+    /// Workers in the foreground band: over the memory limit, theirs is WebKit's active limit, not the inactive one.
+    private var foreground: Set<Int32> = []
 
     /// What `run --log-format ios` writes: its first line is in the Xcode envelope, after a timestamp of fixed
     /// width, from the process `supervisor` (or the runningboardd it writes for).
@@ -76,6 +78,8 @@ public final class IOSConsoleLog {
         case .hello:
             line(event, "ProcessSuspension", "\(throttler)\(W.didConnectToProcess):")
         case .priority(let band, _, _, let result, _, _):
+            if result == .applied && band == .foreground { foreground.insert(Int32(pid)) }
+            if result == .applied && band != .foreground { foreground.remove(Int32(pid)) }
             // A suspended process holds WebKit's near-suspended assertion (IOS-LOG-FORMATS.md).
             let name = band == .foreground ? "Foreground" : band == .suspended ? "NearSuspended" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
@@ -105,6 +109,14 @@ public final class IOSConsoleLog {
                 line(event, "Process", "\(process)\(W.didBecomeUnresponsive):")
             }
             line(event, "Process", "\(process)\(W.requestTermination): reason=\(why.webKitName)")
+        case .memoryWarning(let resident, _):
+            line(event, "PerformanceLogging", "\(process)\(W.didExceedMemoryFootprintThreshold): WebProcess exceeded notification threshold (current footprint: \(resident >> 20) MB)")
+        case .memoryLimit:
+            let active = foreground.contains(Int32(pid))
+            let limit = active ? W.didExceedActiveMemoryLimit : W.didExceedInactiveMemoryLimit
+            line(event, "PerformanceLogging", "\(process)\(limit): Terminating WebProcess because it has exceeded the \(active ? "active" : "inactive") memory limit")
+        case .cpuLimit:
+            line(event, "PerformanceLogging", "\(process)\(W.didExceedCPULimit): Terminating background WebProcess that has exceeded the background CPU limit")
         case .prepareToSuspend:
             line(event, "ProcessSuspension", "\(throttler)\(W.sendPrepareToSuspendIPC):")
         case .suspended(let answered):
@@ -120,6 +132,7 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(process)\(Self.failedToLaunch)")
         case .death(let death):
             unresponsive.remove(Int32(pid))
+            foreground.remove(Int32(pid))
             died(death, event, pid: pid, proxy: proxy)
         case .termination(_, let why):
             line(event, "Loading", "\(webPage)\(W.processDidTerminate): (pid \(pid)), reason=\(why.webKitName)")

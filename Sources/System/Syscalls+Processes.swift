@@ -59,6 +59,14 @@ extension Sys {
         return Int32(value)
     }
 
+    /// CPU time `pid` has used, user and system, in nanoseconds (to the clock tick): /proc/PID/stat.
+    package static func cpuNanoseconds(_ pid: Int32) throws(SystemError) -> Int {
+        guard let stat = ProcFS.stat(.pid(pid)) else { throw SystemError("read(/proc/\(pid)/stat)", errno: ESRCH) }
+        return Int(stat.cpuTicks) * (1_000_000_000 / clockTicksPerSecond)
+    }
+
+    private static let clockTicksPerSecond = sysconf(Int32(_SC_CLK_TCK))
+
     /// Resident pages of `pid`: the second field of /proc/PID/statm.
     package static func residentPages(_ pid: Int32) throws(SystemError) -> Int {
         guard let pages = ProcFS.residentPages(.pid(pid)) else { throw SystemError("read(/proc/\(pid)/statm)", errno: ESRCH) }

@@ -29,6 +29,8 @@ package final class FakeWorker: WorkerHandle {
     package var pendingOutput = 0
     /// Its resident memory while it lives.
     package var resident = 1 << 20
+    /// CPU time it has used, as a test sets it.
+    package var cpu = 0
     /// What reading its channel fails with once what it sent before is read: a frame it garbled.
     private var garbled: WireError?
     /// Stopped (SIGSTOP): it answers nothing until continued.
@@ -127,6 +129,8 @@ package final class FakeWorker: WorkerHandle {
     }
 
     package func residentBytes() -> Int? { exit == nil ? resident : nil }
+
+    package func cpuNanoseconds() -> Int? { exit == nil ? cpu : nil }
 
     package func oomScoreAdjust() -> Int32? {
         guard exit == nil, let band = bands.last else { return nil }

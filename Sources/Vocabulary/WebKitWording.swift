@@ -33,6 +33,12 @@ public enum WebKitWording {
     public static let didBecomeUnresponsive: StaticString = "didBecomeUnresponsive"
     public static let didBecomeResponsive: StaticString = "didBecomeResponsive"
     public static let requestTermination: StaticString = "requestTermination"
+    /// The limits (WebProcessProxy.cpp): a memory footprint threshold passed (a warning, not an end), and the
+    /// memory and background CPU limits, past which it is terminated.
+    public static let didExceedMemoryFootprintThreshold: StaticString = "didExceedMemoryFootprintThreshold"
+    public static let didExceedActiveMemoryLimit: StaticString = "didExceedActiveMemoryLimit"
+    public static let didExceedInactiveMemoryLimit: StaticString = "didExceedInactiveMemoryLimit"
+    public static let didExceedCPULimit: StaticString = "didExceedCPULimit"
     public static let shutDown: StaticString = "shutDown"
     /// `processDidTerminate` and `dispatchProcessDidTerminate`, the page's side of a death.
     public static let processDidTerminate: StaticString = "processDidTerminate"

@@ -129,7 +129,7 @@ import Testing
         ("name=a,b=c", "'--policy': no field 'b'; the fields are name, base, observe, launch, hidden, detect, delegate, "
             + "watchdog, "
             + "recover, recover-on, hidden-recover, cooldown, suspend, suspend-after, unresponsive, memory-limit, "
-            + "memory-warning, max-recoveries, "
+            + "memory-warning, cpu-limit, cpu-window, max-recoveries, "
             + "crash-restarts, crash-window, backoff, backoff-growth, spares and reuse"),
         ("recover-on=crash+oom", "'--policy': 'recover-on' takes all, or reasons joined by '+' from exceeded-memory-limit, "
             + "exceeded-cpu-limit, requested-by-client, crash or exceeded-shared-process-crash-limit, not 'crash+oom'"),

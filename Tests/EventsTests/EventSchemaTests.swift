@@ -42,6 +42,7 @@ import Vocabulary
         .prepareToSuspend, .suspended(answered: true), .resumed(suspendedMs: 60_000.5),
         .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: 31.5),
         .memoryLimit(residentBytes: 101 << 20, limitBytes: 100 << 20, warnedMsBefore: nil),
+        .cpuLimit(usedPercent: 61.5, limitPercent: 50, windowMs: 480_000),
         .crashLoop(load: 1, crashes: 4, windowMs: 10000), .giveUp(load: 1, recoveries: 5), .watchdog(title: ""),
         .deadChannelSend(message: .titleQuery), .inject(kind: .race, oomScoreAdj: 0), .injectSpared(kind: .replayKill, oomScoreAdj: -1000),
         .tabRealized(tab: 1, reason: .liveState, entries: 3, index: 2),
@@ -63,7 +64,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 63)
+        #expect(Set(Self.samples.map(\.name)).count == 64)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

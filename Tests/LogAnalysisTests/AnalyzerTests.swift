@@ -109,6 +109,21 @@ import Vocabulary
         #expect(try analyze(memory).summaryOfIncidents == ["92583 killed-after-render confirmed"])
     }
 
+    /// Only WebKit's terminating lines end a process: a footprint threshold warns, and a process over the CPU limit
+    /// with a visible page is left alone (WebProcessProxy.cpp, `didExceedCPULimit`).
+    @Test func aLimitLineThatTerminatesNothingEndsNothing() throws {
+        let spared = """
+            2025-03-02 10:11:20.000000+0100 MyApp[4100:99001] [PerformanceLogging] 0x1 - [PID=4107] WebProcessProxy::didExceedMemoryFootprintThreshold: WebProcess exceeded notification threshold (current footprint: 300 MB)
+            2025-03-02 10:11:21.000000+0100 MyApp[4100:99001] [PerformanceLogging] 0x1 - [PID=4107] WebProcessProxy::didExceedCPULimit: WebProcess has exceeded the background CPU limit but we are not terminating it because it has a visible page
+            """
+        #expect(try analyze(Fixture.launched(spared)).incidents.isEmpty)
+        let ended = Fixture.launched("""
+            2025-03-02 10:11:12.200000+0100 MyApp[4100:99001] [Loading] 0x1 - [pageProxyID=7, webPageID=8, PID=4107] WebPageProxy::didFinishDocumentLoadForFrame:
+            2025-03-02 10:11:22.000000+0100 MyApp[4100:99001] [PerformanceLogging] 0x1 - [PID=4107] WebProcessProxy::didExceedCPULimit: Terminating background WebProcess that has exceeded the background CPU limit
+            """)
+        #expect(try analyze(ended).incidents.count == 1)
+    }
+
     /// Numeric reasons changed meaning across WebKit versions: a sibling line of the same burst decodes them.
     @Test func aNumericReasonIsDecodedFromASiblingLine() throws {
         let decoded = Fixture.launched("""

@@ -73,6 +73,10 @@ import Vocabulary
         (.prepareToSuspend, [], true, [[.preparingToSuspend]]),
         (.suspended(answered: true), [], true, [[.suspended]]),
         (.suspended(answered: false), [], true, [[.suspended]]),
+        // A footprint threshold is a warning, not an end; the limits end the process, with their reason.
+        (.memoryWarning(residentBytes: 96 << 20, limitBytes: 128 << 20), [], true, [[.memoryWarning]]),
+        (.memoryLimit(residentBytes: 129 << 20, limitBytes: 128 << 20, warnedMsBefore: 40), [], true, [[.terminated]]),
+        (.cpuLimit(usedPercent: 61.5, limitPercent: 50, windowMs: 480_000), [], true, [[.terminated]]),
         (.death(.init(
             status: .normal, terminationReason: .idleExit, exit: .code(0), reason: nil, rendered: true, attached: true, spare: false, band: .foreground,
             lifetimeMs: 5, cause: .worker, shutdown: true)), [], true, [[.teardown]]),
@@ -111,5 +115,17 @@ import Vocabulary
         }
         let told = try lines([.termination(status: .killed, reason: reason)]).flatMap(\.causes)
         #expect(told == [expected, expected])
+    }
+
+    /// The limits' own lines name their reason, in the active or the inactive wording by the worker's last band.
+    @Test func theLimitsAreReadBackToTheirReasons() throws {
+        let foreground = SupervisorEvent.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil)
+        let memory = SupervisorEvent.memoryLimit(residentBytes: 129 << 20, limitBytes: 128 << 20, warnedMsBefore: nil)
+        let active = try lines([memory], after: [foreground])
+        #expect(active.map(\.causes) == [[.named(.exceededMemoryLimit)]] && active[0].line.contains("didExceedActiveMemoryLimit"))
+        let inactive = try lines([memory])
+        #expect(inactive.map(\.causes) == [[.named(.exceededMemoryLimit)]] && inactive[0].line.contains("didExceedInactiveMemoryLimit"))
+        let cpu = try lines([.cpuLimit(usedPercent: 61.5, limitPercent: 50, windowMs: 480_000)])
+        #expect(cpu.map(\.causes) == [[.named(.exceededCPULimit)]])
     }
 }

@@ -33,10 +33,41 @@ extension BesideOthers {
             let death = try #require(events.first { $0["event"] as? String == "death" })
             #expect(death["terminationReason"] as? String == "exceeded-memory-limit" && death["status"] as? String == "killed")
             #expect(run.stdout.contains(#""deathsByReason":{"exceeded-memory-limit":1}"#), "\(run.stdout)")
+            try expectReadBack("exceeded-memory-limit", from: log, line: "reason=ExceededMemoryLimit")
+        }
+
+        /// A page that keeps 80% of a CPU busy, loaded in a hidden tab and in a visible view, under a 30% limit over
+        /// 300 ms windows: the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
+        /// is left alone for its whole dwell; the analyzer reads the reason back from the iOS log.
+        @Test func aBusyHiddenPageOverTheCPULimitIsKilled() throws {
+            let content = try TemporaryFolder(["page.html": page("Busy", render: "memory=1MB; busy=80%")])
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/run.jsonl"
+            let run = try runSupervisor([
+                "run", "--loads", "2", "--views", "2", "--hidden", "1", "--hidden-time", "1000", "--dwell", "700",
+                "--content", content.path, "--log", log, "--log-format", "ios", "--json", "--blank-timeout", "1000",
+                "--policy", "base=none,cpu-limit=30,cpu-window=300,max-recoveries=0",
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let events = logEvents(log)
+            let limits = events.filter { $0["event"] as? String == "cpu-limit" }
+            #expect(limits.count == 1)
+            let used = try #require(limits.first?["usedPercent"] as? Double)
+            #expect(used > 30, "\(used)")
+            // Which ends first depends on the machine's load: the hidden tab's window or the visible view's dwell.
+            let deaths = events.filter { $0["event"] as? String == "death" }
+                .map { "\($0["terminationReason"] as? String ?? "?") in \($0["band"] as? String ?? "?")" }
+            #expect(deaths.sorted() == ["exceeded-cpu-limit in hidden", "idle-exit in foreground"], "\(deaths)")
+            try expectReadBack("exceeded-cpu-limit", from: log, line: "didExceedCPULimit: Terminating background WebProcess")
+        }
+
+        /// The run's iOS log has `line`, `analyze --truth` reads the one death back to `reason`, and no worker is
+        /// left.
+        func expectReadBack(_ reason: String, from log: String, line: String) throws {
             let ios = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
-            #expect(ios.contains("reason=ExceededMemoryLimit"))
+            #expect(ios.contains(line))
             let analyzed = try runSupervisor(["analyze", log + ".ios.log", "--truth", log, "--json"])
-            #expect(analyzed.stdout.contains(#"{"reason":"exceeded-memory-limit","truth":1,"matched":1,"recall":1.0}"#),
+            #expect(analyzed.stdout.contains(#"{"reason":"\#(reason)","truth":1,"matched":1,"recall":1.0}"#),
                     "\(analyzed.stdout.suffix(1000))")
             #expect(orphanedWorkers().isEmpty)
         }

@@ -4,7 +4,8 @@ import WorkerRuntime
 ///
 /// Faults are declared by documents because web content is what crashes real content processes:
 /// `<meta name="x-fault" content="segv; when=rendered">`, `hang=4s` for a hang that ends, or `syscall=open` for a
-/// call the sandbox forbids. Work is declared the same way: `<meta name="x-render" content="memory=64MB; cpu=20ms">`.
+/// call the sandbox forbids. Work is declared the same way: `<meta name="x-render" content="memory=64MB; cpu=20ms">`,
+/// and `busy=40%` for a page whose scripts keep that share of a CPU busy once it has rendered.
 /// Sub-resources are `<img src>` and `<iframe src>`; what the page does once rendered (a link the user follows, a
 /// form, a redirect) is declared too: `<meta name="x-navigate" content="type=link; url=https://example.com/">`,
 /// `frame=sub` for a sub-frame.
@@ -36,6 +37,8 @@ struct Document {
     var cpuNanoseconds = 0
     /// How long its memory takes to grow to `memoryBytes` (`grow=2s`), as a page that allocates as it goes; 0: at once.
     var growNanoseconds = 0
+    /// The share of a CPU, in percent, the page keeps busy once rendered, for as long as it is loaded (`busy=40%`).
+    var busyPercent = 0
     var fault: (kind: Fault, when: Moment)?
     /// A hang that ends (`hang=4s`): the worker reads nothing for that long at its moment, then goes on.
     var stall: (nanoseconds: Int, when: Moment)?
@@ -125,6 +128,8 @@ struct Document {
                 cpuNanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) ?? 0
             } else if key.matches("grow") {
                 growNanoseconds = Document.quantity(value, units: Document.timeUnits, upTo: Document.maxCPUNanoseconds) ?? 0
+            } else if key.matches("busy") {
+                busyPercent = Document.quantity(value, units: [("%", 1)], upTo: 100) ?? 0
             }
         }
     }

@@ -10,6 +10,8 @@ struct Worker {
     /// The digest of `typed`, kept as it grows: each input costs its own bytes, never the whole document's.
     var typedDigest = documentDigestBasis
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
+    /// The share of a CPU, in percent, the rendered page keeps busy until it is unloaded.
+    var busyPercent = 0
     var deferred: [ToWorker] = []
     /// The tab's back/forward list as this worker knows it: given by the supervisor on restore, grown by commits.
     /// The supervisor's list is the same type, so the two agree on every step, the cap included.
@@ -26,7 +28,7 @@ struct Worker {
         let sandbox = Sandbox.enter(input: channel.input, output: channel.output)
         channel.send(.hello(pid: wr_getpid(), version: protocolVersion, sandbox: sandbox))
         while true {
-            let message = deferred.isEmpty ? channel.receive(wait: true)! : deferred.removeFirst()
+            let message = deferred.isEmpty ? nextMessage() : deferred.removeFirst()
             switch message {
             case .load(let next, let replace): navigate(to: next, entry: replace ? .replace : .push)
             case .reload: if let entry = history.current { navigate(to: entry.url, entry: .stay) }
@@ -41,6 +43,21 @@ struct Worker {
             default: answer(message)
             }
         }
+    }
+
+    /// The next message. While the page keeps busy, the worker spins its share of every 10 ms and waits out the
+    /// rest for a message, so it answers within a period whatever the page does.
+    mutating func nextMessage() -> ToWorker {
+        let period = 10_000_000
+        while busyPercent > 0 {
+            if let message = channel.receive(wait: false) { return message }
+            let spinning = period * busyPercent / 100
+            let until = wr_now() + spinning
+            var spin: UInt64 = 0
+            while wr_now() < until { spin &+= 1 }
+            if spinning < period { _ = wr_wait_readable(channel.input, period - spinning) }
+        }
+        return channel.receive(wait: true)!
     }
 
     /// Replies to what can be answered at any moment; navigations wait for the current one to end.
@@ -102,6 +119,7 @@ struct Worker {
         for (source, kind) in document.resources { _ = fetch(source, kind) }
         render(document)
         title = document.title
+        busyPercent = document.busyPercent
         channel.send(.didFinish(title: title))
         document.attemptForbiddenCall(at: .rendered)
         document.stall(at: .rendered)
@@ -171,6 +189,7 @@ struct Worker {
     mutating func unload() {
         if let memory { wr_unmap(memory.base, memory.size) }
         memory = nil
+        busyPercent = 0
         url = ""
         title = ""
         typed = []

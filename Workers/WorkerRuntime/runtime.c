@@ -17,15 +17,17 @@
 long wr_read(int fd, void *buffer, long count) { return sys(SYS_read, fd, buffer, count); }
 long wr_write(int fd, const void *buffer, long count) { return sys(SYS_write, fd, buffer, count); }
 
-int wr_readable(int fd) {
+int wr_wait_readable(int fd, long nanoseconds) {
     struct { int fd; short events, revents; } ready = {fd, 1 /* POLLIN */, 0};
 #ifdef SYS_poll
-    return sys(SYS_poll, &ready, 1, 0) == 1;
+    return sys(SYS_poll, &ready, 1, (nanoseconds + 999999) / 1000000) == 1;
 #else
-    struct { long sec, nsec; } zero = {0, 0};
-    return sys6(SYS_ppoll, (long)&ready, 1, (long)&zero, 0, 8, 0) == 1;
+    struct { long sec, nsec; } wait = {nanoseconds / 1000000000L, nanoseconds % 1000000000L};
+    return sys6(SYS_ppoll, (long)&ready, 1, (long)&wait, 0, 8, 0) == 1;
 #endif
 }
+
+int wr_readable(int fd) { return wr_wait_readable(fd, 0); }
 
 int wr_is_open(int fd) { return sys(SYS_fcntl, fd, 1 /* F_GETFD */, 0) >= 0; }
 

@@ -32,6 +32,8 @@ package struct Observation {
         case unresponsive
         /// It answered after it was found unresponsive.
         case responsive
+        /// Its memory footprint passed one of WebKit's notification thresholds (not a termination).
+        case memoryWarning
         /// WebKit told it to prepare to suspend; then it was suspended (it answered, or its time ran out).
         case preparingToSuspend
         case suspended

@@ -55,8 +55,17 @@ package enum WebKitMessage {
             var observation = Observation(.gpuExited, pid: nil, process: .gpu)
             observation.cause = reason(in: m).cause
             out.append(observation)
+        } else if m.contains(M.didExceedMemoryFootprintThreshold) {
+            add(.memoryWarning)
         } else if m.contains(M.didExceed) {
-            add(.terminated, .named(m.contains(M.cpu) ? .exceededCPULimit : .exceededMemoryLimit))
+            // Over the CPU limit with a visible page, audio or capture, WebKit only logs; on the Mac it may suspend.
+            if m.contains(M.notTerminating) {
+                add(.identity)
+            } else if m.contains(M.suspending) {
+                add(.suspended)
+            } else {
+                add(.terminated, .named(m.contains(M.cpu) ? .exceededCPULimit : .exceededMemoryLimit))
+            }
         } else if m.contains(M.didClose) {
             add(.terminated, .crash)
         } else if m.contains(M.processDidTerminateOrFailed) || m.contains(M.processTerminated) {
@@ -290,6 +299,9 @@ private enum Words {
     package static let invalidConnection = bytes(W.invalidConnection)
     package static let gpuProcessExited = bytes("gpuProcessExited")
     package static let didExceed = bytes("didExceed")
+    package static let didExceedMemoryFootprintThreshold = bytes(W.didExceedMemoryFootprintThreshold)
+    package static let notTerminating = bytes("not terminating")
+    package static let suspending = bytes("Suspending")
     package static let cpu = bytes("CPU")
     package static let didClose = bytes(W.didClose)
     package static let processDidTerminateOrFailed = bytes(W.processDidTerminateOrFailedToLaunch)

@@ -96,6 +96,7 @@ extension Observation {
         case .reused: return "taken from the process cache"
         case .unresponsive: return "unresponsive"
         case .responsive: return "responsive again"
+        case .memoryWarning: return "its memory passed a footprint threshold"
         case .preparingToSuspend: return "told to prepare to suspend"
         case .suspended: return "suspended"
         case .gpuExited: return "the GPU process exited"

@@ -17,6 +17,8 @@ long wr_read(int fd, void *buffer, long count);
 long wr_write(int fd, const void *buffer, long count);
 /// Whether `fd` has something to read right now (poll with no timeout).
 int wr_readable(int fd);
+/// Whether `fd` has something to read within `nanoseconds` (poll with that timeout, to the millisecond).
+int wr_wait_readable(int fd, long nanoseconds);
 /// Whether `fd` is open.
 int wr_is_open(int fd);
 
