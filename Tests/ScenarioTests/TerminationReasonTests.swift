@@ -36,24 +36,24 @@ extension BesideOthers {
             try expectReadBack("exceeded-memory-limit", from: log, line: "reason=ExceededMemoryLimit")
         }
 
-        /// A page that keeps 80% of a CPU busy, loaded in a hidden tab and in a visible view, under a 30% limit over
-        /// 300 ms windows: the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
+        /// A page that keeps a CPU busy, loaded in a hidden tab and in a visible view, under a 5% limit over 300 ms
+        /// windows (low enough for a spinning worker to pass it on a loaded machine, which gives it less): the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
         /// is left alone for its whole dwell; the analyzer reads the reason back from the iOS log.
         @Test func aBusyHiddenPageOverTheCPULimitIsKilled() throws {
-            let content = try TemporaryFolder(["page.html": page("Busy", render: "memory=1MB; busy=80%")])
+            let content = try TemporaryFolder(["page.html": page("Busy", render: "memory=1MB; busy=100%")])
             let folder = try TemporaryFolder([:])
             let log = folder.path + "/run.jsonl"
             let run = try runSupervisor([
                 "run", "--loads", "2", "--views", "2", "--hidden", "1", "--hidden-time", "1000", "--dwell", "700",
                 "--content", content.path, "--log", log, "--log-format", "ios", "--json", "--blank-timeout", "1000",
-                "--policy", "base=none,cpu-limit=30,cpu-window=300,max-recoveries=0",
+                "--policy", "base=none,cpu-limit=5,cpu-window=300,max-recoveries=0",
             ])
             #expect(run.status == 0, "\(run.stderr)")
             let events = logEvents(log)
             let limits = events.filter { $0["event"] as? String == "cpu-limit" }
             #expect(limits.count == 1)
             let used = try #require(limits.first?["usedPercent"] as? Double)
-            #expect(used > 30, "\(used)")
+            #expect(used > 5, "\(used)")
             // Which ends first depends on the machine's load: the hidden tab's window or the visible view's dwell.
             let deaths = events.filter { $0["event"] as? String == "death" }
                 .map { "\($0["terminationReason"] as? String ?? "?") in \($0["band"] as? String ?? "?")" }
