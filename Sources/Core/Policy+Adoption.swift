@@ -7,7 +7,11 @@
 /// a WKWebView; a title watchdog is an app's own timer and `evaluateJavaScript`. Foreground priority for a web
 /// view's process is only the private `_clientNavigationsRunAtForegroundPriority` (iOS 13.4), formerly
 /// `_alwaysRunsAtForegroundPriority` (WKWebViewConfigurationPrivate.h). No public API watches the process from its
-/// launch, boosts it, or keeps spare processes for an app.
+/// launch, boosts it, or keeps spare processes for an app. WebKit suspends a hidden view's process by itself
+/// (ProcessThrottler), short of the private foreground setting, and has a background CPU limit only on the Mac
+/// (`WebProcess::updateCPULimit`, WebProcessCocoa.mm). A policy's choice on a hang is not weighed: WebKit tells
+/// only the private `_webViewWebProcessDidBecomeUnresponsive:` and kills no process that has pages
+/// (`WebProcessProxy::didBecomeUnresponsive`), so an app acts on a hang only through its own watchdog.
 extension Policy {
     /// What in the policy no public API gives an app, in words; empty when an app can adopt it as it is.
     public var needsWebKitChanges: [String] {
@@ -24,6 +28,8 @@ extension Policy {
             needs.append("a " + other.map { "\($0.0.rawValue) band \($0.2)" }.joined(separator: " and a "))
         }
         if spareWorkers > 0 || reuseWorkers { needs.append("spare processes") }
+        if !suspends && hiddenBand != .foreground { needs.append("keeping hidden views' processes from suspension") }
+        if cpuLimitPercent > 0 { needs.append("a background CPU limit on iOS") }
         return needs
     }
 

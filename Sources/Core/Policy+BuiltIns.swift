@@ -19,6 +19,7 @@ extension Policy {
         $0.hiddenBand = .foreground
         $0.detect = .both
         $0.recover = .reload
+        $0.suspends = false
     }
 
     /// WebKit with no navigation delegate: reload if visible, else when next visible, as often as WebKit reloads
@@ -29,7 +30,6 @@ extension Policy {
         $0.recover = .reload
         $0.recoverWhenVisible = true
         $0.recoveryCooldownNanoseconds = 30_000_000_000
-        $0.suspends = true
     }
 
     /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts

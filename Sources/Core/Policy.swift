@@ -59,8 +59,9 @@ public struct Policy: Sendable, Equatable {
     public var watchdogNanoseconds = 3_000_000_000
     public var unresponsive = Unresponsive.kill
     /// Whether a hidden view's worker is suspended (stopped) once it has nothing to do, as WebKit's
-    /// ProcessThrottler suspends a WebContent process whose pages hold no activity, and resumed when shown.
-    public var suspends = false
+    /// ProcessThrottler suspends a WebContent process whose pages hold no activity, and resumed when shown: on
+    /// by default, as WebKit does it for any app.
+    public var suspends = true
     /// How long a hidden view's worker stays in its band before it is suspended: 0, at once.
     public var suspendAfterNanoseconds = 0
     /// The most resident memory a worker may hold, read from /proc while it lives; past it, it is killed for

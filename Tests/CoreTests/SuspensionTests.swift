@@ -93,7 +93,9 @@ import WireProtocol
 
     /// A policy that does not suspend leaves a hidden worker running.
     @Test func aPolicyThatDoesNotSuspendNeverStops() throws {
-        let rig = CoreRig(.rebuild)
+        var policy = Policy.rebuild
+        policy.suspends = false
+        let rig = CoreRig(policy)
         rig.open(visible: false)
         rig.run(untilMs: 60_000)
         #expect(rig.named("prepare-to-suspend").isEmpty && rig.launcher.launched.allSatisfy { !$0.isStopped })

@@ -22,7 +22,8 @@ extension Processes {
         /// Each band as the kernel reports it (nice, oom_score_adj), per policy, for one visible and one hidden view:
         /// a new worker starts in the background band (no assertion), a hidden tab's worker ranks above it, an
         /// attached view's worker is foreground; guarded boosts a new worker (protected from the killer, scheduled
-        /// like background); always-foreground never leaves the foreground band.
+        /// like background); always-foreground never leaves the foreground band. (Suspension, and its band, is left
+        /// out: whether the hidden tab renders before it is shown depends on the machine's load.)
         @Test(arguments: [
             ("rebuild", ["background": (10, 900), "hidden": (10, 800), "foreground": (0, 0)]),
             ("guarded", ["hidden": (10, 800), "boosted": (10, 0), "foreground": (0, 0)]),
@@ -32,6 +33,7 @@ extension Processes {
             var readings: [String: (nice: Int32, oom: Int)] = [:]
             _ = try simulate({
                 $0.policy = Policy.named(policy)!
+                $0.policy.suspends = false
                 $0.loads = 2
                 $0.views = 2
                 $0.hidden = 1

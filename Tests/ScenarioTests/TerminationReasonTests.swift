@@ -37,7 +37,8 @@ extension BesideOthers {
         }
 
         /// A page that keeps a CPU busy, loaded in a hidden tab and in a visible view, under a 5% limit over 300 ms
-        /// windows (low enough for a spinning worker to pass it on a loaded machine, which gives it less): the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
+        /// windows (low enough for a spinning worker to pass it on a loaded machine, which gives it less), with no
+        /// suspension (a suspended worker uses no CPU; WebKit's CPU limit is for a process that is not suspended): the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
         /// is left alone for its whole dwell; the analyzer reads the reason back from the iOS log.
         @Test func aBusyHiddenPageOverTheCPULimitIsKilled() throws {
             let content = try TemporaryFolder(["page.html": page("Busy", render: "memory=1MB; busy=100%")])
@@ -46,7 +47,7 @@ extension BesideOthers {
             let run = try runSupervisor([
                 "run", "--loads", "2", "--views", "2", "--hidden", "1", "--hidden-time", "1000", "--dwell", "700",
                 "--content", content.path, "--log", log, "--log-format", "ios", "--json", "--blank-timeout", "1000",
-                "--policy", "base=none,cpu-limit=5,cpu-window=300,max-recoveries=0",
+                "--policy", "base=none,suspend=no,cpu-limit=5,cpu-window=300,max-recoveries=0",
             ])
             #expect(run.status == 0, "\(run.stderr)")
             let events = logEvents(log)
