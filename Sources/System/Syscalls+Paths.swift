@@ -31,7 +31,8 @@ extension Sys {
     /// Takes the exclusive lock as `lockExclusively` does, but waits up to `patience` for a lock that this process
     /// or a child of its own holds (as /proc/locks names it): a file this process has closed stays locked for a
     /// moment in a child it is starting, since posix_spawn copies the descriptor table and only the exec closes the
-    /// copy. False when another process holds the lock, or this one or its child still does after `patience`.
+    /// copy. A lock /proc/locks no longer lists was let go between the two looks (that child's exec), and is tried
+    /// again. False when another process holds the lock, or this one or its child still does after `patience`.
     package static func lockExclusivelyWaitingOutOurOwn(
         _ fd: Int32, status: FileStatus, patience: Int = 1_000_000_000
     ) throws(SystemError) -> Bool {
@@ -39,7 +40,7 @@ extension Sys {
         while true {
             if try lockExclusively(fd) { return true }
             let holder = lockHolder(of: status)
-            let ours = holder == getpid() || holder.flatMap { ProcFS.stat(.pid($0))?.parent } == getpid()
+            let ours = holder == nil || holder == getpid() || holder.flatMap { ProcFS.stat(.pid($0))?.parent } == getpid()
             guard ours, monotonicNanoseconds() < deadline else { return false }
             var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             _ = nanosleep(&pause, nil)

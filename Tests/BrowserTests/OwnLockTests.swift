@@ -10,15 +10,25 @@ extension Processes {
     /// copies the descriptor table, and only the exec closes the copy. Writing the file again, or opening the journal
     /// again, waits that out, where it had said the file was in use (seen when a test beside it spawned workers).
     @Suite struct OwnLockInAChild {
-        /// Locks `path` as a writer does, and leaves the lock to a child that keeps it for `seconds`.
+        /// Locks `path` as a writer does, and leaves the lock to a child that keeps it for `seconds`. Only that child
+        /// inherits the descriptor (a dup2 onto itself clears its close-on-exec there): another test's child spawned
+        /// meanwhile would keep the lock as long as it lives, which once outlasted the wait.
         func lockKeptByAChild(_ path: String, seconds: String) throws -> pid_t {
-            let fd = open(path, O_RDONLY)  // No O_CLOEXEC: the child keeps it, as one being spawned does.
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, fd, fd)
             var child: pid_t = 0
             let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("sleep"), strdup(seconds), nil]
             defer { arguments.forEach { free($0) } }
-            try #require(posix_spawn(&child, "/bin/sleep", nil, nil, arguments, environ) == 0)
+            try #require(posix_spawn(&child, "/bin/sleep", &actions, nil, arguments, environ) == 0)
             close(fd)
+            // The child holds it now: another descriptor of ours cannot take it.
+            let probe = open(path, O_RDONLY | O_CLOEXEC)
+            defer { close(probe) }
+            try #require(flock(probe, LOCK_EX | LOCK_NB) == -1 && errno == EWOULDBLOCK)
             return child
         }
 
