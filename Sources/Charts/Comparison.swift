@@ -15,9 +15,19 @@ package struct Comparison {
     package let configuration: RunConfiguration
     /// The policies asked for, in order, to say which an app can adopt.
     package let policies: [Policy]
+    /// How many policies ran at once (`--jobs`).
+    package let atOnce: Int
 
-    package init(summaries: [RunSummary], notRun: [String], configuration: RunConfiguration, policies: [Policy]) {
+    package init(summaries: [RunSummary], notRun: [String], configuration: RunConfiguration, policies: [Policy], atOnce: Int) {
         (self.summaries, self.notRun, self.configuration, self.policies) = (summaries, notRun, configuration, policies)
+        self.atOnce = atOnce
+    }
+
+    /// Said under the tables when policies shared the machine, whose load their times then measure too.
+    var sharing: String? {
+        guard atOnce > 1, summaries.count > 1 else { return nil }
+        return "\(atOnce) policies ran at a time: their times to visible and protected time measure the machine's load "
+            + "too, and differ more from run to run (--jobs 1 for the cleanest)."
     }
 
     package var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
@@ -79,6 +89,7 @@ package struct Comparison {
         lines += wrapped(frontierLine) + [""]
         let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
         if !adoption.isEmpty { lines += wrapped(adoption) + [""] }
+        if let sharing { lines += wrapped(sharing) + [""] }
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
     }
@@ -101,7 +112,7 @@ package struct Comparison {
     package var json: JSON {
         .object([
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))), ("plannedLoads", .int(configuration.loads)),
-            ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))),
+            ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))), ("atOnce", .int(atOnce)),
             ("frontier", .array(frontier.map { .string($0.policy) })),
             ("runs", .array(zip(summaries, costs).map { summary, cost in
                 guard case .object(let fields) = summary.json else { return summary.json }

@@ -26,9 +26,9 @@ public struct CompareOptions: Sendable {
     public let jobs = Option(
         "--jobs", .integer(1...64, "<n>"),
         help: "How many policies run side by side, each on a thread of its own with its own workers; without it, "
-            + "one a CPU, or for a replay half the CPUs, at least one. Times to visible grow with it (the workers' "
-            + "renders share the CPUs); --jobs 1 for the cleanest. A replay (in real time to the millisecond) on a "
-            + "busy machine meets fewer moments as the device had them.")
+            + "half the CPUs, at least one. More are quicker, and what a seed fixes (which loads raced, died, went "
+            + "blank) stays the same, but times to visible then measure the machine more than the policy, and a "
+            + "replay (in real time to the millisecond) meets fewer moments as the device had them.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by --seed.")

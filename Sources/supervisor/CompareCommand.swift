@@ -26,7 +26,7 @@ enum CompareCommand {
         if replay == nil && arguments.given(options.repeats) {
             throw UsageError("'\(options.repeats.entry.name)' is for '--replay': without a schedule there is nothing to replay")
         }
-        let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth(replaying: replay != nil))
+        let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth)
         if let replay {
             workload.settings.replay = replay
             workload.settings.loads = replay.incidents.count * arguments[options.repeats]
@@ -62,7 +62,7 @@ enum CompareCommand {
         try jetsamLog?.commit()
         let report = Comparison(
             summaries: summaries, notRun: policies.dropFirst(summaries.count).map(\.name), configuration: configuration,
-            policies: policies)
+            policies: policies, atOnce: width)
         let replayed = replay.map {
             ReplayReport(schedule: $0, runs: Array(zip(summaries, outcomes)), notRun: report.notRun, policies: policies)
         }
@@ -115,15 +115,13 @@ enum CompareCommand {
         return (summaries, outcomes)
     }
 
-    /// How many policies run at once without `--jobs`. A drawn workload's outcome (which loads raced, died, went
-    /// blank) is fixed by its seed, so it runs one a CPU: on 2 CPUs, seeds 1–3 at 2,000 loads and 1/200 took 38–40 s
-    /// instead of 73–78 s with the same blank loads, the median time to visible 1.1–1.45 times as long (the
-    /// workers' renders share the CPUs). A replay deals its moments in real time to the millisecond, so it keeps a
-    /// CPU pair a policy: a supervisor thread and a worker each busy.
-    static func defaultWidth(replaying: Bool) -> Int {
-        let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        return max(1, replaying ? cpus / 2 : cpus)
-    }
+    /// How many policies run at once without `--jobs`: one a CPU pair, as each keeps a supervisor thread and its
+    /// workers busy. One a CPU would be quicker and lose nothing a seed fixes (on 2 CPUs, 2,000 loads at 1/200 took
+    /// 38–40 s instead of 73–78 s, with the same blank loads and race kills), but the times to visible would
+    /// measure the neighbour: medians 1.1–2.5 times as long at 1/200, and at 1/20 rebuild's 407 ms instead of 12,
+    /// beside always-foreground's workers at nice 0 (a band is the whole machine's). Keeping each to a CPU of its
+    /// own made it worse: each policy's supervisor thread then waits behind its own workers.
+    static var defaultWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) / 2) }
 
     /// Each policy's run, `width` at once (`SideBySide`), in the policies' order, with one progress line for all;
     /// the policies not started when a signal came are left out, as when one runs after another.

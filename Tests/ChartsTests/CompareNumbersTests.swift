@@ -39,8 +39,10 @@ extension Processes {
             return rows
         }
 
+        /// Side by side (`--jobs 2`), the table says its times measure the machine's load too; one at a time, the
+        /// JSON says so by its `atOnce`.
         @Test func theTableShowsDeliveredAndSparedFaultsAndTrueBlankTime() throws {
-            let result = try runSupervisor(Self.raced)
+            let result = try runSupervisor(Self.raced + ["--jobs", "2"])
             #expect(result.status == 0, "\(result.stderr)")
             let outcomes = Self.block(result.stdout, column: "blank s")
             let faults = Self.block(result.stdout, column: "spared")
@@ -54,10 +56,12 @@ extension Processes {
             #expect(outcomes["none"]?["blank"] == "\(raced)")
             #expect(Double(outcomes["none"]?["blank s"] ?? "") ?? 0 >= 0.3 * Double(raced))
             #expect(result.stdout.contains("spared:") && result.stdout.contains("blank s: seconds users looked at views"))
+            #expect(result.stdout.contains("2 policies ran at a time: their times to visible and protected time measure"))
 
-            let json = try runSupervisor(Self.raced + ["--json"])
+            let json = try runSupervisor(Self.raced + ["--json", "--jobs", "1"])
             let output = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             #expect(output["interrupted"] as? Bool == false && (output["notRun"] as? [String])?.isEmpty == true)
+            #expect(output["atOnce"] as? Int == 1)
             let runs = try #require(output["runs"] as? [[String: Any]])
             let byPolicy = Dictionary(uniqueKeysWithValues: runs.map { ($0["policy"] as? String ?? "", $0) })
             #expect(byPolicy["guarded"]?["faults"] as? [String: Int] == ["delivered": 0, "spared": raced])
