@@ -86,12 +86,29 @@ package struct Comparison {
                     + RaceStage.allCases.map(s.races.cell)
             })
         lines.append("")
+        lines += limits
         lines += wrapped(frontierLine) + [""]
         let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
         if !adoption.isEmpty { lines += wrapped(adoption) + [""] }
         if let sharing { lines += wrapped(sharing) + [""] }
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
+    }
+
+    /// The limits' table, when a policy met one: memory warnings, the kills over each limit, and how long before
+    /// its memory kill each worker was warned.
+    private var limits: [String] {
+        let kills = { (s: RunSummary, reason: TerminationReason) in s.deathsByReason[reason, default: 0] }
+        guard summaries.contains(where: { $0.memoryWarnings + kills($0, .exceededMemoryLimit) + kills($0, .exceededCPULimit) > 0 })
+        else { return [] }
+        return fittedColumns([["policy", "memory warnings", "memory kills", "warned ms before p50", "CPU kills"]]
+            + summaries.map { s in
+                let leads = Percentiles(s.memoryKillLeadsMs.compactMap { $0 })
+                return [s.policy, "\(s.memoryWarnings)", "\(kills(s, .exceededMemoryLimit))",
+                        leads.count == 0 ? "-" : fixed(leads.p50, 1), "\(kills(s, .exceededCPULimit))"]
+            }) + [""] + wrapped("memory warnings, memory kills, CPU kills: workers warned at the policy's memory-warning "
+                + "share, then killed over its memory-limit, or over its cpu-limit while hidden; warned ms before: how "
+                + "long before its memory kill a worker had been warned (median).") + [""]
     }
 
     static let legend = """

@@ -62,6 +62,25 @@ extension BesideOthers {
             try expectReadBack("exceeded-cpu-limit", from: log, line: "didExceedCPULimit: Terminating background WebProcess")
         }
 
+        /// compare shows the limits' table when a policy met one: the warnings, the kills and the warning's lead,
+        /// beside a policy without a limit; with no limit met, no such table.
+        @Test func compareCountsTheLimitsAndTheWarningsLead() throws {
+            let content = try TemporaryFolder(["page.html": page("Page", render: "memory=96MB; grow=600ms")])
+            let policies = "name=limited,base=none,memory-limit=64,memory-warning=50,max-recoveries=0;none"
+            let run = try runSupervisor([
+                "compare", "--loads", "2", "--content", content.path, "--blank-timeout", "1000", "--policies", policies,
+            ])
+            #expect(run.status == 0, "\(run.stderr)")
+            let rows = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            let header = try #require(rows.firstIndex { $0.first == "policy" && $0.contains("warnings") })
+            let limited = rows[header + 1], none = rows[header + 2]
+            #expect(limited.prefix(3) == ["limited", "2", "2"] && limited.last == "0", "\(limited)")
+            #expect((Double(limited[3]) ?? 0) > 0, "\(limited)")
+            #expect(none == ["none", "0", "0", "-", "0"])
+            let unlimited = try runSupervisor(["compare", "--loads", "2", "--policies", "none"])
+            #expect(unlimited.status == 0 && !unlimited.stdout.contains("memory warnings"))
+        }
+
         /// The run's iOS log has `line`, `analyze --truth` reads the one death back to `reason`, and no worker is
         /// left.
         func expectReadBack(_ reason: String, from log: String, line: String) throws {
