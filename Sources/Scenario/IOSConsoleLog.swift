@@ -78,8 +78,8 @@ public final class IOSConsoleLog {
         case .hello:
             line(event, "ProcessSuspension", "\(throttler)\(W.didConnectToProcess):")
         case .priority(let band, _, _, let result, _, _):
-            if result == .applied && band == .foreground { foreground.insert(Int32(pid)) }
-            if result == .applied && band != .foreground { foreground.remove(Int32(pid)) }
+            if result == .applied, band == .foreground { foreground.insert(Int32(pid)) }
+            if result == .applied, band != .foreground { foreground.remove(Int32(pid)) }
             // A suspended process holds WebKit's near-suspended assertion (IOS-LOG-FORMATS.md).
             let name = band == .foreground ? "Foreground" : band == .suspended ? "NearSuspended" : "Background"
             let assertion = "'WebProcess \(name) Assertion'"
@@ -110,13 +110,16 @@ public final class IOSConsoleLog {
             }
             line(event, "Process", "\(process)\(W.requestTermination): reason=\(why.webKitName)")
         case .memoryWarning(let resident, _):
-            line(event, "PerformanceLogging", "\(process)\(W.didExceedMemoryFootprintThreshold): WebProcess exceeded notification threshold (current footprint: \(resident >> 20) MB)")
+            line(event, "PerformanceLogging", "\(process)\(W.didExceedMemoryFootprintThreshold): "
+                + "WebProcess exceeded notification threshold (current footprint: \(resident >> 20) MB)")
         case .memoryLimit:
             let active = foreground.contains(Int32(pid))
             let limit = active ? W.didExceedActiveMemoryLimit : W.didExceedInactiveMemoryLimit
-            line(event, "PerformanceLogging", "\(process)\(limit): Terminating WebProcess because it has exceeded the \(active ? "active" : "inactive") memory limit")
+            line(event, "PerformanceLogging", "\(process)\(limit): "
+                + "Terminating WebProcess because it has exceeded the \(active ? "active" : "inactive") memory limit")
         case .cpuLimit:
-            line(event, "PerformanceLogging", "\(process)\(W.didExceedCPULimit): Terminating background WebProcess that has exceeded the background CPU limit")
+            line(event, "PerformanceLogging", "\(process)\(W.didExceedCPULimit): "
+                + "Terminating background WebProcess that has exceeded the background CPU limit")
         case .prepareToSuspend:
             line(event, "ProcessSuspension", "\(throttler)\(W.sendPrepareToSuspendIPC):")
         case .suspended(let answered):

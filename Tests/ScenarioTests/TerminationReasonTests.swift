@@ -36,8 +36,9 @@ extension BesideOthers {
             try expectReadBack("exceeded-memory-limit", from: log, line: "reason=ExceededMemoryLimit")
         }
 
-        /// A page that keeps a CPU busy, loaded in a hidden tab and in a visible view, under a 5% limit over 300 ms
-        /// windows (low enough for a spinning worker to pass it on a loaded machine, which gives it less), with no
+        /// A page that keeps a CPU busy, loaded in a hidden tab and in a visible view, under a 2% limit over 1 s
+        /// windows (low enough for a spinning worker to pass it on a loaded machine: at nice 10 beside three
+        /// CPU-bound processes at nice 0, it got under 5%; and two clock ticks, which /proc counts in), with no
         /// suspension (a suspended worker uses no CPU; WebKit's CPU limit is for a process that is not suspended): the hidden tab's worker is killed for exceeding it, read from /proc, and the visible one
         /// is left alone for its whole dwell; the analyzer reads the reason back from the iOS log.
         @Test func aBusyHiddenPageOverTheCPULimitIsKilled() throws {
@@ -45,16 +46,16 @@ extension BesideOthers {
             let folder = try TemporaryFolder([:])
             let log = folder.path + "/run.jsonl"
             let run = try runSupervisor([
-                "run", "--loads", "2", "--views", "2", "--hidden", "1", "--hidden-time", "1000", "--dwell", "700",
+                "run", "--loads", "2", "--views", "2", "--hidden", "1", "--hidden-time", "2500", "--dwell", "1500",
                 "--content", content.path, "--log", log, "--log-format", "ios", "--json", "--blank-timeout", "1000",
-                "--policy", "base=none,suspend=no,cpu-limit=5,cpu-window=300,max-recoveries=0",
+                "--policy", "base=none,suspend=no,cpu-limit=2,cpu-window=1000,max-recoveries=0",
             ])
             #expect(run.status == 0, "\(run.stderr)")
             let events = logEvents(log)
             let limits = events.filter { $0["event"] as? String == "cpu-limit" }
             #expect(limits.count == 1)
             let used = try #require(limits.first?["usedPercent"] as? Double)
-            #expect(used > 5, "\(used)")
+            #expect(used > 2, "\(used)")
             // Which ends first depends on the machine's load: the hidden tab's window or the visible view's dwell.
             let deaths = events.filter { $0["event"] as? String == "death" }
                 .map { "\($0["terminationReason"] as? String ?? "?") in \($0["band"] as? String ?? "?")" }
