@@ -53,10 +53,11 @@ extension PolicyField {
             "suspend-after", .milliseconds(0...3_600_000), \.suspendAfterNanoseconds, json: .number,
             help: "How long a hidden view's worker keeps its band before it is suspended."),
         PolicyField(
-            "unresponsive", .unresponsive, \.unresponsive, takes: "kill, wait:<ms> (1 to 3600000) or reload",
+            "unresponsive", .unresponsive, \.unresponsive, takes: "kill, wait:<ms> (1 to 3600000), reload or ignore",
             help: "What a worker that owes an answer past the hang timeout meets, once it is logged unresponsive: "
-                + "killed; left alone this many milliseconds more, then killed if still silent; or killed and its "
-                + "view reloaded at once. WebKit itself only tells its pages."),
+                + "killed; left alone this many milliseconds more, then killed if still silent; killed and its "
+                + "view reloaded at once; or left alone, as WebKit leaves a process that has pages (it only tells "
+                + "them; webkit-default does this)."),
         PolicyField(
             "memory-limit", .mebibytes(0...1_048_576), \.memoryLimitBytes, json: .number,
             help: "The most resident memory a worker may hold, read from /proc while it lives; past it, it is killed "
@@ -128,14 +129,15 @@ extension ValueKind where Value == Set<ToldTerminationReason> {
 }
 
 extension ValueKind where Value == Policy.Unresponsive {
-    /// `kill`, `wait:<ms>` or `reload`.
+    /// `kill`, `wait:<ms>`, `reload` or `ignore`.
     static var unresponsive: Self {
-        ValueKind(placeholder: "kill|wait:<ms>|reload", read: { name, text throws(UsageError) in
+        ValueKind(placeholder: "kill|wait:<ms>|reload|ignore", read: { name, text throws(UsageError) in
             switch text {
             case "kill": return .kill
             case "reload": return .reload
+            case "ignore": return .ignore
             default:
-                guard text.hasPrefix("wait:") else { throw UsageError("'\(name)' takes kill, wait:<ms> or reload") }
+                guard text.hasPrefix("wait:") else { throw UsageError("'\(name)' takes kill, wait:<ms>, reload or ignore") }
                 let wait = String(text.dropFirst(5))
                 return .wait(nanoseconds: try nanoseconds(name, wait, range: 1...3_600_000, typed: text))
             }
@@ -144,6 +146,7 @@ extension ValueKind where Value == Policy.Unresponsive {
             case .kill: "kill"
             case .wait(let nanoseconds): "wait:\(plain(Double(nanoseconds) / 1e6))"
             case .reload: "reload"
+            case .ignore: "ignore"
             }
         })
     }

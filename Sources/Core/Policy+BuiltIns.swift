@@ -23,13 +23,14 @@ extension Policy {
     }
 
     /// WebKit with no navigation delegate: reload if visible, else when next visible, as often as WebKit reloads
-    /// by itself (`RecentCrashes`).
+    /// by itself (`RecentCrashes`); a hung process is left alone, as WebKit leaves one that has pages.
     public static let webkitDefault = with(Policy(name: "webkit-default")) {
         $0.detect = .callback
         $0.delegate = false
         $0.recover = .reload
         $0.recoverWhenVisible = true
         $0.recoveryCooldownNanoseconds = 30_000_000_000
+        $0.unresponsive = .ignore
     }
 
     /// Ours: observe from spawn; protect a view about to be shown from the killer from spawn on, as Chromium boosts

@@ -42,6 +42,9 @@ public struct Policy: Sendable, Equatable {
         /// Killed, and its view reloaded at once with a new worker, as an app that terminates the renderer and
         /// reloads does; its death is the app's own doing, not delivered to the view as a termination.
         case reload
+        /// Left alone for as long as it stays silent, as WebKit leaves a process that has pages: it only tells them
+        /// (`WebProcessProxy::didBecomeUnresponsive`).
+        case ignore
     }
 
     public var name: String

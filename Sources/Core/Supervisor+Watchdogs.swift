@@ -75,6 +75,8 @@ extension Supervisor {
             worker.endedFor = .requestedByClient
             step(worker, .stillUnresponsive(waitedMs: 0))
             if let view { recover(view, .reload, because: .unresponsive, crash: true) }
+        case .ignore:
+            break
         }
     }
 

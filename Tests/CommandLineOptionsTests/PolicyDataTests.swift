@@ -134,8 +134,8 @@ import Testing
         ("recover-on=crash+oom", "'--policy': 'recover-on' takes all, or reasons joined by '+' from exceeded-memory-limit, "
             + "exceeded-cpu-limit, requested-by-client, crash or exceeded-shared-process-crash-limit, not 'crash+oom'"),
         ("memory-warning=0", "'--policy': 'memory-warning' takes a percentage from 1 to 100, not '0'"),
-        ("unresponsive=wait:0", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000) or reload, not 'wait:0'"),
-        ("unresponsive=stop", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000) or reload, not 'stop'"),
+        ("unresponsive=wait:0", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000), reload or ignore, not 'wait:0'"),
+        ("unresponsive=stop", "'--policy': 'unresponsive' takes kill, wait:<ms> (1 to 3600000), reload or ignore, not 'stop'"),
         ("name=guarded,spares=0", "'--policy': 'name' guarded is a built-in's, and these fields are not it: start from "
             + "it with base=guarded and give the result another name"),
         ("pray", "'--policy': unknown policy 'pray'; the built-in policies are none, reload, rebuild, always-foreground, "

@@ -9,7 +9,7 @@ extension BesideOthers {
     /// A page that hangs for a while and then goes on (`hang=400ms`), on a real worker, at a tenth of the device's
     /// times: found unresponsive after the 200 ms hang timeout (pinged every 50 ms), then treated as the policy
     /// chooses. `unresponsive=kill` kills it; `wait:500` lets it answer, and it renders; `reload` kills it and its
-    /// view renders on a new worker, whose page hangs again.
+    /// view renders on a new worker, whose page hangs again; `ignore` (WebKit's way) never kills it.
     @Suite struct HangChoice {
         static func hangs(_ choice: Policy.Unresponsive, loads: Int = 1) throws -> (RunSummary, [Event]) {
             let content = try TemporaryFolder(["page.html": page("Page", fault: "hang=400ms; when=committed")])
@@ -49,6 +49,15 @@ extension BesideOthers {
             let (summary, events) = try Self.hangs(.wait(nanoseconds: 100_000_000))
             #expect(events.named("kill").first?.string("reason") == "no answer within 300 ms")
             #expect(summary.rendered == 0 && summary.hangs == (found: 1, recovered: 0))
+        }
+
+        /// Left alone, as WebKit leaves a process that has pages, the worker answers in its own time and renders;
+        /// webkit-default does this.
+        @Test func ignoreLeavesItAloneAsWebKitDoes() throws {
+            #expect(Policy.webkitDefault.unresponsive == .ignore)
+            let (summary, events) = try Self.hangs(.ignore)
+            #expect(events.named("unresponsive").count == 1 && events.named("responsive").count == 1)
+            #expect(events.named("kill").isEmpty && summary.rendered == 1 && summary.hangs == (found: 1, recovered: 1))
         }
 
         @Test func reloadGivesTheViewANewWorker() throws {

@@ -28,6 +28,8 @@ extension BesideOthers {
             var spent: [Int32: UInt64] = [:]
             var shownAt: [Int32: Int] = [:]
             var lagsMs: [Double] = []
+            var suspendedAt: [Int32: Int] = [:]
+            var stoppedNanoseconds = 0
             let (summary, events) = try simulate({
                 $0.policy = .rebuild
                 $0.policy.suspends = true
@@ -40,6 +42,7 @@ extension BesideOthers {
                 switch event.name {
                 case "suspended":
                     stopped[pid] = ProcFS.stat(.pid(pid))?.cpuTicks
+                    suspendedAt[pid] = event.monotonic
                 case "show" where stopped[pid] != nil:
                     // Read before the supervisor lets it go on.
                     let stat = ProcFS.stat(.pid(pid))
@@ -47,6 +50,7 @@ extension BesideOthers {
                     if stat?.state != "T" { notStopped.append(pid) }
                     if let ticks = stat?.cpuTicks, let before = stopped[pid], ticks != before { spent[pid] = ticks - before }
                     shownAt[pid] = event.monotonic
+                    stoppedNanoseconds += event.monotonic - (suspendedAt[pid] ?? event.monotonic)
                 case "resumed":
                     if let shown = shownAt[pid] { lagsMs.append(Double(event.monotonic - shown) / 1e6) }
                 default: break
@@ -56,7 +60,12 @@ extension BesideOthers {
             #expect(notStopped.isEmpty && spent.isEmpty, "not stopped: \(notStopped); ticks spent: \(spent)")
             #expect(lagsMs.count == tabs && lagsMs.allSatisfy { $0 < 5 }, "\(lagsMs.sorted().suffix(3))")
             #expect(events.named("unresponsive").isEmpty && summary.rendered == tabs)
-            #expect(summary.suspensions == tabs && summary.suspendedSeconds >= Double(tabs * seconds) * 0.9)
+            // The summary counts the time from each stop to its show (how much of the hidden time that is depends on
+            // how fast a loaded machine renders the tabs: in CI it was once under 90%).
+            let stoppedSeconds = Double(stoppedNanoseconds) / 1e9
+            #expect(summary.suspensions == tabs && stoppedSeconds > 0)
+            #expect(abs(summary.suspendedSeconds - stoppedSeconds) <= 0.02 * stoppedSeconds + 0.05,
+                    "summary \(summary.suspendedSeconds) s, events \(stoppedSeconds) s")
         }
     }
 }
