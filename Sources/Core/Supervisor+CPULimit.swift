@@ -1,5 +1,4 @@
 import Events
-import Glibc
 import Process
 import Vocabulary
 
@@ -12,18 +11,17 @@ import Vocabulary
 extension Supervisor {
     /// Ends `worker`'s window, if it had one, and begins another if its view is hidden.
     func watchCPU(of worker: Worker) {
-        clock.cancel(worker.cpuWindow?.timer)
-        worker.cpuWindow = nil
+        clock.cancel(worker.cpuWindowEnd)
+        worker.cpuWindowEnd = nil
         guard policy.cpuLimitPercent > 0, let view = worker.view, !view.visible, !view.closed, worker.channelOpen,
             let used = worker.handle.cpuNanoseconds()
         else { return }
         let began = clock.now
-        let timer = clock.schedule(afterNanoseconds: policy.cpuWindowNanoseconds) { [weak self, weak worker] in
+        worker.cpuWindowEnd = clock.schedule(afterNanoseconds: policy.cpuWindowNanoseconds) { [weak self, weak worker] in
             guard let self, let worker else { return }
-            worker.cpuWindow = nil
+            worker.cpuWindowEnd = nil
             endWindow(of: worker, began: began, used: used)
         }
-        worker.cpuWindow = (began, used, timer)
     }
 
     private func endWindow(of worker: Worker, began: Int, used: Int) {
@@ -33,10 +31,9 @@ extension Supervisor {
         let percent = Double(now - used) * 100 / Double(max(1, window))
         guard percent > Double(policy.cpuLimitPercent) else { return watchCPU(of: worker) }
         let shown = (percent * 10).rounded() / 10
-        log.emit(
-            .cpuLimit(usedPercent: shown, limitPercent: policy.cpuLimitPercent, windowMs: window / 1_000_000),
-            view: view.id, pid: worker.pid)
-        worker.endedFor = .exceededCPULimit
-        kill(worker, because: "\(shown)% of a CPU while hidden, over the \(policy.cpuLimitPercent)% limit", verdict: .killed(signal: SIGKILL))
+        let limit = policy.cpuLimitPercent
+        kill(
+            worker, over: .cpuLimit(usedPercent: shown, limitPercent: limit, windowMs: window / 1_000_000),
+            for: .exceededCPULimit, because: "\(shown)% of a CPU while hidden, over the \(limit)% limit")
     }
 }

@@ -1,5 +1,4 @@
 import Events
-import Glibc
 import Process
 import Vocabulary
 
@@ -23,9 +22,9 @@ extension Supervisor {
         let limit = policy.memoryLimitBytes
         if resident > limit {
             let lead = worker.memoryWarnedAt.map { milliseconds(clock.now - $0) }
-            log.emit(.memoryLimit(residentBytes: resident, limitBytes: limit, warnedMsBefore: lead), view: worker.view?.id, pid: worker.pid)
-            worker.endedFor = .exceededMemoryLimit
-            return kill(worker, because: "\(resident >> 10) KiB resident, over the \(limit >> 10) KiB limit", verdict: .killed(signal: SIGKILL))
+            return kill(
+                worker, over: .memoryLimit(residentBytes: resident, limitBytes: limit, warnedMsBefore: lead),
+                for: .exceededMemoryLimit, because: "\(resident >> 10) KiB resident, over the \(limit >> 10) KiB limit")
         }
         if worker.memoryWarnedAt == nil, resident * 100 >= limit * policy.memoryWarningPercent {
             worker.memoryWarnedAt = clock.now

@@ -21,7 +21,7 @@ extension Supervisor {
     func died(_ worker: Worker, _ exit: ProcessExit) {
         clock.cancel(worker.timer)
         clock.cancel(worker.memoryTimer)
-        clock.cancel(worker.cpuWindow?.timer)
+        clock.cancel(worker.cpuWindowEnd)
         forget(worker)
         // Its process is gone: a view waiting for one may have it now.
         if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }

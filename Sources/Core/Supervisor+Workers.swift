@@ -1,3 +1,4 @@
+import Events
 import Glibc
 import Process
 import System
@@ -131,5 +132,12 @@ extension Supervisor {
 
     func kill(_ worker: Worker, because reason: String, verdict: TerminationStatus) {
         step(worker, .kill(reason: reason, verdict: verdict))
+    }
+
+    /// Kills `worker` for going over one of the policy's limits, once `finding` is logged: its death carries `reason`.
+    func kill(_ worker: Worker, over finding: SupervisorEvent, for reason: TerminationReason, because why: String) {
+        log.emit(finding, view: worker.view?.id, pid: worker.pid)
+        worker.endedFor = reason
+        kill(worker, because: why, verdict: .killed(signal: SIGKILL))
     }
 }

@@ -30,9 +30,8 @@ package final class Worker {
     var suspendedAt: Int?
     /// The next reading of its memory, under a policy with a memory limit.
     var memoryTimer: TimerID?
-    /// Its CPU window, under a policy with a CPU limit while its view is hidden: when it began, the CPU time used by
-    /// then, and its end.
-    var cpuWindow: (began: Int, used: Int, timer: TimerID)?
+    /// The end of its CPU window, under a policy with a CPU limit while its view is hidden.
+    var cpuWindowEnd: TimerID?
     /// When it was warned that its memory neared the limit.
     var memoryWarnedAt: Int?
     /// When it was last found unresponsive.
