@@ -30,6 +30,17 @@ package struct Comparison {
             + "too, and differ more from run to run (--jobs 1 for the cleanest)."
     }
 
+    /// Said under the tables when the runs passed waits in simulated time, so that their clock is not read as the
+    /// wall's.
+    var simulatedWaits: String? {
+        let simulated = summaries.compactMap(\.simulatedSeconds).reduce(0, +)
+        guard simulated > 0 else { return nil }
+        let clock = summaries.compactMap(\.clockSeconds).reduce(0, +)
+        return "Waits no process was working through (attach delays, fetch latencies, arrivals, blank timeouts) "
+            + "passed in simulated time: \(fixed(simulated, 1)) s of the runs' \(fixed(clock, 1)) s. Every spawn, "
+            + "render and kill took the real time it takes (--waits real waits out the rest too)."
+    }
+
     package var interrupted: Bool { summaries.contains(where: \.interrupted) || !notRun.isEmpty }
 
     /// The workload, as the chart's subtitle.
@@ -91,6 +102,7 @@ package struct Comparison {
         let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
         if !adoption.isEmpty { lines += wrapped(adoption) + [""] }
         if let sharing { lines += wrapped(sharing) + [""] }
+        if let simulatedWaits { lines += wrapped(simulatedWaits) + [""] }
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
     }
@@ -130,6 +142,7 @@ package struct Comparison {
         .object([
             ("seed", .int(Int(truncatingIfNeeded: configuration.seed))), ("plannedLoads", .int(configuration.loads)),
             ("interrupted", .bool(interrupted)), ("notRun", .array(notRun.map(JSON.string))), ("atOnce", .int(atOnce)),
+            ("waits", .string(configuration.waits.rawValue)),
             ("frontier", .array(frontier.map { .string($0.policy) })),
             ("runs", .array(zip(summaries, costs).map { summary, cost in
                 guard case .object(let fields) = summary.json else { return summary.json }

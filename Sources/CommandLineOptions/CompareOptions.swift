@@ -1,4 +1,5 @@
 import Core
+import Scenario
 import Text
 
 /// `supervisor compare`: its options and help. Its workload is run's with more views, arriving on a schedule, so
@@ -28,14 +29,21 @@ public struct CompareOptions: Sendable {
         help: "How many policies run side by side, each on a thread of its own with its own workers; without it, "
             + "half the CPUs, at least one. More are quicker, and what a seed fixes (which loads raced, died, went "
             + "blank) stays the same, but times to visible then measure the machine more than the policy, and a "
-            + "replay (in real time to the millisecond) meets fewer moments as the device had them.")
+            + "replay's workers, which take real time, meet fewer moments as the device had them.")
+    public let waits = Option(
+        "--waits", .choice("waits", Waits.allCases.map { ($0.rawValue, $0) }),
+        default: "simulated; real with --content, --jetsam or --typing",
+        help: "How a wait no process is working through (an attach delay, a fetch's latency, the next arrival, a "
+            + "blank timeout) passes: simulated moves the run's clock on to it at once, real waits it out. Spawns, "
+            + "renders and kills take real time either way. Simulated is not for Jetsam or typing, which run in "
+            + "real time, nor for pages that act on their own after they render.")
     public let repeats = DefaultedOption(
         "--repeat", .integer(1...10_000), default: 10,
         help: "With --replay: how many times each incident is replayed, its uncertain moments drawn anew by --seed.")
 
     public let force = forceFlag
 
-    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats, jobs, force]) }
+    public var table: OptionTable { OptionTable([policies] + workload.all + [json, svg, replay, repeats, jobs, waits, force]) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -51,9 +59,9 @@ public struct CompareOptions: Sendable {
                 loads the last policy ran and which policies never ran.
                 """,
             usage: "supervisor compare [--policies <list>] [<workload options>] [--jobs <n>] [--json]\n"
-                + "                          [--svg <file>] [--force]\n"
+                + "                          [--svg <file>] [--waits real|simulated] [--force]\n"
                 + "       supervisor compare --replay <file> [--repeat <n>] [--jobs <n>] [--policies <list>] [--json]\n"
-                + "                          [--svg <file>] [--force]",
+                + "                          [--svg <file>] [--waits real|simulated] [--force]",
             tables: [("OPTIONS", table)], after: policiesHelp)
     }
 }

@@ -7,7 +7,9 @@ extension Supervisor {
         guard let client = worker.client else { return step(worker, .unwanted(.fetch(url: url, kind: kind))) }
         let latency = kind == .document ? worker.view.map(fetchLatency) ?? 0 : 0
         guard latency > 0 else { return answer(url, kind, for: worker, from: client) }
+        worker.answersHeld += 1
         clock.schedule(afterNanoseconds: latency) { [weak self, weak worker] in
+            worker?.answersHeld -= 1
             guard let self, let worker, !worker.reaped, worker.channelOpen, let client = worker.client else { return }
             answer(url, kind, for: worker, from: client)
         }

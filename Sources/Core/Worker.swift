@@ -32,6 +32,8 @@ package final class Worker {
     var memoryTimer: TimerID?
     /// The end of its CPU window, under a policy with a CPU limit while its view is hidden.
     var cpuWindowEnd: TimerID?
+    /// Answers to its document fetches the supervisor holds back for their latency: what it waits on.
+    var answersHeld = 0
     /// When it was warned that its memory neared the limit.
     var memoryWarnedAt: Int?
     /// When it was last found unresponsive.

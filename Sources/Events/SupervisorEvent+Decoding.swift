@@ -31,7 +31,7 @@ extension SupervisorEvent {
                 killRate: try r.double("killRate"), tabs: try r.optionalInt("tabs"))
             begin.schemaVersion = try r.int("schemaVersion")
             self = .runBegin(begin)
-        case "run-end": self = .runEnd(interrupted: try r.bool("interrupted"))
+        case "run-end": self = .runEnd(interrupted: try r.bool("interrupted"), simulatedMs: try r.optionalDouble("simulatedMs"))
         case "interrupt": self = .interrupt(signal: try r.spelled("signal"))
         case "abort": self = .abort(reason: try r.string("reason"))
         case "load-begin" where r.has("tab"):

@@ -79,7 +79,7 @@ extension SupervisorEvent {
             f.int("schemaVersion", r.schemaVersion).string("policy", r.policy).bool("delegate", r.delegate).int("loads", r.loads).int("views", r.views)
             f.int("hidden", r.hidden).int("seed", r.seed).double("raceRate", r.raceRate).double("killRate", r.killRate)
             f.int("tabs", r.tabs)
-        case .runEnd(let interrupted): f.bool("interrupted", interrupted)
+        case .runEnd(let interrupted, let simulated): f.bool("interrupted", interrupted).double("simulatedMs", simulated)
         case .interrupt(let signal): f.spelled("signal", signal)
         case .abort(let reason), .protocolViolation(let reason): f.string("reason", reason)
         case .loadBegin(let load, let url, let hidden): f.int("load", load).string("url", url).bool("hidden", hidden)

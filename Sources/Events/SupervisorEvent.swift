@@ -17,7 +17,9 @@ public enum SupervisorEvent: Equatable, Sendable {
     // The run.
     /// `tabs` only for a run that browses a session.
     case runBegin(RunBegin)
-    case runEnd(interrupted: Bool)
+    /// `simulatedMs`: the waits the run passed in simulated time (`Waits`), so that its stamps are read as its
+    /// clock's and not the wall's; nil in a log written before runs said.
+    case runEnd(interrupted: Bool, simulatedMs: Double?)
     case interrupt(signal: StopSignal)
     /// A failure of the run's own that stops it.
     case abort(reason: String)

@@ -34,6 +34,8 @@ public struct RunConfiguration: Sendable {
     /// How long a rendered view stays on screen before it is closed; a worker killed meanwhile must come back.
     public var dwellNanoseconds = 0
     public var hiddenNanoseconds = 50_000_000
+    /// How the run passes its waits while no process has anything to do.
+    public var waits = Waits.real
     /// A load with no title this long after it was shown counts as a user-visible blank, whatever happens later.
     public var blankTimeoutNanoseconds = 5_000_000_000
     /// Injected kill-before-render races: the fraction of loads whose first worker is killed while at background

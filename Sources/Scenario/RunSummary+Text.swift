@@ -5,6 +5,9 @@ import Vocabulary
 
 /// The summary as `run` prints it: one JSON object, or lines of text that fit the terminal.
 extension RunSummary {
+    /// Seconds to the millisecond; null for a time not known.
+    private static func seconds(_ value: Double?) -> JSON { value.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
+
     public var json: JSON {
         .object([
             ("policy", .string(policy)), ("interrupted", .bool(interrupted)), ("plannedLoads", .int(plannedLoads)),
@@ -27,6 +30,7 @@ extension RunSummary {
                 ("unwarnedKills", .int(memoryKillLeadsMs.filter { $0 == nil }.count)),
                 ("warningLeadMs", Percentiles(memoryKillLeadsMs.compactMap { $0 }).json),
             ])),
+            ("clockSeconds", Self.seconds(clockSeconds)), ("simulatedSeconds", Self.seconds(simulatedSeconds)),
             ("suspensions", .int(suspensions)),
             ("suspendedSeconds", .double((suspendedSeconds * 1000).rounded() / 1000)),
             ("hangs", .object([("unresponsive", .int(hangs.found)), ("responsive", .int(hangs.recovered))])),

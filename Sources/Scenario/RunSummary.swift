@@ -84,6 +84,11 @@ public final class RunSummary {
     public private(set) var spawnToHelloMs: [Double] = []
     /// True when the run was cut short by SIGINT or SIGTERM.
     public private(set) var interrupted = false
+    /// How long the run took on its clock, and how much of that its clock passed in simulated time (`Waits`); nil
+    /// before the run ended, and the simulated part nil too for a log that did not say.
+    public private(set) var clockSeconds: Double?
+    public private(set) var simulatedSeconds: Double?
+    private var beganAt: Int?
     /// The loads the run was asked for.
     public private(set) var plannedLoads = 0
     /// The editor's audit at the end of the run, when there was an editor.
@@ -102,6 +107,7 @@ public final class RunSummary {
     public func record(_ event: Event) {
         switch event.kind {
         case .runBegin(let begin):
+            beganAt = event.monotonic
             plannedLoads = begin.loads
             faultsPlanned = begin.raceRate != 0 || begin.killRate != 0
             if let tabs = begin.tabs { session = (tabs, 0, 0, [:], 0) }
@@ -115,8 +121,10 @@ public final class RunSummary {
             session?.decisions[decision, default: 0] += 1
         case .errorPage:
             session?.errorPages += 1
-        case .runEnd(let interrupted):
+        case .runEnd(let interrupted, let simulatedMs):
             self.interrupted = interrupted
+            clockSeconds = beganAt.map { Double(event.monotonic - $0) / 1e9 }
+            simulatedSeconds = simulatedMs.map { $0 / 1000 }
             for pid in foregroundSince.keys { leaveForeground(pid, at: event.monotonic) }
         case .unobserved:
             unobservedDeaths += 1

@@ -56,6 +56,11 @@ public final class Simulation {
                 || (configuration.jetsam == nil && configuration.sessionPath == nil
                     && configuration.browser.journalPath == nil),
             "Jetsam, session saves and the input journal run on the event loop's time")
+        precondition(
+            configuration.waits == .real
+                || (configuration.jetsam == nil && configuration.sessionPath == nil
+                    && configuration.typingIntervalNanoseconds == 0),
+            "Jetsam, session saves and typing need their waits in real time")
         self.configuration = configuration
         self.log = log
         self.loop = loop
@@ -153,12 +158,11 @@ public final class Simulation {
                 log.flush()
                 if let error = log.writeError { supervisor.abort(because: error.description) }
             },
-            // A replayed life's quiet stretches (an incident's death long after launch) pass in simulated time.
-            quiet: configuration.replay == nil ? nil : { [unowned self] in supervisor.quiet })
+            quiet: configuration.waits == .simulated ? { [unowned self] in supervisor.quiet } : nil)
         if !browser.editorConcluded { browser.concludeEditor() }
         browser.syncJournalNow(final: true)
         browser.finishSession()
-        log.emit(.runEnd(interrupted: supervisor.stopping))
+        log.emit(.runEnd(interrupted: supervisor.stopping, simulatedMs: Double(clock.simulatedNanoseconds) / 1e6))
         log.flush()
         return summary
     }

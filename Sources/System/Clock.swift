@@ -14,8 +14,10 @@ package protocol Clock: AnyObject {
 /// timer to timer.
 package protocol RunClock: Clock {
     /// Does the work asked for `soon`, then fires timers and handles events, until `done()` holds; `afterBatch` runs
-    /// after each batch of work. With `quiet`, a long wait while it holds passes in simulated time.
+    /// after each batch of work. With `quiet`, a wait while it holds passes in simulated time.
     func run(until done: () -> Bool, afterBatch: () -> Void, quiet: (() -> Bool)?) throws(SystemError)
+    /// The time `run` passed in simulated time rather than waited for.
+    var simulatedNanoseconds: Int { get }
 }
 
 /// A timer set on a `Clock`, to cancel it by.

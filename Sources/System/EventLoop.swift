@@ -55,10 +55,10 @@ package final class EventLoop: RunClock {
     // MARK: - Timers
 
     /// CLOCK_MONOTONIC, moved on by every quiet stretch the loop passed in simulated time (`run`'s `quiet`).
-    package var now: Int { Sys.monotonicNanoseconds() + skippedNanoseconds }
+    package var now: Int { Sys.monotonicNanoseconds() + simulatedNanoseconds }
 
     /// The time passed in simulated time rather than waited for.
-    package private(set) var skippedNanoseconds = 0
+    package private(set) var simulatedNanoseconds = 0
 
     @discardableResult
     package func schedule(at deadline: Int, _ action: @escaping () -> Void) -> TimerID {
@@ -86,7 +86,7 @@ package final class EventLoop: RunClock {
         var spec = itimerspec()
         if deadline != Int.max {
             // A zero it_value disarms the timer, so a deadline already past is nudged to 1 ns.
-            let at = max(deadline - skippedNanoseconds, 1)
+            let at = max(deadline - simulatedNanoseconds, 1)
             spec.it_value = timespec(tv_sec: at / 1_000_000_000, tv_nsec: at % 1_000_000_000)
         }
         timerfd_settime(timerFD.rawValue, Int32(TFD_TIMER_ABSTIME), &spec, nil)
@@ -107,21 +107,15 @@ package final class EventLoop: RunClock {
 
     // MARK: - Running
 
-    /// The shortest wait `run` passes in simulated time: shorter ones are waited for.
-    package static let quietGap = 20_000_000
-    /// The real time `run` waits before passing a quiet stretch, for what is already under way to arrive.
-    package static let quietGrace = 5_000_000
-
     /// How many times `epoll_wait` has returned: the loop's wake-ups, which only a descriptor or a due timer cause.
     package private(set) var wakeUps = 0
 
     /// Dispatches events until `done()` holds. `afterBatch` runs once per wake-up, after its handlers.
     ///
-    /// With `quiet`, a wait for a timer more than `quietGap` away while `quiet()` holds is passed in simulated
-    /// time: the loop waits `quietGrace` of real time for anything under way to arrive, and if nothing did and
-    /// `quiet()` still holds, moves its clock to the timer's deadline and fires it. `quiet()` must hold only
-    /// when nothing outside the loop's timers can happen that its owner would act on (no process owes an
-    /// answer), so that the stretch passed is one in which nothing happens but time.
+    /// With `quiet`, a wait for a timer while `quiet()` holds and no descriptor is ready is passed in simulated
+    /// time: the loop moves its clock on to the timer's deadline and fires it. `quiet()` must hold only when
+    /// nothing outside the loop's timers can happen that its owner would act on (no process has anything to do),
+    /// so that the stretch passed is one in which nothing happens but time.
     package func run(until done: () -> Bool, afterBatch: () -> Void = {}, quiet: (() -> Bool)? = nil) throws(SystemError) {
         var data = [UInt64](repeating: 0, count: 64)
         var events = [UInt32](repeating: 0, count: 64)
@@ -133,14 +127,14 @@ package final class EventLoop: RunClock {
             }
             afterBatch()
             if done() { return }
-            let skipping = quiet != nil && armedDeadline != Int.max && armedDeadline - now > Self.quietGap && quiet!()
-            let timeout = skipping ? Int32(Self.quietGrace / 1_000_000) : -1
-            let count = try retrying("epoll_wait", .poll) { sv_epoll_wait(epoll.rawValue, &data, &events, 64, timeout) }
+            // A quiet loop only looks whether anything is ready before it moves on to its next timer.
+            let skipping = quiet != nil && armedDeadline != Int.max && armedDeadline > now && quiet!()
+            let count = try retrying("epoll_wait", .poll) {
+                sv_epoll_wait(epoll.rawValue, &data, &events, 64, skipping ? 0 : -1)
+            }
             if count == 0, skipping {
-                if quiet!(), armedDeadline != Int.max, armedDeadline > now {
-                    skippedNanoseconds += armedDeadline - now
-                    fireDueTimers()
-                }
+                simulatedNanoseconds += max(0, armedDeadline - now)
+                fireDueTimers()
                 continue
             }
             wakeUps += 1

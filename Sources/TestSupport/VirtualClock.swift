@@ -9,7 +9,12 @@ package final class VirtualClock: RunClock {
     private var soon: [() -> Void] = []
     private var nextID = 0
 
-    package init(now: Int = 0) { self.now = now }
+    private let start: Int
+
+    package init(now: Int = 0) { (self.now, start) = (now, now) }
+
+    /// All of it: no time here is waited for.
+    package var simulatedNanoseconds: Int { now - start }
 
     @discardableResult
     package func schedule(at deadline: Int, _ action: @escaping () -> Void) -> TimerID {

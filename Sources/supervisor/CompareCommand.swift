@@ -27,6 +27,7 @@ enum CompareCommand {
             throw UsageError("'\(options.repeats.entry.name)' is for '--replay': without a schedule there is nothing to replay")
         }
         let width = min(policies.count, arguments[options.jobs] ?? Self.defaultWidth)
+        workload.settings.waits = try Self.waits(options, arguments, workload.settings)
         if let replay {
             workload.settings.replay = replay
             workload.settings.loads = replay.incidents.count * arguments[options.repeats]
@@ -115,12 +116,26 @@ enum CompareCommand {
         return (summaries, outcomes)
     }
 
+    /// How the runs pass their waits: simulated unless something runs on real time beside the workers (Jetsam, the
+    /// typist and its journal) or the pages are the user's, which may act on their own clock after they render.
+    static func waits(_ options: CompareOptions, _ arguments: ParsedOptions, _ settings: RunConfiguration) throws -> Waits {
+        let realTime = settings.jetsam != nil ? "--jetsam" : settings.typingIntervalNanoseconds > 0 ? "--typing" : nil
+        guard let chosen = arguments[options.waits] else {
+            return realTime == nil && arguments[options.workload.content] == nil ? .simulated : .real
+        }
+        if chosen == .simulated, let realTime {
+            throw UsageError("'--waits simulated' cannot be combined with '\(realTime)', which runs in real time")
+        }
+        return chosen
+    }
+
     /// How many policies run at once without `--jobs`: one a CPU pair, as each keeps a supervisor thread and its
     /// workers busy. One a CPU would be quicker and lose nothing a seed fixes (on 2 CPUs, 2,000 loads at 1/200 took
-    /// 38–40 s instead of 73–78 s, with the same blank loads and race kills), but the times to visible would
-    /// measure the neighbour: medians 1.1–2.5 times as long at 1/200, and at 1/20 rebuild's 407 ms instead of 12,
-    /// beside always-foreground's workers at nice 0 (a band is the whole machine's). Keeping each to a CPU of its
-    /// own made it worse: each policy's supervisor thread then waits behind its own workers.
+    /// 24 s instead of 40 s with simulated waits, 38–40 s instead of 73–78 s with real ones, with the same blank
+    /// loads and race kills), but the times to visible would measure the neighbour: medians 1.1–2.5 times as long
+    /// at 1/200 (1.45 with simulated waits), and at 1/20 rebuild's 407 ms instead of 12, beside always-foreground's
+    /// workers at nice 0 (a band is the whole machine's). Keeping each to a CPU of its own made it worse: each
+    /// policy's supervisor thread then waits behind its own workers.
     static var defaultWidth: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) / 2) }
 
     /// Each policy's run, `width` at once (`SideBySide`), in the policies' order, with one progress line for all;

@@ -18,7 +18,7 @@ import Vocabulary
     /// One of every case, with every optional value present.
     static let samples: [SupervisorEvent] = [
         .runBegin(.init(policy: "guarded", delegate: true, loads: 20, views: 2, hidden: 1, seed: 7, raceRate: 0.05, killRate: 0, tabs: 3)),
-        .runEnd(interrupted: true), .interrupt(signal: .SIGINT), .abort(reason: "disk full"),
+        .runEnd(interrupted: true, simulatedMs: 41.5), .interrupt(signal: .SIGINT), .abort(reason: "disk full"),
         .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: .back),
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),

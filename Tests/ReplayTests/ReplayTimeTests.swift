@@ -122,11 +122,11 @@ extension BesideOthers {
         }
 
         /// Over a few seconds, the progress line says how long is left. Standard error must be a terminal for
-        /// it, so the comparison runs under script(1); each incident 15 times, it runs past the 2 s the
-        /// estimate waits for (4.5 s here; ten times took 3 s).
+        /// it, so the comparison runs under script(1); each incident 100 times, it runs past the 2 s the
+        /// estimate waits for (5.3 s here, its waits simulated; 15 times took 0.7 s).
         @Test func aLongReplayShowsProgressAndAnEstimate() throws {
             let folder = try TemporaryFolder(["s.json": threeIncidentSchedule])
-            let command = [supervisorPath, "compare", "--replay", folder.path + "/s.json", "--repeat", "15"]
+            let command = [supervisorPath, "compare", "--replay", folder.path + "/s.json", "--repeat", "100"]
                 .map { "'\($0)'" }.joined(separator: " ")
             let out = try runCommand("/usr/bin/timeout", ["-s", "KILL", "110", "/usr/bin/script", "-qec", command, "/dev/null"])
             try #require(out.status == 0, "\(out.stdout)")

@@ -67,7 +67,7 @@ import Vocabulary
         summary.record(end(1, .blank, blankMs: 5000))
         summary.record(event(.spawn(load: 2, reused: false), at: 2, pid: 12))
         summary.record(end(2, .failed, blankMs: 40))
-        summary.record(event(.runEnd(interrupted: false), at: 6_000_000, pid: nil))
+        summary.record(event(.runEnd(interrupted: false, simulatedMs: 0), at: 6_000_000, pid: nil))
         let cost = PolicyCost(summary)
         #expect(cost.waitMs == 2505)
         #expect(cost.protectedMs == 2)
@@ -109,7 +109,7 @@ import Vocabulary
         let summary = RunSummary(policy: "p")
         summary.record(event(.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), at: 0, pid: 1))
         summary.record(waitMs.map { end(0, .rendered, blankMs: $0, visibleMs: $0) } ?? end(0, .failed, blankMs: 1))
-        summary.record(event(.runEnd(interrupted: false), at: Int(protectedMs * 1_000_000), pid: nil))
+        summary.record(event(.runEnd(interrupted: false, simulatedMs: 0), at: Int(protectedMs * 1_000_000), pid: nil))
         return PolicyCost(summary)
     }
 }
