@@ -98,6 +98,7 @@ package struct Comparison {
             })
         lines.append("")
         lines += limits
+        lines += spares
         lines += wrapped(frontierLine) + [""]
         let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
         if !adoption.isEmpty { lines += wrapped(adoption) + [""] }
@@ -121,6 +122,25 @@ package struct Comparison {
             }) + [""] + wrapped("memory warnings, memory kills, CPU kills: workers warned at the policy's memory-warning "
                 + "share, then killed over its memory-limit, or over its cpu-limit while hidden; warned ms before: how "
                 + "long before its memory kill a worker had been warned (median).") + [""]
+    }
+
+    /// The spares' table, when a policy keeps spares: how each opened view got its worker, and why none waited.
+    private var spares: [String] {
+        guard summaries.contains(where: { $0.sparesTaken > 0 || $0.noSpare.keys.contains { $0 != .notEnabled } })
+        else { return [] }
+        let reasons: [(NoSpareReason, String)] = [
+            (.notYetCreated, "none yet"), (.takenByPreviousLoad, "taken before"), (.processExited, "exited"),
+            (.processLimit, "limit"), (.notEnabled, "off"),
+        ]
+        return fittedColumns([["policy", "views", "took spare", "not ready"] + reasons.map(\.1)]
+            + summaries.map { s in
+                [s.policy, "\(s.viewsOpened)", "\(s.sparesTaken)", "\(s.sparesStarting)"]
+                    + reasons.map { "\(s.noSpare[$0.0, default: 0])" }
+            }) + [""] + wrapped("views: views opened, each load's and each rebuild's; took spare: given a waiting "
+                + "spare (not ready: it had not said hello yet). The others by why none waited, as Chromium counts "
+                + "them: none yet: none launched yet; taken before: an earlier view took the last, and its "
+                + "replacement waits for that view to render; exited: it died waiting; limit: the kernel refused "
+                + "its launch; off: the policy keeps none.") + [""]
     }
 
     static let legend = """

@@ -14,6 +14,7 @@ extension Supervisor {
     /// made; a view waits its turn.
     func refusedProcess(for view: View?) {
         log.emit(.processRefused, view: view?.id)
+        if view == nil { noSpareReason = .processLimit }
         guard let view, !waitsForProcess(view) else { return }
         waitingForProcess.append(view)
         armProcessRetry()

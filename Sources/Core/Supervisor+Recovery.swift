@@ -51,7 +51,10 @@ extension Supervisor {
         workerDied(worker)
         // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
         // would only be the killer's next victim.
-        spares.removeAll { $0 === worker }
+        if spares.contains(where: { $0 === worker }) {
+            spares.removeAll { $0 === worker }
+            if spares.isEmpty { noSpareReason = .processExited }
+        }
         guard let view, view.worker === worker, !stopping else { return }
         if policy.observe == .attach && !view.attached {
             // The observer is not wired yet: nobody is told, and the view keeps its dead proxy. WebKit still resets

@@ -5,9 +5,11 @@ extension Supervisor {
 
     /// Launches a spare when none is left, at background priority since it serves no one yet.
     func replenishSpare() {
-        guard policy.spareWorkers > 0, spares.isEmpty, !stopping, moreViewsComing(),
-            let worker = launchWorker()
-        else { return }
+        guard policy.spareWorkers > 0, spares.isEmpty, !stopping, moreViewsComing() else { return }
+        // What the next view is told if this launch fails: none was created, or the kernel refused it, which
+        // `refusedProcess` says.
+        noSpareReason = .notYetCreated
+        guard let worker = launchWorker() else { return }
         spares.append(worker)
         log.emit(.spare(reused: false), pid: worker.pid)
         setBand(.background, of: worker)
@@ -35,9 +37,23 @@ extension Supervisor {
     func takeSpare() -> Worker? {
         while let worker = spares.popLast() {
             reapIfExited(worker)
-            if !worker.reaped { return worker }
+            if !worker.reaped {
+                if spares.isEmpty { noSpareReason = .takenByPreviousLoad }
+                return worker
+            }
+            if spares.isEmpty { noSpareReason = .processExited }
         }
         return nil
+    }
+
+    /// Gives `view` a waiting spare, or says why none waits: the accounting Chromium keeps for every navigation.
+    func takeSpare(for view: View) -> Worker? {
+        guard let worker = takeSpare() else {
+            log.emit(.noSpare(reason: policy.spareWorkers == 0 ? .notEnabled : noSpareReason), view: view.id)
+            return nil
+        }
+        log.emit(.spareTaken(ready: worker.conversation.saidHello), view: view.id, pid: worker.pid)
+        return worker
     }
 
     package func retireSpares() {

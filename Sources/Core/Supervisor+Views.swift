@@ -13,8 +13,7 @@ extension Supervisor {
         views[view.id] = view
         load.view = view
         log.emit(.viewOpen(load: load.index, visible: view.visible), view: view.id)
-        if let worker = takeSpare() {
-            log.emit(.spareTaken, view: view.id, pid: worker.pid)
+        if let worker = takeSpare(for: view) {
             adopt(worker, into: view)
         } else {
             startWorker(for: view)

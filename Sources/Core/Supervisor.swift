@@ -2,6 +2,7 @@ import Glibc
 import Events
 import Process
 import System
+import Vocabulary
 
 /// The supervisor, shaped like WebKit's UI process: it opens views, launches a worker behind each, relays their
 /// messages to the load's client, watches them die, and recovers views as the policy says. Commands come in as
@@ -27,6 +28,8 @@ package final class Supervisor {
     var views: [Int: View] = [:]
     /// Launched workers waiting for the next view.
     var spares: [Worker] = []
+    /// Why no spare waits, once the last left the pool: what the next view opened without one is told.
+    var noSpareReason = NoSpareReason.notYetCreated
     var nextViewID = 1
     package private(set) var stopping = false
     /// Why the run was cut short by a failure of its own (a worker that cannot launch, a write that failed).

@@ -54,7 +54,8 @@ extension SupervisorEvent {
         case "hide": self = .hide(load: try r.int("load"))
         case "spawn": self = .spawn(load: try r.int("load"), reused: try r.flag("reused"))
         case "spare": self = .spare(reused: try r.flag("reused"))
-        case "spare-taken": self = .spareTaken
+        case "spare-taken": self = .spareTaken(ready: try r.optionalBool("ready"))
+        case "no-spare": self = .noSpare(reason: try r.spelled("reason"))
         case "process-refused": self = .processRefused
         case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.wire("sandbox"))
         case "priority":
@@ -238,5 +239,6 @@ struct FieldReader {
     /// A key the schema leaves out when there is no value.
     func optionalInt(_ key: String) throws(EventDecodingError) -> Int? { has(key) ? try int(key) : nil }
     func optionalDouble(_ key: String) throws(EventDecodingError) -> Double? { has(key) ? try double(key) : nil }
+    func optionalBool(_ key: String) throws(EventDecodingError) -> Bool? { has(key) ? try bool(key) : nil }
     func optionalString(_ key: String) throws(EventDecodingError) -> String? { has(key) ? try string(key) : nil }
 }

@@ -20,6 +20,7 @@ extension SupervisorEvent {
         case .spawn: "spawn"
         case .spare: "spare"
         case .spareTaken: "spare-taken"
+        case .noSpare: "no-spare"
         case .processRefused: "process-refused"
         case .hello: "hello"
         case .priority: "priority"
@@ -92,7 +93,9 @@ extension SupervisorEvent {
         case .visible(let load, let ms, let first, let editor):
             f.int("load", load).double("timeToVisibleMs", ms).bool("first", first).flag("editor", editor)
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
-        case .viewClose, .attach, .spareTaken, .shutdown, .unobserved, .noItemToReload, .processRefused, .prepareToSuspend:
+        case .spareTaken(let ready): if let ready { f.bool("ready", ready) }
+        case .noSpare(let reason): f.spelled("reason", reason)
+        case .viewClose, .attach, .shutdown, .unobserved, .noItemToReload, .processRefused, .prepareToSuspend:
             break
         case .suspended(let answered): f.bool("answered", answered)
         case .resumed(let ms): f.double("suspendedMs", ms)

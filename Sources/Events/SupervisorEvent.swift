@@ -48,7 +48,10 @@ public enum SupervisorEvent: Equatable, Sendable {
     case spawn(load: Int, reused: Bool)
     /// A worker parked as a spare: launched ahead of a view, or kept (`reused`) after its view closed.
     case spare(reused: Bool)
-    case spareTaken
+    /// A view was given a waiting spare; `ready`: it had said hello (nil in a log written before runs said).
+    case spareTaken(ready: Bool?)
+    /// A view opened with no spare waiting, and why.
+    case noSpare(reason: NoSpareReason)
     /// The first message of a new worker.
     case hello(spawnToHelloMs: Double, sandbox: Sandbox)
     /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's error

@@ -15,6 +15,11 @@ extension RunSummary {
             ("lostHidden", .int(lostHidden)),
             ("faults", .object([("delivered", .int(faultsDelivered)), ("spared", .int(faultsSpared))])),
             ("spawns", .int(spawns)), ("spareSpawns", .int(spareSpawns)), ("reuses", .int(reuses)),
+            ("viewsOpened", .int(viewsOpened)),
+            ("spares", .object([
+                ("taken", .int(sparesTaken)), ("starting", .int(sparesStarting)),
+                ("none", .object(NoSpareReason.allCases.map { ($0.rawValue, .int(noSpare[$0, default: 0])) })),
+            ])),
             ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
             ("deathsByReason", .object(TerminationReason.allCases.compactMap { reason in

@@ -20,6 +20,13 @@ public final class RunSummary {
     public private(set) var spareSpawns = 0
     /// Views given a worker that had served an earlier view.
     public private(set) var reuses = 0
+    /// Views opened (a load's first, and each rebuild's), and how each got its worker: a waiting spare (of which
+    /// `sparesStarting` had not said hello yet; a log written before runs said counts none), or none, by why none
+    /// waited.
+    public private(set) var viewsOpened = 0
+    public private(set) var sparesTaken = 0
+    public private(set) var sparesStarting = 0
+    public private(set) var noSpare: [NoSpareReason: Int] = [:]
     /// Worker processes that ended, however they ended (a worker shut down at the end of the run too).
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [TerminationKind: Int] = [:]
@@ -164,7 +171,13 @@ public final class RunSummary {
             launchErrors += 1
         case .death(let death):
             if let pid = event.pid { recordDeath(death, pid: pid, view: event.view, at: event.monotonic) }
+        case .spareTaken(let ready):
+            sparesTaken += 1
+            if ready == false { sparesStarting += 1 }
+        case .noSpare(let reason):
+            noSpare[reason, default: 0] += 1
         case .viewOpen(let load, _):
+            viewsOpened += 1
             if let view = event.view { loadOfView[view] = load }
         case .viewClose:
             // A closed view's id is never used again: what a run holds stays the views open, not all it opened.

@@ -38,3 +38,18 @@ public enum RaceStage: String, Sendable, CaseIterable {
     case afterCommit = "after-commit"
     case afterRender = "after-render"
 }
+
+/// Why a view opened with no spare worker waiting for it, as Chromium records for every navigation that needed a
+/// process (`NoSpareRendererReason`, content/browser/renderer_host/spare_render_process_host_manager_impl.h).
+public enum NoSpareReason: String, Sendable, CaseIterable {
+    /// The policy keeps none (`spares=0`).
+    case notEnabled = "not-enabled"
+    /// None launched yet: the run's first views, or none needed since the last was taken.
+    case notYetCreated = "not-yet-created"
+    /// The last was taken by an earlier view, and its replacement waits for that view to render.
+    case takenByPreviousLoad = "taken-by-previous-load"
+    /// It died while it waited (a killer took it first).
+    case processExited = "process-exited"
+    /// The kernel refused to launch it (`ulimit -u`).
+    case processLimit = "process-limit"
+}
