@@ -67,8 +67,8 @@ let moduleTests: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "ScenarioTests",
         [
-            "SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Process", "Replay", "Scenario", "System",
-            "Text", "Vocabulary", "WireProtocol",
+            "SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Process", "ProcFS", "Replay", "Scenario",
+            "System", "Text", "Vocabulary", "WireProtocol",
         ]
     ),
     ("ReplayTests", ["SupervisorTesting", "Core", "Events", "Replay", "Scenario", "Vocabulary"]),

@@ -94,6 +94,11 @@ extension PolicyField {
         PolicyField(
             "reuse", .choice("reuse", [("yes", true), ("no", false)]), \.reuseWorkers, json: .flag,
             help: "A closed view's healthy worker becomes a spare."),
+        PolicyField(
+            "max-workers", .integer(0...1_000_000), \.maxWorkers, json: .number,
+            help: "The most workers alive at once, spares included (WebKit's limit is 400); a launch at it ends a "
+                + "spare, or else the worker of the hidden view shown least recently (WebKit's "
+                + "ExceededProcessCountLimit), never a visible view's: with none, the view waits; 0: no limit."),
     ]
 }
 

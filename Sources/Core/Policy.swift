@@ -107,6 +107,10 @@ public struct Policy: Sendable, Equatable {
     /// A closed view's healthy worker unloads its page and becomes a spare, as WebKit's process cache and
     /// Chromium's renderer reuse do: the next view skips a launch, and the system a teardown.
     public var reuseWorkers = false
+    /// The most workers alive at once, spares included; 0: no limit. WebKit's is 400 (`s_maxProcessCount`,
+    /// WebProcessProxy.cpp): a launch at the limit first clears the process cache, then terminates the least
+    /// recently used process with ExceededProcessCountLimit (`Supervisor+ProcessCount`).
+    public var maxWorkers = 400
 
     public init(name: String) { self.name = name }
 }

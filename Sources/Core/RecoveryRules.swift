@@ -41,7 +41,10 @@ extension Policy {
             ? recoverOn.contains(reason.told)
             : ![.requestedByClient, .idleExit, .navigationSwap, .exceededProcessCountLimit].contains(reason)
         guard recovers else { return .nothing }
-        return recoverWhenVisible && !visible ? .whenShown(recovery) : .now(recovery)
+        // A worker ended for the process-count limit made room for another: its view's comes back when it is
+        // shown, not now, which would only end the next one.
+        let deferred = recoverWhenVisible || reason == .exceededProcessCountLimit
+        return deferred && !visible ? .whenShown(recovery) : .now(recovery)
     }
 
     /// Decides a recovery at `now` and, when there is one, records it in `history`. `recent` is the view's count of

@@ -52,6 +52,7 @@ extension Supervisor {
     package func show(_ view: View) {
         guard !view.closed, !stopping else { return }
         view.visible = true
+        view.lastShownAt = clock.now
         log.emit(.show(load: view.load.index), view: view.id, pid: view.worker?.pid)
         if let worker = view.worker { reapIfExited(worker) }
         clock.cancel(view.suspension)

@@ -19,6 +19,7 @@ extension Supervisor {
 
     /// A running, watched worker, or nil after logging why there is none.
     func launchWorker(for view: View? = nil) -> Worker? {
+        guard roomForWorker(for: view) else { return nil }
         let worker: Worker
         do {
             worker = Worker(try launcher.launch(), limits: settings.conversationLimits)

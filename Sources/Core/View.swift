@@ -52,6 +52,9 @@ package final class View {
     package internal(set) var deferredRecovery: Policy.Recovery?
     var recentCrashes = RecentCrashes()
     package let createdAt: Int
+    /// When it last came on screen (opened visible, or shown); nil for a hidden tab never shown. The process-count
+    /// limit ends the worker of the hidden view shown least recently first.
+    var lastShownAt: Int?
     /// When the view enters the window; faults aimed at the vulnerable window are timed against it.
     package internal(set) var attachAt = 0
     /// Timers set for it; closing it cancels them.
@@ -66,5 +69,6 @@ package final class View {
         self.load = load
         self.visible = visible
         createdAt = time
+        if visible { lastShownAt = time }
     }
 }

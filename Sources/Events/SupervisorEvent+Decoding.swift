@@ -56,6 +56,7 @@ extension SupervisorEvent {
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken(ready: try r.optionalBool("ready"))
         case "no-spare": self = .noSpare(reason: try r.spelled("reason"))
+        case "process-count-limit": self = .processCountLimit(live: try r.int("live"), limit: try r.int("limit"))
         case "process-refused": self = .processRefused
         case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.wire("sandbox"))
         case "priority":

@@ -21,6 +21,7 @@ extension SupervisorEvent {
         case .spare: "spare"
         case .spareTaken: "spare-taken"
         case .noSpare: "no-spare"
+        case .processCountLimit: "process-count-limit"
         case .processRefused: "process-refused"
         case .hello: "hello"
         case .priority: "priority"
@@ -95,6 +96,7 @@ extension SupervisorEvent {
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
         case .spareTaken(let ready): if let ready { f.bool("ready", ready) }
         case .noSpare(let reason): f.spelled("reason", reason)
+        case .processCountLimit(let live, let limit): f.int("live", live).int("limit", limit)
         case .viewClose, .attach, .shutdown, .unobserved, .noItemToReload, .processRefused, .prepareToSuspend:
             break
         case .suspended(let answered): f.bool("answered", answered)

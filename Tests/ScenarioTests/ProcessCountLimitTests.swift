@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import ProcFS
+import Testing
+
+@testable import Browser
+@testable import Core
+@testable import Scenario
+@testable import SupervisorTesting
+
+extension Processes {
+    /// The policy's limit on live workers (issue 32, item 2), on real workers under an open loop that asks for more.
+    @Suite struct ProcessCountLimit {
+        /// WebContent children of this process alive now, from /proc: a zombie is already dead.
+        static func aliveWorkers() -> Int {
+            ProcFS.children(of: getpid()).filter { $0.state != "Z" && $0.command == "WebContent" }.count
+        }
+
+        /// Loads arrive every 2 ms into 8 views, 4 of them hidden tabs, under a limit of 4 workers: after every
+        /// launch of the run, the WebContent children alive (read from /proc, zombies left out) are at most 4; the limit
+        /// was met; only hidden views' workers were ended for it; and every view still came back when shown.
+        @Test func liveWorkersNeverPassTheLimitAndNoVisibleViewPays() throws {
+            var policy = Policy.rebuild
+            policy.maxWorkers = 4
+            var most = 0
+            var visible: Set<Int> = []
+            var endedVisible: [Int] = []
+            let (summary, events) = try simulate({
+                $0.loads = 60
+                $0.views = 8
+                $0.hidden = 4
+                $0.hiddenNanoseconds = 60_000_000
+                $0.arrivalNanoseconds = 2_000_000
+                $0.dwellNanoseconds = 30_000_000
+                $0.policy = policy
+            }, content: ContentProvider()) { event in
+                // Sampled after each launch, when the count can have grown.
+                if ["spawn", "spare"].contains(event.name) { most = max(most, Self.aliveWorkers()) }
+                guard let view = event.view else { return }
+                switch event.name {
+                case "view-open" where event["visible"] == .bool(true), "show": visible.insert(view)
+                case "hide", "view-close": visible.remove(view)
+                case "process-count-limit" where event.pid != nil && visible.contains(view): endedVisible.append(view)
+                default: break
+                }
+            }
+            #expect(most <= 4, "\(most) WebContent processes alive at once")
+            #expect(most == 4)
+            let limited = events.named("process-count-limit")
+            #expect(!limited.isEmpty)
+            #expect(endedVisible.isEmpty, "visible views' workers ended: \(endedVisible)")
+            let ended = events.named("death").filter { $0.string("terminationReason") == "exceeded-process-count-limit" }
+            #expect(ended.count == limited.filter { $0.pid != nil }.count)
+            #expect(summary.loads == 60 && summary.blank == 0 && summary.failed == 0, "\(summary.text)")
+        }
+
+        /// Without a limit (`max-workers=0`) the same run keeps more than 4 alive: the test above can fail.
+        @Test func withoutALimitMoreAreAlive() throws {
+            var policy = Policy.rebuild
+            policy.maxWorkers = 0
+            var most = 0
+            _ = try simulate({
+                $0.loads = 60
+                $0.views = 8
+                $0.hidden = 4
+                $0.hiddenNanoseconds = 60_000_000
+                $0.arrivalNanoseconds = 2_000_000
+                $0.dwellNanoseconds = 30_000_000
+                $0.policy = policy
+            }, content: ContentProvider()) { event in
+                if ["spawn", "spare"].contains(event.name) { most = max(most, Self.aliveWorkers()) }
+            }
+            #expect(most > 4)
+        }
+    }
+}
