@@ -26,8 +26,10 @@ extension Supervisor {
                 if !waitsForProcess(view) { waitingForProcess.append(view) }
                 return false
             }
-            kill(victim, over: .processCountLimit(live: liveWorkers, limit: limit), for: .exceededProcessCountLimit,
-                 because: "over the process-count limit")
+            // One already told to exit only has its exit hurried: it still ends idle.
+            let leaving = victim.conversation.toldToExit
+            kill(victim, over: .processCountLimit(live: liveWorkers, limit: limit),
+                 for: leaving ? .idleExit : .exceededProcessCountLimit, because: "over the process-count limit")
             // Gone before the launch: the limit holds for the kernel's count too, not only for ours.
             collectDeath(of: victim)
         }
