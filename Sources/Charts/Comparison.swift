@@ -112,16 +112,20 @@ package struct Comparison {
     /// its memory kill each worker was warned.
     private var limits: [String] {
         let kills = { (s: RunSummary, reason: TerminationReason) in s.deathsByReason[reason, default: 0] }
-        guard summaries.contains(where: { $0.memoryWarnings + kills($0, .exceededMemoryLimit) + kills($0, .exceededCPULimit) > 0 })
+        let limited: [TerminationReason] = [.exceededMemoryLimit, .exceededCPULimit, .exceededProcessCountLimit]
+        guard summaries.contains(where: { s in s.memoryWarnings + limited.reduce(0) { $0 + kills(s, $1) } > 0 })
         else { return [] }
-        return fittedColumns([["policy", "memory warnings", "memory kills", "warned ms before p50", "CPU kills"]]
+        return fittedColumns([["policy", "memory warnings", "memory kills", "warned ms before p50", "CPU kills",
+                               "count kills"]]
             + summaries.map { s in
                 let leads = Percentiles(s.memoryKillLeadsMs.compactMap { $0 })
                 return [s.policy, "\(s.memoryWarnings)", "\(kills(s, .exceededMemoryLimit))",
-                        leads.count == 0 ? "-" : fixed(leads.p50, 1), "\(kills(s, .exceededCPULimit))"]
-            }) + [""] + wrapped("memory warnings, memory kills, CPU kills: workers warned at the policy's memory-warning "
-                + "share, then killed over its memory-limit, or over its cpu-limit while hidden; warned ms before: how "
-                + "long before its memory kill a worker had been warned (median).") + [""]
+                        leads.count == 0 ? "-" : fixed(leads.p50, 1), "\(kills(s, .exceededCPULimit))",
+                        "\(kills(s, .exceededProcessCountLimit))"]
+            }) + [""] + wrapped("memory warnings, memory kills, CPU kills, count kills: workers warned at the policy's "
+                + "memory-warning share, then killed over its memory-limit, or over its cpu-limit while hidden, or to "
+                + "keep the live workers within its max-workers; warned ms before: how long before its memory kill a "
+                + "worker had been warned (median).") + [""]
     }
 
     /// The spares' table, when a policy keeps spares: how each opened view got its worker, and why none waited.

@@ -77,7 +77,7 @@ extension BesideOthers {
             let limited = rows[header + 1], none = rows[header + 2]
             #expect(limited.prefix(3) == ["limited", "2", "2"] && limited.last == "0", "\(limited)")
             #expect((Double(limited[3]) ?? 0) > 0, "\(limited)")
-            #expect(none == ["none", "0", "0", "-", "0"])
+            #expect(none == ["none", "0", "0", "-", "0", "0"])
             let unlimited = try runSupervisor(["compare", "--loads", "2", "--policies", "none"])
             #expect(unlimited.status == 0 && !unlimited.stdout.contains("memory warnings"))
         }
