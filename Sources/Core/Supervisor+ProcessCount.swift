@@ -18,6 +18,7 @@ extension Supervisor {
         guard limit > 0 else { return true }
         while liveWorkers >= limit {
             guard let view else {
+                log.emit(.processCountLimit(live: liveWorkers, limit: limit))
                 noSpareReason = .processLimit
                 return false
             }

@@ -110,7 +110,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     case memoryWarning(residentBytes: Int, limitBytes: Int)
     /// Its resident memory passed the limit: it is killed next, `warnedMsBefore` after its warning (nil: none came).
     case memoryLimit(residentBytes: Int, limitBytes: Int, warnedMsBefore: Double?)
-    /// A launch found `live` workers at the policy's limit, and this worker is ended to make room.
+    /// A launch found `live` workers at the policy's limit: the worker named is ended to make room; with none
+    /// named, the view named waits for one to end, or, with no view either, a spare is not launched.
     case processCountLimit(live: Int, limit: Int)
     /// Its view hidden for a whole CPU window, it used more CPU than the policy's limit (percent of one CPU): it
     /// is killed next.

@@ -64,6 +64,7 @@ public final class IOSConsoleLog {
         let process = "\(proxy) \(W.webProcessProxy)::"
         let webPage = "\(pageTag) \(W.webPageProxy)::"
         let throttler = "\(proxy) \(W.processThrottler)::"
+        let pool = "0x10b200000 - \(W.webProcessPool)::"
         switch event.kind {
         case .runBegin(let begin):
             delegate = begin.delegate
@@ -75,6 +76,10 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(process)\(W.didFinishLaunching):")
         case .spare(reused: true):
             line(event, "Process", "\(proxy) \(W.processCache)::\(W.addProcess): Adding process to WebProcess cache")
+        case .spare(reused: false):
+            line(event, "PerformanceLogging", "\(pool)\(W.prewarmProcess): \(W.prewarming)")
+        case .processCountLimit where event.pid == nil && event.view == nil:
+            line(event, "PerformanceLogging", "\(pool)\(W.prewarmProcess): \(W.notPrewarming)")
         case .hello:
             line(event, "ProcessSuspension", "\(throttler)\(W.didConnectToProcess):")
         case .priority(let band, _, _, let result, _, _):

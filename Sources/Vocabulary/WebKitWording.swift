@@ -8,6 +8,7 @@ public enum WebKitWording {
     public static let processThrottler: StaticString = "ProcessThrottler"
     public static let processAssertion: StaticString = "ProcessAssertion"
     public static let webPageProxy: StaticString = "WebPageProxy"
+    public static let webProcessPool: StaticString = "WebProcessPool"
 
     // A process launched, cached, connected, disconnected.
     public static let didFinishLaunching: StaticString = "didFinishLaunching"
@@ -33,6 +34,11 @@ public enum WebKitWording {
     public static let didBecomeUnresponsive: StaticString = "didBecomeUnresponsive"
     public static let didBecomeResponsive: StaticString = "didBecomeResponsive"
     public static let requestTermination: StaticString = "requestTermination"
+    /// A spare launched ahead of the next page, or not for the process-count limit (`WebProcessPool::prewarmProcess`,
+    /// WebProcessPool.cpp).
+    public static let prewarmProcess: StaticString = "prewarmProcess"
+    public static let prewarming: StaticString = "Prewarming a WebProcess for performance"
+    public static let notPrewarming: StaticString = "Not prewarming a WebProcess due to reaching process count limit"
     /// The limits (WebProcessProxy.cpp): a memory footprint threshold passed (a warning, not an end), and the
     /// memory and background CPU limits, past which it is terminated.
     public static let didExceedMemoryFootprintThreshold: StaticString = "didExceedMemoryFootprintThreshold"

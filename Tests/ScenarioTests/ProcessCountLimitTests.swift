@@ -68,7 +68,23 @@ extension Processes {
             #expect(summary.loads == 60 && summary.blank == 0 && summary.failed == 0, "\(summary.text)")
         }
 
-        /// Without a limit (`max-workers=0`) the same run keeps more than 4 alive: the test above can fail.
+        /// The iOS log says what WebKit's `prewarmProcess` says: a spare launched, or not for the limit. With one
+        /// worker allowed, the spare guarded launches once a view rendered (on screen 30 ms) is not launched.
+        @Test(arguments: [("guarded", "Prewarming a WebProcess for performance"),
+                          ("base=guarded,max-workers=1", "Not prewarming a WebProcess due to reaching process count limit")])
+        func theIOSLogSaysWhetherASpareWasPrewarmed(policy: String, line: String) throws {
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/run.jsonl"
+            let run = try runSupervisorBounded(
+                ["run", "--policy", policy, "--loads", "3", "--dwell", "30", "--log", log, "--log-format", "ios"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let text = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
+            #expect(text.contains(" - WebProcessPool::prewarmProcess: " + line), "\(text)")
+            let analyzed = try runSupervisorBounded(["analyze", log + ".ios.log"])
+            #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        }
+
+        /// Without a limit (`max-workers=0`) the same run keeps more than 4 alive: the first test can fail.
         @Test func withoutALimitMoreAreAlive() throws {
             var policy = Policy.rebuild
             policy.maxWorkers = 0
