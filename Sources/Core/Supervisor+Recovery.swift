@@ -53,7 +53,9 @@ extension Supervisor {
         // would only be the killer's next victim.
         if spares.contains(where: { $0 === worker }) {
             spares.removeAll { $0 === worker }
-            if spares.isEmpty { noSpareReason = worker.endedFor == .exceededProcessCountLimit ? .processLimit : .processExited }
+            if spares.isEmpty {
+                noSpareReason = worker.endedFor == .exceededProcessCountLimit ? .processLimit : .processExited
+            }
         }
         guard let view, view.worker === worker, !stopping else { return }
         if policy.observe == .attach && !view.attached {
