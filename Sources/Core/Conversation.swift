@@ -227,12 +227,9 @@ package struct Conversation {
         }
     }
 
-    /// Waits on nothing: it said hello, owes no answer or piece, and is not being shut down.
-    var quiet: Bool { quiet(holding: 0) }
-
-    /// Waits on nothing but the supervisor: quiet, but for the results of the `held` documents whose answers the
-    /// supervisor holds back (a fetch's latency), which it cannot send before it has them.
-    func quiet(holding held: Int) -> Bool {
+    /// Waits on nothing but the supervisor: it said hello, owes no answer or piece, is not being shut down, and
+    /// owes no result but those of the `held` documents whose answers the supervisor holds back (a fetch's latency).
+    func quiet(holding held: Int = 0) -> Bool {
         stage == .ready && answer == .none && incoming == nil
             && owed.fetches == 0 && owed.titles == 0 && owed.histories == 0 && owed.results <= held
     }

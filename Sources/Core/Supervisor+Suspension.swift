@@ -26,7 +26,7 @@ extension Supervisor {
             worker.conversation.suspension == .running
         else { return }
         // A worker still loading, or owing an answer, is tried again after the grace.
-        guard worker.rendered, worker.conversation.quiet else { return suspendLater(view) }
+        guard worker.rendered, worker.conversation.quiet() else { return suspendLater(view) }
         log.emit(.prepareToSuspend, view: view.id, pid: worker.pid)
         send(.prepareToSuspend, to: worker)
         worker.suspendTimer = clock.schedule(afterNanoseconds: settings.prepareToSuspendTimeoutNanoseconds) {
@@ -46,7 +46,7 @@ extension Supervisor {
         worker.suspendTimer = nil
         guard worker.conversation.suspension == .preparing, worker.channelOpen else { return }
         // Shown, or given new work, meanwhile: it stays as it is.
-        guard let view = worker.view, !view.visible, worker.conversation.quiet else { return step(worker, .resumed) }
+        guard let view = worker.view, !view.visible, worker.conversation.quiet() else { return step(worker, .resumed) }
         worker.handle.signal(SIGSTOP, by: .supervisor)
         step(worker, .suspended)
         clock.cancel(worker.timer)
