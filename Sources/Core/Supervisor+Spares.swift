@@ -32,28 +32,22 @@ extension Supervisor {
         return true
     }
 
-    /// The most recently parked live spare, if any. A new one is launched only once the view that took it has
-    /// rendered, so that the launch never competes with the load it was meant to speed up.
-    func takeSpare() -> Worker? {
+    /// Gives `view` the most recently parked live spare, or says why none waits: the accounting Chromium keeps for
+    /// every navigation. A new spare is launched only once the view that took the last has rendered, so that the
+    /// launch never competes with the load it was meant to speed up.
+    func takeSpare(for view: View) -> Worker? {
         while let worker = spares.popLast() {
             reapIfExited(worker)
             if !worker.reaped {
                 if spares.isEmpty { noSpareReason = .takenByPreviousLoad }
+                log.emit(.spareTaken(ready: worker.conversation.saidHello), view: view.id, pid: worker.pid)
                 return worker
             }
+            // Popped before its death was handled, which therefore finds it in no pool.
             if spares.isEmpty { noSpareReason = .processExited }
         }
+        log.emit(.noSpare(reason: policy.spareWorkers == 0 ? .notEnabled : noSpareReason), view: view.id)
         return nil
-    }
-
-    /// Gives `view` a waiting spare, or says why none waits: the accounting Chromium keeps for every navigation.
-    func takeSpare(for view: View) -> Worker? {
-        guard let worker = takeSpare() else {
-            log.emit(.noSpare(reason: policy.spareWorkers == 0 ? .notEnabled : noSpareReason), view: view.id)
-            return nil
-        }
-        log.emit(.spareTaken(ready: worker.conversation.saidHello), view: view.id, pid: worker.pid)
-        return worker
     }
 
     package func retireSpares() {
