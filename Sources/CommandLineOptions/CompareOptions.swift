@@ -23,7 +23,7 @@ public struct CompareOptions: Sendable {
         help: "Replay the incidents of this schedule (written by 'analyze --replay', or by hand) instead of drawing "
             + "pages and faults: each incident is a load whose view attaches and whose worker dies at the incident's "
             + "moments. Not with --loads, --inject-race, --inject-kill, --content, --attach-delay, --hidden, "
-            + "--hidden-time, --jetsam or --typing, which the schedule's moments stand in for.")
+            + "--hidden-time, --sites, --jetsam or --typing, which the schedule's moments stand in for.")
     public let jobs = Option(
         "--jobs", .integer(1...64, "<n>"),
         help: "How many policies run side by side, each on a thread of its own with its own workers; without it, "

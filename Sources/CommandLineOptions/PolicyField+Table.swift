@@ -90,10 +90,19 @@ extension PolicyField {
             help: "How many times longer each further restart waits than the one before (growing 8 times at most)."),
         PolicyField(
             "spares", .integer(0...64), \.spareWorkers, json: .number,
-            help: "Workers launched ahead, waiting for the next view."),
+            help: "Workers launched ahead, waiting for the next view of any site."),
         PolicyField(
             "reuse", .choice("reuse", [("yes", true), ("no", false)]), \.reuseWorkers, json: .flag,
-            help: "A closed view's healthy worker becomes a spare."),
+            help: "A closed view's healthy worker goes to the process cache, for a later view of the same site "
+                + "(scheme and registrable domain), as WebKit's WebProcessCache keeps it; it must answer a ping "
+                + "before it is cached and again before a view takes it."),
+        PolicyField(
+            "cache", .integer(0...64), \.cacheCapacity, json: .number,
+            help: "The most workers the process cache holds, one per site (WebKit: 4 per GB of memory, at most 10 on "
+                + "iOS, none under 2 GB); under memory pressure nothing is cached."),
+        PolicyField(
+            "cache-lifetime", .milliseconds(1...86_400_000), \.cacheLifetimeNanoseconds, json: .number,
+            help: "How long a worker stays cached before it exits idle (WebKit: 30 minutes)."),
         PolicyField(
             "max-workers", .integer(0...1_000_000), \.maxWorkers, json: .number,
             help: "The most workers alive at once, spares included (WebKit's limit is 400); a launch at it ends a "

@@ -19,6 +19,10 @@ public struct WorkloadOptions: Sendable {
     public let hiddenTime = WorkloadField(
         "--hidden-time", .wholeMilliseconds(0...3_600_000), \.hiddenNanoseconds,
         help: "How long a hidden tab stays off screen before it is shown.")
+    public let sites = WorkloadField(
+        "--sites", .integer(1...1000), \.sites,
+        help: "Spread the loads over this many sites (each page at app://siteN.test/, drawn from --seed), so that "
+            + "process reuse keyed by site has sites to tell apart.")
     public let content = Option(
         "--content", .path("<dir>"), help: "Serve the .html pages in <dir> instead of the built-in pages.")
     public let seed = WorkloadField(
@@ -84,7 +88,7 @@ public struct WorkloadOptions: Sendable {
     /// The options that set one field of the run's configuration each, as given or by default.
     public func apply(_ arguments: ParsedOptions, to configuration: inout RunConfiguration) {
         let bound: [any WorkloadBinding] = [
-            loads, views, arrival, hidden, hiddenTime, seed, injectRace, injectKill, attachDelay, fetchLatency,
+            loads, views, arrival, hidden, hiddenTime, sites, seed, injectRace, injectKill, attachDelay, fetchLatency,
             blankTimeout, dwell, hangTimeout,
         ]
         for field in bound { field.apply(arguments, to: &configuration) }
@@ -93,7 +97,7 @@ public struct WorkloadOptions: Sendable {
     /// In the order help lists them.
     public var all: [any OptionHandle] {
         [
-            loads, views, arrival, hidden, hiddenTime, content, seed, injectRace, injectKill, jetsam, attachDelay,
+            loads, views, arrival, hidden, hiddenTime, sites, content, seed, injectRace, injectKill, jetsam, attachDelay,
             fetchLatency, watchdog, blankTimeout, dwell, worker, noSandbox, hangTimeout, typing, journal, salvageJournal,
         ]
     }

@@ -66,7 +66,7 @@ extension Conversation {
         case .pong(let seq):
             guard seq > lastPong, seq <= lastPing else { return unasked(message) }
             lastPong = seq
-            return []
+            return [.pong(seq)]
         case .title(let id, let title):
             guard owed.titles > 0 else { return unasked(message) }
             owed.titles -= 1

@@ -1,3 +1,4 @@
+import Vocabulary
 import WireProtocol
 
 /// The one who began a load (in a run: a page of the workload, a tab, the editor): it says what a new worker of the
@@ -25,6 +26,8 @@ package protocol LoadClient: AnyObject {
     var navigationsPerPage: Int { get }
     /// Whether its load is the editor's document: the log's `editor` field.
     var isEditor: Bool { get }
+    /// The site `view`'s next worker will show, which a cached worker must have shown last; nil: it takes none.
+    func site(of view: View) -> Site?
     /// The page in `view` finished loading, with `title`.
     func rendered(_ view: View, by worker: Worker, title: String)
     /// The page in `view` failed to load, before its commit (`provisional`) or after.
@@ -43,6 +46,7 @@ extension LoadClient {
     package var longestDocument: Int { pieceBytes }
     package var navigationsPerPage: Int { 0 }
     package var isEditor: Bool { false }
+    package func site(of view: View) -> Site? { nil }
     package func nothingToLoad(_ view: View) {}
 }
 

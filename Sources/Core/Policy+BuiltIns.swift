@@ -47,7 +47,7 @@ extension Policy {
         $0.recover = .rebuild
         $0.recoverWhenVisible = true
         $0.maxRecoveries = .max
-        $0.spareWorkers = 2
+        $0.spareWorkers = 1
         $0.reuseWorkers = true
     }
 

@@ -101,12 +101,17 @@ public struct Policy: Sendable, Equatable {
     public var crashWindowNanoseconds = 5_000_000_000
     public var crashBackoffNanoseconds = 100_000_000
     public var crashBackoffGrowth = 2.0
-    /// Keep launched workers waiting for the next view, as Chromium keeps a spare renderer: one is launched when
-    /// none is left, and reuse keeps up to this many.
+    /// Workers launched ahead, waiting for the next view of any site, as Chromium keeps a spare renderer and WebKit
+    /// prewarms a process: one is launched at a time, after a render, until this many wait.
     public var spareWorkers = 0
-    /// A closed view's healthy worker unloads its page and becomes a spare, as WebKit's process cache and
-    /// Chromium's renderer reuse do: the next view skips a launch, and the system a teardown.
+    /// A closed view's healthy worker unloads its page and goes to the process cache, for a later view of the same
+    /// site, as WebKit's WebProcessCache keeps it: that view skips a launch, and the system a teardown.
     public var reuseWorkers = false
+    /// The most workers the process cache holds, one per site: WebKit's is 4 per GB of memory, at most 10 on iOS,
+    /// and none under 2 GB (`WebProcessCache::updateCapacity`), here from this machine's memory.
+    public var cacheCapacity = ProcessCache.webKitCapacity
+    /// How long a worker stays cached before it exits idle: WebKit's `cachedProcessLifetime`, 30 minutes on Cocoa.
+    public var cacheLifetimeNanoseconds = 1_800_000_000_000
     /// The most workers alive at once, spares included; 0: no limit. WebKit's is 400 (`s_maxProcessCount`,
     /// WebProcessProxy.cpp): a launch at the limit first clears the process cache, then terminates the least
     /// recently used process with ExceededProcessCountLimit (`Supervisor+ProcessCount`).

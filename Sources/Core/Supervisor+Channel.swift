@@ -22,6 +22,7 @@ extension Supervisor {
             worker.hangTimer = nil
         case .unresponsive: unresponsive(worker)
         case .responsive: responsive(worker)
+        case .pong(let seq): answeredPing(worker, seq)
         case .readyToSuspend: readyToSuspend(worker)
         case .watchLiveness: watchLiveness(of: worker)
         case .violation(let reason): log.emit(.protocolViolation(reason: reason), view: worker.view?.id, pid: worker.pid)
@@ -104,6 +105,7 @@ extension Supervisor {
             return violation(by: worker, "a commit of \(url), which no navigation it was sent was to")
         }
         log.emit(.commit(url: url), view: view?.id, pid: worker.pid)
+        worker.site = Site(url: url)
         if let view, !view.closed { view.committed(url) }
     }
 

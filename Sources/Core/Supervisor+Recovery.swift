@@ -40,7 +40,7 @@ extension Supervisor {
         let death = SupervisorEvent.Death(
             status: termination.kind, terminationReason: reason, exit: exit,
             reason: termination.reason, rendered: worker.rendered, attached: view?.attached ?? false,
-            spare: spares.contains { $0 === worker }, band: worker.band,
+            spare: spares.contains { $0 === worker } || cache.entry(of: worker) != nil, band: worker.band,
             lifetimeMs: milliseconds(clock.now - worker.handle.spawnedAt),
             cause: cause,
             // Told to exit: not a race, a crash or a failed launch, however it ended.
@@ -49,6 +49,7 @@ extension Supervisor {
         // A death dealt from outside before hello is the fault's doing, not the worker binary's.
         if case .launchFailed(let reason) = termination, worker.handle.sent?.by != .injection { launchFailed(reason) }
         workerDied(worker)
+        evict(worker, .processExited)
         // A dead spare is replaced after the next render, not now: under memory pressure an instant replacement
         // would only be the killer's next victim.
         if spares.contains(where: { $0 === worker }) {

@@ -1,11 +1,11 @@
-/// The pool of spare workers: launched ahead, or parked from a closed view, and taken by the next view.
+/// The pool of spare workers: launched ahead, and taken by the next view of any site.
 extension Supervisor {
     /// The spares waiting for a view: workers a killer may take before any view's.
     package var waitingSpares: [Worker] { spares.filter { !$0.reaped } }
 
-    /// Launches a spare when none is left, at background priority since it serves no one yet.
+    /// Launches a spare if fewer than the policy's wait, at background priority since it serves no one yet.
     func replenishSpare() {
-        guard policy.spareWorkers > 0, spares.isEmpty, !stopping, moreViewsComing() else { return }
+        guard spares.count < policy.spareWorkers, !stopping, moreViewsComing() else { return }
         // What the next view is told if this launch fails: none was created, or the kernel refused it, which
         // `refusedProcess` says.
         noSpareReason = .notYetCreated
@@ -15,24 +15,7 @@ extension Supervisor {
         setBand(.background, of: worker)
     }
 
-    /// Keeps a closed view's healthy worker as a spare, its page unloaded, if the policy reuses workers, there is
-    /// room, and more loads are coming.
-    func park(_ worker: Worker) -> Bool {
-        guard policy.reuseWorkers, spares.count < policy.spareWorkers, !stopping, moreViewsComing(),
-            worker.rendered, worker.channelOpen, worker.verdict == nil, !worker.reaped
-        else { return false }
-        clock.cancel(worker.timer)
-        worker.rendered = false
-        send(.unload, to: worker)
-        // A parked worker must still be alive and answering when a view takes it.
-        step(worker, .ping)
-        spares.append(worker)
-        log.emit(.spare(reused: true), pid: worker.pid)
-        setBand(.background, of: worker)
-        return true
-    }
-
-    /// Gives `view` the most recently parked live spare, or says why none waits: the accounting Chromium keeps for
+    /// Gives `view` the most recently launched live spare, or says why none waits: the accounting Chromium keeps for
     /// every navigation. A new spare is launched only once the view that took the last has rendered, so that the
     /// launch never competes with the load it was meant to speed up.
     func takeSpare(for view: View) -> Worker? {
@@ -50,9 +33,11 @@ extension Supervisor {
         return nil
     }
 
+    /// Shuts down every spare and cached worker: no more views are coming.
     package func retireSpares() {
         let retired = spares
         spares = []
         retired.forEach(shutDown)
+        clearCache()
     }
 }

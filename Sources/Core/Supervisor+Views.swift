@@ -13,7 +13,9 @@ extension Supervisor {
         views[view.id] = view
         load.view = view
         log.emit(.viewOpen(load: load.index, visible: view.visible), view: view.id)
-        if let worker = takeSpare(for: view) {
+        if takeCached(for: view) {
+            // Its worker comes once it answers the cache's ping.
+        } else if let worker = takeSpare(for: view) {
             adopt(worker, into: view)
         } else {
             startWorker(for: view)
@@ -97,7 +99,7 @@ extension Supervisor {
         load.client.visible(view, first: first, at: now)
     }
 
-    /// Closes `view` for good; its healthy worker is parked as a spare if the policy keeps one, or shut down.
+    /// Closes `view` for good; its healthy worker goes to the process cache if the policy keeps one, or is shut down.
     package func close(_ view: View) {
         view.close()
         views[view.id] = nil
@@ -107,7 +109,7 @@ extension Supervisor {
             view.worker = nil
             worker.view = nil
             watchCPU(of: worker)
-            if !park(worker) { shutDown(worker) }
+            retire(worker)
         }
         log.emit(.viewClose, view: view.id)
     }

@@ -57,6 +57,7 @@ extension Supervisor {
     /// The worker owed an answer for the whole hang timeout: the policy chooses. WebKit itself kills no WebContent
     /// process for it (`WebProcessProxy::didBecomeUnresponsive` tells its pages); Android asks the app.
     func unresponsive(_ worker: Worker) {
+        if cachedWorkerUnresponsive(worker) { return }
         worker.unresponsiveAt = clock.now
         log.emit(.unresponsive(timeoutMs: settings.hangTimeoutNanoseconds / 1_000_000), view: worker.view?.id, pid: worker.pid)
         switch policy.unresponsive {

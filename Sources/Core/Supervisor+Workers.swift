@@ -73,10 +73,11 @@ extension Supervisor {
     }
 
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while
-    /// its view is about to be; the policy's hidden band while its view is a hidden tab.
+    /// its view is about to be; the policy's hidden band while its view is a hidden tab. A cached worker on its way
+    /// to a view is already in that view's band.
     func band(for worker: Worker) -> PriorityBand {
         if worker.conversation.suspension == .suspended { return .suspended }
-        guard let view = worker.view else { return .background }
+        guard let view = worker.view ?? cache.destination(of: worker) else { return .background }
         guard view.visible else { return policy.hiddenBand }
         return view.attached ? .foreground : policy.launchBand
     }

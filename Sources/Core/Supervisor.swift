@@ -28,6 +28,10 @@ package final class Supervisor {
     var views: [Int: View] = [:]
     /// Launched workers waiting for the next view.
     var spares: [Worker] = []
+    /// Workers of closed views kept for later views of their site (`Supervisor+ProcessCache`).
+    var cache = ProcessCache()
+    /// Whether the system reports memory pressure now: nothing is cached under it.
+    var underMemoryPressure = false
     /// Why no spare waits, once the last left the pool: what the next view opened without one is told.
     var noSpareReason = NoSpareReason.notYetCreated
     var nextViewID = 1

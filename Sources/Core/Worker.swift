@@ -40,6 +40,8 @@ package final class Worker {
     var unresponsiveAt: Int?
     /// The last document it fetched, how the scheme handler answered, and why it refused, if it did.
     package internal(set) var lastDocument: (url: String, status: UInt16, refusal: String?)?
+    /// The site of the last page it committed: what the process cache keys it by.
+    var site: Site?
     /// The load it last served, whose client still answers it after its view let it go.
     var load: Load?
     var client: (any LoadClient)? { (view?.load ?? load)?.client }

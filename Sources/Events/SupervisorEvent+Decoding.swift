@@ -56,6 +56,14 @@ extension SupervisorEvent {
         case "spare": self = .spare(reused: try r.flag("reused"))
         case "spare-taken": self = .spareTaken(ready: try r.optionalBool("ready"))
         case "no-spare": self = .noSpare(reason: try r.spelled("reason"))
+        case "cache-check": self = .cacheCheck(site: try r.string("site"))
+        case "not-cached": self = .notCached(site: try r.optionalString("site"), reason: try r.spelled("reason"))
+        case "cache-add": self = .cacheAdd(site: try r.string("site"), size: try r.int("size"), capacity: try r.int("capacity"))
+        case "cache-taken":
+            self = .cacheTaken(site: try r.string("site"), size: try r.int("size"), capacity: try r.int("capacity"))
+        case "cache-miss": self = .cacheMiss(site: try r.string("site"), evicted: try r.optionalSpelled("evicted"))
+        case "cache-evict": self = .cacheEvict(site: try r.string("site"), reason: try r.spelled("reason"))
+        case "memory-pressure": self = .memoryPressure(critical: try r.bool("critical"))
         case "process-count-limit": self = .processCountLimit(live: try r.int("live"), limit: try r.int("limit"))
         case "process-refused": self = .processRefused
         case "hello": self = .hello(spawnToHelloMs: try r.double("spawnToHelloMs"), sandbox: try r.wire("sandbox"))

@@ -21,6 +21,13 @@ extension SupervisorEvent {
         case .spare: "spare"
         case .spareTaken: "spare-taken"
         case .noSpare: "no-spare"
+        case .cacheCheck: "cache-check"
+        case .notCached: "not-cached"
+        case .cacheAdd: "cache-add"
+        case .cacheTaken: "cache-taken"
+        case .cacheMiss: "cache-miss"
+        case .cacheEvict: "cache-evict"
+        case .memoryPressure: "memory-pressure"
         case .processCountLimit: "process-count-limit"
         case .processRefused: "process-refused"
         case .hello: "hello"
@@ -96,6 +103,13 @@ extension SupervisorEvent {
         case .viewOpen(let load, let visible): f.int("load", load).bool("visible", visible)
         case .spareTaken(let ready): if let ready { f.bool("ready", ready) }
         case .noSpare(let reason): f.spelled("reason", reason)
+        case .cacheCheck(let site): f.string("site", site)
+        case .notCached(let site, let reason): f.string("site", site).spelled("reason", reason)
+        case .cacheAdd(let site, let size, let capacity), .cacheTaken(let site, let size, let capacity):
+            f.string("site", site).int("size", size).int("capacity", capacity)
+        case .cacheMiss(let site, let evicted): f.string("site", site).spelled("evicted", evicted)
+        case .cacheEvict(let site, let reason): f.string("site", site).spelled("reason", reason)
+        case .memoryPressure(let critical): f.bool("critical", critical)
         case .processCountLimit(let live, let limit): f.int("live", live).int("limit", limit)
         case .viewClose, .attach, .shutdown, .unobserved, .noItemToReload, .processRefused, .prepareToSuspend:
             break

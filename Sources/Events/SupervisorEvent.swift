@@ -52,6 +52,22 @@ public enum SupervisorEvent: Equatable, Sendable {
     case spareTaken(ready: Bool?)
     /// A view opened with no spare waiting, and why.
     case noSpare(reason: NoSpareReason)
+
+    // The process cache (WebKit's WebProcessCache): workers of closed views kept for later views of their site.
+    /// A closed view's worker is pinged before it is cached (`Checking if process is responsive before caching it`).
+    case cacheCheck(site: String)
+    /// It was not cached, and why; `site` nil when it had none.
+    case notCached(site: String?, reason: NotCachedReason)
+    /// It was cached: `size` workers are cached now, of at most `capacity`.
+    case cacheAdd(site: String, size: Int, capacity: Int)
+    /// A view of its site took it, once it answered a fresh ping; `size` are left.
+    case cacheTaken(site: String, size: Int, capacity: Int)
+    /// A view of `site` found no cached worker: none was (`evicted` nil), or the last left the cache for that reason.
+    case cacheMiss(site: String, evicted: CacheEviction?)
+    /// A cached worker left the cache, other than to a view, and is ended.
+    case cacheEvict(site: String, reason: CacheEviction)
+    /// The system reported memory pressure (`critical`), or its end.
+    case memoryPressure(critical: Bool)
     /// The first message of a new worker.
     case hello(spawnToHelloMs: Double, sandbox: Sandbox)
     /// A priority band applied (`result` "ok") or refused ("ESRCH": the process is gone, with RunningBoard's error

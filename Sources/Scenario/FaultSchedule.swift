@@ -7,7 +7,7 @@ package struct FaultSchedule {
     package init(seed: UInt64) { self.seed = seed }
 
     package enum Choice: UInt64 {
-        case page = 1, attachDelay, race, raceMoment, kill, hidden, browse, tab, replayDeath, fetchLatency
+        case page = 1, attachDelay, race, raceMoment, kill, hidden, browse, tab, replayDeath, fetchLatency, site
     }
 
     /// A uniform value in [0, 1).

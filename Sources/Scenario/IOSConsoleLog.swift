@@ -65,17 +65,18 @@ public final class IOSConsoleLog {
         let webPage = "\(pageTag) \(W.webPageProxy)::"
         let throttler = "\(proxy) \(W.processThrottler)::"
         let pool = "0x10b200000 - \(W.webProcessPool)::"
+        let cache = "0x10b200400 - [\(W.pidEquals)\(pid)] \(W.processCache)::"
         switch event.kind {
         case .runBegin(let begin):
             delegate = begin.delegate
         case .interrupt:
             line(event, "Lifecycle", "-[AppDelegate applicationWillTerminate:]")
         case .spawn(_, reused: true):
-            line(event, "Process", "\(proxy) \(W.processCache)::\(W.takeProcess): Taking process from WebProcess cache")
+            break
         case .spawn:
             line(event, "Process", "\(process)\(W.didFinishLaunching):")
-        case .spare(reused: true):
-            line(event, "Process", "\(proxy) \(W.processCache)::\(W.addProcess): Adding process to WebProcess cache")
+        case .cacheCheck, .notCached, .cacheAdd, .cacheTaken, .cacheEvict:
+            if let words = Self.cacheWords(event.kind) { line(event, "ProcessSwapping", "\(cache)\(words)") }
         case .spare(reused: false):
             line(event, "PerformanceLogging", "\(pool)\(W.prewarmProcess): \(W.prewarming)")
         case .processCountLimit where event.pid == nil && event.view == nil:
@@ -176,6 +177,25 @@ public final class IOSConsoleLog {
         let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
         pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
             + "[\(identity)] \(W.reportedByLaunchd)2, \(signal), \(signal))\n"
+    }
+
+    /// The process cache's line for `event`, in WebKit's words; nil where WebKit logs none of its own (an eviction
+    /// for memory pressure clears the whole cache in one line, and one for the limit or a death in none).
+    private static func cacheWords(_ event: SupervisorEvent) -> String? {
+        switch event {
+        case .cacheCheck: "\(W.checkingBeforeCaching)"
+        case .notCached(_, .notResponsive): "\(W.notCachedNotResponsive)"
+        case .notCached(_, .noCapacity): "\(W.notCachedNoCapacity)"
+        case .notCached(_, .noSite): "\(W.notCachedNoDomain)"
+        case .notCached(_, .memoryPressure): "\(W.notCachedMemoryPressure)"
+        case .cacheAdd(_, let size, let capacity): "\(W.addedToCache) (size=\(size), capacity=\(capacity))"
+        case .cacheTaken(_, let size, let capacity):
+            "\(W.takenFromCache) (size=\(size), capacity=\(capacity), processWasTerminated=0)"
+        case .cacheEvict(_, .sameSite): "\(W.evictedSameSite)"
+        case .cacheEvict(_, .capacity): "\(W.evictedCapacity)"
+        case .cacheEvict(_, .expired): "\(W.evictedExpired)"
+        default: nil
+        }
     }
 
     private func line(_ event: Event, _ category: String, _ message: String) {

@@ -1,5 +1,6 @@
 import Glibc
 import System
+import Vocabulary
 
 /// The kills that killers outside the supervisor owned up to: the only evidence that a worker's death by a signal
 /// the supervisor did not send came from outside, since the kernel never says who sent it.
@@ -21,6 +22,8 @@ package final class KillClaims {
     private var sources: [Source] = []
     /// Pids named and not yet taken, oldest first.
     private var named: [Int32] = []
+    /// Told of each memory-pressure report (Jetsam's `pressure critical`: true; `pressure normal`: false), in order.
+    package var pressure: (Bool) -> Void = { _ in }
 
     package init() {}
 
@@ -60,15 +63,19 @@ package final class KillClaims {
             }
             return
         }
-        if let line = source.partial, let pid = Int32(String(decoding: line, as: UTF8.self)), pid > 0 {
-            named.append(pid)
-            if named.count > Self.mostPending { named.removeFirst() }
+        if let line = source.partial {
+            if let pid = Int32(String(decoding: line, as: UTF8.self)), pid > 0 {
+                named.append(pid)
+                if named.count > Self.mostPending { named.removeFirst() }
+            } else if line.elementsEqual(JetsamLog.pressureCritical.utf8) || line.elementsEqual(JetsamLog.pressureNormal.utf8) {
+                pressure(line.elementsEqual(JetsamLog.pressureCritical.utf8))
+            }
         }
         source.partial = []
     }
 
-    /// A pid is at most 7 digits (`pid_max` is at most 2^22); anything longer is not a claim.
-    static let longestLine = 10
+    /// A pid is at most 7 digits (`pid_max` is at most 2^22); a pressure report is the longest line read.
+    static let longestLine = max(10, JetsamLog.pressureCritical.utf8.count, JetsamLog.pressureNormal.utf8.count)
     /// Claims kept untaken: a killer whose kills all miss cannot make the supervisor hold more.
     static let mostPending = 4096
 }

@@ -20,6 +20,9 @@ public struct RunConfiguration: Sendable {
     /// How many of those views are hidden tabs: they load off screen, stay hidden for `hiddenNanoseconds`, and are
     /// then shown.
     public var hidden = 0
+    /// Sites the loads are spread over: with more than one, each load shows its page at `app://siteN.test/`, so that
+    /// reuse keyed by site has sites to tell apart.
+    public var sites = 1
     public var seed: UInt64 = 1
     public var workerPath: String
     /// Workers enter their sandbox before they say hello (`Workers/WorkerRuntime/sandbox.c`).

@@ -20,6 +20,7 @@ extension RunSummary {
                 ("taken", .int(sparesTaken)), ("starting", .int(sparesStarting)),
                 ("none", .object(NoSpareReason.allCases.map { ($0.rawValue, .int(noSpare[$0, default: 0])) })),
             ])),
+            ("cache", cache.json),
             ("deaths", .int(deaths)),
             ("deathsByStatus", .object(deathsByStatus.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, .int($0.value)) })),
             ("deathsByReason", .object(TerminationReason.allCases.compactMap { reason in

@@ -27,6 +27,8 @@ public final class RunSummary {
     public private(set) var sparesTaken = 0
     public private(set) var sparesStarting = 0
     public private(set) var noSpare: [NoSpareReason: Int] = [:]
+    /// What the process cache did: views that took a cached worker of their site are neither spares nor launches.
+    public private(set) var cache = CacheCounts()
     /// Worker processes that ended, however they ended (a worker shut down at the end of the run too).
     public private(set) var deaths = 0
     public private(set) var deathsByStatus: [TerminationKind: Int] = [:]
@@ -176,6 +178,8 @@ public final class RunSummary {
             if ready == false { sparesStarting += 1 }
         case .noSpare(let reason):
             noSpare[reason, default: 0] += 1
+        case .cacheTaken, .cacheMiss, .cacheAdd, .notCached, .cacheEvict:
+            cache.record(event.kind)
         case .viewOpen(let load, _):
             viewsOpened += 1
             if let view = event.view { loadOfView[view] = load }

@@ -13,7 +13,11 @@ extension Simulation {
         let moment = 0.2 + 0.6 * schedule.uniform(.raceMoment, load: view.load.index)
         let at = view.createdAt + Int(Double(view.attachAt - view.createdAt) * moment)
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
-            guard let self, let view, !view.closed, !view.attached, let worker = view.worker, !worker.reaped else { return }
+            // A cached worker still answering its ping on the way to the view is the one the kill is for: its
+            // death is then a cache eviction, and the view gets another worker.
+            guard let self, let view, !view.closed, !view.attached,
+                let worker = view.worker ?? supervisor.handingOut(to: view), !worker.reaped
+            else { return }
             injectKill(worker, kind: .race)
         })
     }
@@ -42,7 +46,7 @@ extension Simulation {
     /// Kills `worker` as the OOM killer would, if it could take it (a foreground worker is spared), and has its
     /// death handled before the next step, as on the phone, where the kill came well before the view attached.
     func injectKill(_ worker: Worker, kind: FaultKind) {
-        let view = worker.view
+        let view = supervisor.viewOrDestination(of: worker)
         let adjust = worker.handle.oomScoreAdjust() ?? 0
         guard adjust > configuration.bands.foregroundOOMScoreAdjust else {
             log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)

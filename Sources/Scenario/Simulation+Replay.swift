@@ -56,7 +56,9 @@ extension Simulation {
         view.timers.append(clock.schedule(at: at) { [weak self, weak view] in
             guard let self else { return }
             replayDeaths[load] = nil
-            guard let view, !view.closed, let worker = view.worker, !worker.reaped else { return }
+            // A cached worker still on its way to the view is the incident's worker.
+            guard let view, !view.closed, let worker = view.worker ?? supervisor.handingOut(to: view), !worker.reaped
+            else { return }
             replayDeath(of: worker, incident)
         })
     }
@@ -82,7 +84,7 @@ extension Simulation {
             case .unknown: .replayUnknown
             }
         let adjust = Int(worker.handle.oomScoreAdjust() ?? 0)
-        let view = worker.view
+        let view = supervisor.viewOrDestination(of: worker)
         switch incident.cause {
         case .kill, .unknown:
             let ownLimit = incident.band == .foreground || incident.killedForItsOwnLimit

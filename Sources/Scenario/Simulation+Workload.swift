@@ -29,6 +29,8 @@ final class PageLoad: LoadClient {
 
     var longestDocument: Int { simulation?.browser.longestDocument ?? pieceBytes }
 
+    func site(of view: View) -> Site? { Site(url: url) }
+
     func committed(_ url: String, by worker: Worker, in view: View) -> Bool { url == self.url }
 
     func rendered(_ view: View, by worker: Worker, title: String) {}
@@ -65,7 +67,8 @@ extension Simulation {
         nextLoadIndex += 1
         let pages = browser.content.pages
         let url = configuration.replay == nil
-            ? pages[schedule.index(.page, load: index, count: pages.count)] : ReplayPages.url(forLoad: index, of: configuration.replay!)
+            ? onSite(pages[schedule.index(.page, load: index, count: pages.count)], load: index)
+            : ReplayPages.url(forLoad: index, of: configuration.replay!)
         let page = PageLoad(self, url: url, slot: slot, hidden: slot < configuration.hidden)
         let load = Load(index: index, client: page, startedAt: clock.now)
         log.emit(.loadBegin(load: index, url: url, hidden: page.hidden))
@@ -81,6 +84,14 @@ extension Simulation {
         let view = supervisor.open(load)
         if let incident = configuration.replay?.incident(forLoad: index) { replay(incident, in: view) }
         if schedule.happens(.race, load: index, rate: configuration.raceRate) { injectRace(into: view) }
+    }
+
+    /// `page` as the load's site serves it: with more than one site, the same document at `app://siteN.test/`, the
+    /// site drawn for the load.
+    private func onSite(_ page: String, load: Int) -> String {
+        guard configuration.sites > 1, page.hasPrefix(ContentProvider.origin) else { return page }
+        let site = schedule.index(.site, load: load, count: configuration.sites) + 1
+        return "app://site\(site).test/" + page.dropFirst(ContentProvider.origin.count)
     }
 
     /// The user starts looking at the load: the blank clock starts.

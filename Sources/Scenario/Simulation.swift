@@ -96,6 +96,8 @@ public final class Simulation {
         supervisor.moreViewsComing = { [weak self] in (self?.nextLoadIndex ?? loads) < loads }
         supervisor.workerDied = { [weak browser] in browser?.workerDied($0) }
         supervisor.claimedKill = { [claims] in claims.take($0) }
+        // Read while a death is handled, too: the report is acted on once that is done.
+        claims.pressure = { [weak supervisor, clock] critical in clock.soon { supervisor?.memoryPressure(critical: critical) } }
         if let path = configuration.outsideKillsPath {
             // Claims written before this run began are of other runs' workers.
             let file = try InputFile(path)

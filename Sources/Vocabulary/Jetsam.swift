@@ -3,6 +3,11 @@ public enum JetsamLog {
     /// The `event` of every line.
     public static let killEvent = "jetsam-kill"
 
+    /// What Jetsam writes on its claims pipe, beside the pids it names, when memory pressure begins and ends: the
+    /// notification an app gets before the kills (`DISPATCH_SOURCE_TYPE_MEMORYPRESSURE` on iOS).
+    public static let pressureCritical = "pressure critical"
+    public static let pressureNormal = "pressure normal"
+
     /// Why Jetsam killed.
     public enum Reason: String, Sendable, CaseIterable {
         /// The workers' resident memory was over the budget.

@@ -15,8 +15,27 @@ public enum WebKitWording {
     /// What `didFinishLaunching` says of a process that never connected.
     public static let invalidConnection: StaticString = "Invalid connection"
     public static let failedToLaunch: StaticString = "failed to launch"
-    public static let addProcess: StaticString = "addProcess"
-    public static let takeProcess: StaticString = "takeProcess"
+    /// The process cache's lines (WebProcessCache.cpp, category ProcessSwapping, after `%p - [PID=%d]
+    /// WebProcessCache::`): a closed page's process pinged, refused, cached, taken or evicted.
+    public static let checkingBeforeCaching: StaticString =
+        "addProcessIfPossible: Checking if process is responsive before caching it"
+    public static let notCachedNotResponsive: StaticString =
+        "addProcessIfPossible(): Not caching process because it is not responsive"
+    public static let notCachedNoCapacity: StaticString = "canCacheProcess: Not caching process because the cache has no capacity"
+    public static let notCachedNoDomain: StaticString =
+        "canCacheProcess: Not caching process because it does not have an associated registrable domain"
+    public static let notCachedMemoryPressure: StaticString =
+        "canCacheProcess: Not caching process because we are under memory pressure"
+    /// Followed by `(size=%u, capacity=%u)`.
+    public static let addedToCache: StaticString = "addProcess: Added process to WebProcess cache"
+    /// Followed by `(size=%u, capacity=%u, processWasTerminated=%d)`.
+    public static let takenFromCache: StaticString = "takeProcess: Taking process from WebProcess cache"
+    public static let evictingFromCache: StaticString = "Evicting process from WebProcess cache"
+    public static let evictedSameSite: StaticString =
+        "addProcess: Evicting process from WebProcess cache because a new process was added for the same domain"
+    public static let evictedCapacity: StaticString =
+        "addProcess: Evicting process from WebProcess cache because capacity was reached"
+    public static let evictedExpired: StaticString = "removeProcess: Evicting process from WebProcess cache because it expired"
     public static let didConnectToProcess: StaticString = "didConnectToProcess"
     /// Suspension (ProcessThrottler.cpp): PrepareToSuspend sent; the process answered; or its 20 s ran out.
     public static let sendPrepareToSuspendIPC: StaticString = "sendPrepareToSuspendIPC"

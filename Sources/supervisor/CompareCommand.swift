@@ -183,7 +183,7 @@ enum CompareCommand {
         let workload = options.workload
         let contradicting: [any OptionHandle] = [
             workload.loads, workload.injectRace, workload.injectKill, workload.content, workload.attachDelay,
-            workload.hidden, workload.hiddenTime, workload.jetsam, workload.typing,
+            workload.hidden, workload.hiddenTime, workload.sites, workload.jetsam, workload.typing,
         ]
         for option in contradicting where arguments.given(option) {
             throw UsageError("'\(option.entry.name)' cannot be combined with '--replay': the schedule says what each load meets")

@@ -39,9 +39,19 @@ struct ContentScheme {
         #expect(text.contains(reason), "\(url): \(text)")
     }
 
-    @Test(arguments: ["app://local/%zz", "app://local/a%2", "app://local/a%", "https://example.com/", "app://other/x", "index.html"])
+    @Test(arguments: [
+        "app://local/%zz", "app://local/a%2", "app://local/a%", "https://example.com/", "app://other/x", "index.html",
+        "app://a.b.test/index.html", "app://.test/index.html", "app://evil.test.com/index.html",
+    ])
     func aURLItDoesNotServeOrCannotDecodeIsABadRequest(url: String) {
         #expect(fetch(url).status == 400, "\(url)")
+    }
+
+    /// A workload's sites (`--sites`) are names under `.test`: the same root, and the same checks on the path.
+    @Test func aTestSiteServesTheSameRootUnderTheSameChecks() {
+        #expect(fetch("app://site2.test/index.html").status == 200)
+        #expect(fetch("app://site2.test/index.html").reason == fetch("app://local/index.html").reason)
+        #expect(fetch("app://site2.test/../x").status == 403)
     }
 
     @Test func aDoubleEncodedDotDotIsALiteralName() throws {

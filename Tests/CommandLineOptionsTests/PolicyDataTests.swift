@@ -130,7 +130,7 @@ import Testing
             + "watchdog, "
             + "recover, recover-on, hidden-recover, cooldown, suspend, suspend-after, unresponsive, memory-limit, "
             + "memory-warning, cpu-limit, cpu-window, max-recoveries, "
-            + "crash-restarts, crash-window, backoff, backoff-growth, spares, reuse and max-workers"),
+            + "crash-restarts, crash-window, backoff, backoff-growth, spares, reuse, cache, cache-lifetime and max-workers"),
         ("recover-on=crash+oom", "'--policy': 'recover-on' takes all, or reasons joined by '+' from exceeded-memory-limit, "
             + "exceeded-cpu-limit, requested-by-client, crash or exceeded-shared-process-crash-limit, not 'crash+oom'"),
         ("memory-warning=0", "'--policy': 'memory-warning' takes a percentage from 1 to 100, not '0'"),

@@ -132,7 +132,7 @@ import WireProtocol
         var busy = loading()
         #expect(busy.take(.livenessDue(serving: false)).isEmpty)
         #expect(busy.take(.livenessDue(serving: true)) == [.send(.ping(seq: 1)), .watchLiveness])
-        #expect(busy.take(.frame(.pong(seq: 1), .init())) == [.heard])
+        #expect(busy.take(.frame(.pong(seq: 1), .init())) == [.heard, .pong(1)])
         #expect(busy.take(.frame(.pong(seq: 2), .init())).isEmpty && busy.unsolicited == 1)
     }
 

@@ -1,47 +1,61 @@
 import Glibc
 import Testing
+import Vocabulary
 
 @testable import Browser
 @testable import Core
+@testable import Events
 @testable import Scenario
 @testable import SupervisorTesting
 
 extension Processes {
-    /// `guarded` keeps closed views' healthy workers as spares for the next views.
+    /// `guarded` keeps closed views' healthy workers in the process cache, for later views of the same site only
+    /// (issue 32, item 1), on real workers.
     @Suite struct Reuse {
-        @Test func closedViewsWorkersServeTheNextViewsAndAKilledSpareIsReplaced() throws {
+        /// Which pid showed which site, read from the event log alone: a `load` sent to a worker names the URL it
+        /// shows. A worker reused across sites would show two.
+        static func sitesShownByEachWorker(_ events: [Event]) -> [Int32: Set<String>] {
+            var shown: [Int32: Set<String>] = [:]
+            for event in events where event.name == "load" {
+                guard let pid = event.pid, let url = event.string("url"), let site = Site(url: url) else { continue }
+                shown[pid, default: []].insert(site.description)
+            }
+            return shown
+        }
+
+        @Test func closedViewsWorkersServeLaterViewsOfTheirSiteOnly() throws {
             let before = try openSupervisorDescriptors()
-            var launched: [Int32] = []
-            var parked = 0
-            var killedSpare: Int32?
+            var killedCached: Int32?
+            var killedAt = 0
+            var added = 0
             do {
-                // Each view stays 20 ms: the spare launched once the first view has rendered is launched before that
-                // view closes. A view closing at once parks its worker first on a loaded machine, and with that one
-                // waiting no spare is launched at all (which is right, and leaves nothing to kill).
-                let (summary, events) = try simulate({ $0.loads = 40; $0.dwellNanoseconds = 20_000_000; $0.policy = .guarded },
-                                                     content: ContentProvider()) {
-                    event in
-                    guard event.name == "spare", let pid = event.pid else { return }
-                    guard event["reused"] == .bool(true) else { return launched.append(pid) }
-                    parked += 1
-                    // The freshly launched spare waits under the parked ones, which the next views take first. A new
-                    // one is launched only when no spare is left, so with a slower worker it may come after the
-                    // tenth park: the kill waits for it.
-                    if parked >= 10, killedSpare == nil, let idle = launched.first {
-                        killedSpare = idle
-                        killFromOutside(idle)
+                let (summary, events) = try simulate({
+                    $0.loads = 60
+                    $0.views = 3
+                    $0.sites = 3
+                    $0.dwellNanoseconds = 5_000_000
+                    $0.policy = .guarded
+                }, content: ContentProvider()) { event in
+                    // The tenth worker cached is killed from outside while it waits.
+                    guard event.name == "cache-add", let pid = event.pid else { return }
+                    added += 1
+                    if added == 10 {
+                        (killedCached, killedAt) = (pid, event.monotonic)
+                        killFromOutside(pid)
                     }
                 }
-                #expect(summary.rendered == 40)
-                #expect(events.named("spawn").count == 40)
-                #expect(summary.reuses >= 30, "only \(summary.reuses) of 40 views got a reused worker")
-                let order = events.filter { ["spare", "death", "render", "view-open", "view-close"].contains($0.name) }
-                    .map { "\($0.name) \($0.pid.map(String.init) ?? "-")\($0["reused"] == .bool(true) ? " reused" : "")" }
-                let death = try #require(events.named("death").first { $0.pid == killedSpare }, "\(order)")
-                #expect(death.int("signal") == 9 && death["spare"] == .bool(true))
-                #expect(!events.named("spawn").contains { $0.pid == killedSpare })
-                // It is replaced, after the next render rather than at once.
-                #expect(launched.count == 2, "\(launched) killed \(String(describing: killedSpare)): \(order)")
+                #expect(summary.rendered == 60)
+                #expect(summary.cache.taken >= 15, "only \(summary.cache.taken) of 60 views took a cached worker")
+                #expect(summary.reuses == summary.cache.taken)
+                let crossSite = Self.sitesShownByEachWorker(events).filter { $0.value.count > 1 }
+                #expect(crossSite.isEmpty, "workers that showed more than one site: \(crossSite)")
+                #expect(Set(Self.sitesShownByEachWorker(events).values.flatMap { $0 }).count == 3)
+                let killed = try #require(killedCached)
+                // Its death is handled in the cache, or on its way to a view, which then gets another worker.
+                let evicted = events.named("cache-evict").last { $0.pid == killed }
+                #expect(evicted?.string("reason") == "process-exited", "\(events.filter { $0.pid == killed }.map(\.name))")
+                // Never handed out after the kill.
+                #expect(!events.named("cache-taken").contains { $0.pid == killed && $0.monotonic > killedAt })
             }
             #expect(try leakedDescriptors(since: before).isEmpty)
             #expect(childProcesses().isEmpty)

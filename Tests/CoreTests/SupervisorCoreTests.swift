@@ -2,6 +2,7 @@ import CShim
 import Glibc
 import Testing
 import TestSupport
+import Vocabulary
 import WireProtocol
 
 @testable import Core
@@ -34,6 +35,7 @@ final class RecordingClient: LoadClient {
     }
 
     func committed(_ url: String, by worker: Worker, in view: View) -> Bool { url == self.url }
+    func site(of view: View) -> Site? { Site(url: url) }
     func rendered(_ view: View, by worker: Worker, title: String) { renders.append((view.id, title)) }
     func failed(_ view: View, by worker: Worker, provisional: Bool, error: String) {
         failures.append((view.id, provisional, error))
@@ -67,8 +69,8 @@ final class CoreRig {
 
     /// Opens a view for a new load, shown to the user first unless `visible` is false, as the workload does.
     @discardableResult
-    func open(index: Int = 0, visible: Bool = true) -> (load: Load, view: View, client: RecordingClient) {
-        let client = RecordingClient(supervisor, url: "app://local/page\(index).html")
+    func open(index: Int = 0, visible: Bool = true, host: String = "local") -> (load: Load, view: View, client: RecordingClient) {
+        let client = RecordingClient(supervisor, url: "app://\(host)/page\(index).html")
         let load = Load(index: index, client: client, startedAt: clock.now)
         if visible { supervisor.shown(load) }
         return (load, supervisor.open(load), client)
@@ -318,9 +320,9 @@ extension FakeWorker {
         #expect(client.sightings.map(\.view) == [rebuilt.id] && load.visibleAt == 60 * CoreRig.ms)
     }
 
-    /// `guarded` keeps spares: one launched after the first render, a closed view's worker parked and taken by
-    /// the next view with no launch, and a spare that died while parked skipped.
-    @Test func sparesAreLaunchedParkedTakenAndSkippedWhenDead() throws {
+    /// `guarded` keeps a spare, launched after the first render, for the next view of any site; a closed view's
+    /// worker goes to the process cache instead, for its own site; a spare that died while it waited is skipped.
+    @Test func sparesAreLaunchedTakenBySiteLessViewsAndSkippedWhenDead() throws {
         let rig = CoreRig(.guarded)
         let first = rig.open(index: 0)
         rig.run(untilMs: 100)
@@ -332,33 +334,24 @@ extension FakeWorker {
         #expect(try #require(names.firstIndex(of: "render")) < #require(names.firstIndex(of: "spare")))
         #expect(spare.bands == [.background] && spare.received.isEmpty)
 
+        // The closed view's worker is cached, not made a spare; a view of another site takes the spare.
         rig.supervisor.close(first.view)
         rig.settle()
-        let parked = try #require(rig.named("spare").last)
-        #expect(parked.pid == used.pid && parked["reused"] == .bool(true))
-        #expect(used.received.suffix(2) == [.unload, .ping(seq: 1)] && used.bands.last == .background)
-        #expect(rig.named("shutdown").isEmpty && rig.supervisor.spares.map(\.pid) == [spare.pid, used.pid])
-
-        let second = rig.open(index: 1)
+        #expect(rig.named("cache-add").last?.pid == used.pid && rig.supervisor.spares.map(\.pid) == [spare.pid])
+        let second = rig.open(index: 1, host: "site2.test")
+        #expect(rig.named("cache-miss").last?.view == second.view.id)
+        #expect(rig.named("spare-taken").last?.pid == spare.pid && second.view.worker?.pid == spare.pid)
         rig.run(untilMs: 200)
-        let taken = try #require(rig.named("spare-taken").first)
-        #expect(taken.pid == used.pid && taken.view == second.view.id)
-        #expect(rig.named("spawn").last?["reused"] == .bool(true))
-        #expect(rig.launcher.launched.count == 2 && second.client.sightings.map(\.first) == [true])
-        #expect(used.received.contains(.load(url: "app://local/page1.html", replace: false)))
+        #expect(second.client.sightings.map(\.first) == [true] && rig.launcher.launched.count == 3)
 
-        // Parked again, then killed before its death is handled: the next view skips it for the other spare.
-        rig.supervisor.close(second.view)
-        let dead = try #require(rig.supervisor.spares.last)
-        used.crash(SIGKILL)
-        let third = rig.open(index: 2)
-        #expect(dead.pid == used.pid && dead.reaped)
-        #expect(rig.named("spare-taken").last?.pid == spare.pid && third.view.worker?.pid == spare.pid)
-        #expect(rig.named("death").map(\.pid) == [used.pid] && rig.launcher.launched.count == 2)
+        // The new spare is killed before its death is handled: the next view of a third site skips it.
+        let replacement = rig.launcher.launched[2]
+        replacement.crash(SIGKILL)
+        let third = rig.open(index: 2, host: "site3.test")
+        #expect(rig.named("no-spare").last?.string("reason") == "process-exited")
+        #expect(third.view.worker?.pid == rig.launcher.launched[3].pid && rig.launcher.launched.count == 4)
         rig.run(untilMs: 300)
         #expect(third.client.sightings.map(\.first) == [true])
-        // Every spare is spent, so the third render launches a new one.
-        #expect(rig.launcher.launched.count == 3 && rig.named("spare").last?.pid == rig.launcher.launched[2].pid)
     }
 
     /// A page that renders with an empty title is probed by the blank watchdog after its period, and the view

@@ -22,7 +22,11 @@ import Vocabulary
         .loadBegin(load: 1, url: "https://a.test/", hidden: true), .navigationBegin(load: 2, tab: 3, action: .back),
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),
-        .viewClose, .attach, .show(load: 1), .hide(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken(ready: false), .noSpare(reason: .takenByPreviousLoad), .processCountLimit(live: 4, limit: 4), .processRefused,
+        .viewClose, .attach, .show(load: 1), .hide(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken(ready: false), .noSpare(reason: .takenByPreviousLoad),
+        .cacheCheck(site: "app://local"), .notCached(site: nil, reason: .noSite), .cacheAdd(site: "https://example.com", size: 2, capacity: 10),
+        .cacheTaken(site: "https://example.com", size: 1, capacity: 10), .cacheMiss(site: "app://site2.test", evicted: nil),
+        .cacheMiss(site: "app://site3.test", evicted: .expired), .cacheEvict(site: "app://local", reason: .sameSite), .memoryPressure(critical: true),
+        .processCountLimit(live: 4, limit: 4), .processRefused,
         .hello(spawnToHelloMs: 0.4, sandbox: .installed), .priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .noSuchProcess, error: nil, rbs: .targetMissing),
         .priority(band: .boosted, nice: 10, oomScoreAdj: 0, result: .failed, error: "No such device", rbs: nil),
         .load(url: "https://a.test/", attempt: 2), .commit(url: "https://a.test/"), .render(title: "T", workersRSSBytes: 4096),
@@ -64,7 +68,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 66)
+        #expect(Set(Self.samples.map(\.name)).count == 73)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

@@ -53,8 +53,15 @@ import Vocabulary
     static let cases: [(event: SupervisorEvent, context: [SupervisorEvent], delegate: Bool, kinds: [[Kind]])] = [
         (.interrupt(signal: .SIGINT), [], true, [[.hostQuit]]),
         (.spawn(load: 1, reused: false), [], true, [[.launch]]),
-        (.spawn(load: 1, reused: true), [], true, [[.reused]]),
-        (.spare(reused: true), [], true, [[.cached]]),
+        // The process cache, in WebKit's words: checked and added (parked), taken (reused), evicted (shut down).
+        (.cacheCheck(site: "app://local"), [], true, [[.cached]]),
+        (.cacheAdd(site: "app://local", size: 1, capacity: 10), [], true, [[.cached]]),
+        (.cacheTaken(site: "app://local", size: 0, capacity: 10), [], true, [[.reused]]),
+        (.cacheEvict(site: "app://local", reason: .sameSite), [], true, [[.teardown]]),
+        (.cacheEvict(site: "app://local", reason: .capacity), [], true, [[.teardown]]),
+        (.cacheEvict(site: "app://local", reason: .expired), [], true, [[.teardown]]),
+        (.notCached(site: "app://local", reason: .notResponsive), [], true, [[]]),
+        (.notCached(site: nil, reason: .memoryPressure), [], true, [[]]),
         (.hello(spawnToHelloMs: 0.3, sandbox: .installed), [], true, [[.launch]]),
         (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), [], true,
          [[.assertionTaken]]),

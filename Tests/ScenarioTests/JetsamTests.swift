@@ -64,8 +64,12 @@ extension Processes {
             #expect(kills[0].rssBytes >= 32 << 20)
             // Each kill was claimed, by pid, before it was sent: the supervisor's only evidence of who killed.
             let claims = KillClaims()
+            var pressure: [Bool] = []
+            claims.pressure = { pressure.append($0) }
             if let pipe = jetsam.claims.take() { claims.add(pipe) }
             #expect(kills.allSatisfy { claims.take($0.pid) })
+            // Memory pressure was reported before the first kill (and its end, once nothing was left over budget).
+            #expect(pressure.first == true && pressure.count <= 2, "\(pressure)")
         }
 
         /// No injection at all: under pressure the killer finds each new worker at background priority before its
@@ -88,6 +92,9 @@ extension Processes {
             if let raceKills { #expect(summary.raceKills == raceKills) }
             #expect(summary.unobservedDeaths == (policy == "none" ? 4 : 0))
             #expect(summary.rendered == rendered)
+            // Jetsam reported the pressure, and under it nothing was cached.
+            #expect(events.named("memory-pressure").first?["critical"] == .bool(true))
+            #expect(events.named("cache-add").isEmpty)
             #expect(childProcesses().isEmpty)
         }
     }

@@ -7,10 +7,11 @@ import Testing
 @testable import SupervisorTesting
 
 extension Processes {
-    /// Every opened view says how it got its worker: a waiting spare, or why none waited (issue 32, item 4).
+    /// Every opened view says how it got its worker: a cached worker of its site, a waiting spare, or why none
+    /// waited (issue 32, items 1 and 4).
     @Suite struct SpareAccounting {
-        /// Each policy's views, counted from the event log: every `view-open` has one `spare-taken` or one
-        /// `no-spare`, and a policy that keeps no spares says so for every view.
+        /// Each policy's views, counted from the event log: every `view-open` has one `cache-taken`, `spare-taken` or
+        /// `no-spare`, and a policy that keeps no spares says so for every view it gave no cached worker.
         static var guardedWithoutReuse: Policy {
             var policy = Policy.guarded
             policy.reuseWorkers = false
@@ -22,11 +23,13 @@ extension Processes {
             let (summary, events) = try simulate({
                 $0.loads = 30
                 $0.views = 3
+                // Over several sites, some views find no cached worker of theirs and take a spare.
+                $0.sites = 5
                 $0.policy = chosen
             }, content: ContentProvider())
             #expect(summary.rendered == 30)
             let opened = events.named("view-open").compactMap(\.view)
-            let told = events.filter { ["spare-taken", "no-spare"].contains($0.name) }.compactMap(\.view)
+            let told = events.filter { ["cache-taken", "spare-taken", "no-spare"].contains($0.name) }.compactMap(\.view)
             #expect(opened.count >= 30 && told.sorted() == opened.sorted(), "\(opened) \(told)")
             let reasons = Set(events.named("no-spare").compactMap { $0.string("reason") })
             if chosen.spareWorkers == 0 {
@@ -34,11 +37,13 @@ extension Processes {
             } else {
                 #expect(!reasons.contains("not-enabled") && !events.named("spare-taken").isEmpty, "\(reasons)")
             }
-            #expect(summary.sparesTaken + summary.noSpare.values.reduce(0, +) == summary.viewsOpened)
+            #expect(summary.cache.taken + summary.sparesTaken + summary.noSpare.values.reduce(0, +) == summary.viewsOpened)
+            // A policy that reuses looks in the cache for every view first: each finds one of its site or misses.
+            #expect(summary.cache.taken + summary.cache.misses == (chosen.reuseWorkers ? summary.viewsOpened : 0))
         }
 
-        /// In `compare`'s JSON, every policy's spares taken and reasons for none sum to its views opened: a load's
-        /// first view and each rebuild's.
+        /// In `compare`'s JSON, every policy's cached workers and spares taken and reasons for none sum to its views
+        /// opened: a load's first view and each rebuild's.
         @Test func compareAccountsForEveryViewOfEveryPolicy() throws {
             let result = try runSupervisorBounded(
                 ["compare", "--loads", "60", "--inject-race", "1/10", "--blank-timeout", "300", "--json"], seconds: 60)
@@ -51,7 +56,8 @@ extension Processes {
                 let none = try #require(spares["none"] as? [String: Int])
                 let opened = try #require(run["viewsOpened"] as? Int)
                 let taken = try #require(spares["taken"] as? Int)
-                #expect(opened >= 60 && taken + none.values.reduce(0, +) == opened, "\(run["policy"] ?? ""): \(spares)")
+                let cached = try #require((run["cache"] as? [String: Any])?["taken"] as? Int)
+                #expect(opened >= 60 && cached + taken + none.values.reduce(0, +) == opened, "\(run["policy"] ?? ""): \(spares)")
             }
         }
 

@@ -11,7 +11,8 @@ import Vocabulary
 /// kills by too): highest oom_score_adj, then highest nice, then largest RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
 /// time, same parent): a pid recycled since the scan is never killed. The supervisor learns of each death through
 /// its pidfd, as on a phone; what it hears from Jetsam is only who did it: with `--claims-fd`, the victim's pid on
-/// a line of its own, written before the kill, since the kernel never tells the supervisor who sent a signal.
+/// a line of its own, written before the kill, since the kernel never tells the supervisor who sent a signal, and
+/// `pressure critical` or `pressure normal` when memory pressure begins or ends, before any kill it brings.
 /// Every kill is logged as a JSON line: the ground truth that log analysis is checked against.
 ///
 ///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log-fd FD]
@@ -125,12 +126,19 @@ let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 var next = monotonicNanoseconds()
 /// Killed but still listed in /proc while the kernel tears them down: neither candidates nor counted.
 var dying: Set<Int32> = []
+/// The memory pressure last reported on the claims pipe.
+var reportedPressure = false
 while getppid() == options.supervisor {
     let listed = scan(options.supervisor, pageSize: pageSize)
     dying.formIntersection(listed.map(\.pid))
     let workers = listed.filter { !dying.contains($0.pid) }
     let total = workers.reduce(0) { $0 + $1.rssBytes }
     let overBudget = total > options.budgetBytes
+    if options.claimsFD >= 0, (overBudget || options.critical) != reportedPressure {
+        reportedPressure.toggle()
+        let line = reportedPressure ? JetsamLog.pressureCritical : JetsamLog.pressureNormal
+        writeOrExit(options.claimsFD, line + "\n", what: "its claims")
+    }
     let pool = options.critical && !overBudget ? workers.filter { $0.oomScoreAdjust >= Killer.backgroundAdjust } : workers
     if overBudget || options.critical,
         let chosen = Killer.victim(among: pool.map(\.ranked)), let victim = pool.first(where: { $0.pid == chosen.pid }),

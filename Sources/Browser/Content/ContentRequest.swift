@@ -7,7 +7,8 @@
 /// content root: a path that passes them is still resolved by the kernel beneath the root's descriptor
 /// (`ContentRoot`), which is what refuses a symlink pointing out.
 enum ContentRequest: Equatable {
-    /// `app://local/PATH`: a document, or any other file under the content root.
+    /// `app://local/PATH`: a document, or any other file under the content root. `app://NAME.test/PATH` is the same
+    /// file as another site serves it (a workload's `--sites`): the host names a site, never a root.
     case document(path: [UInt8])
     /// `app-image://ID`: the image `images/ID` under the content root, or a built-in one.
     case image(id: [UInt8])
@@ -16,7 +17,7 @@ enum ContentRequest: Equatable {
     init(_ url: String) throws(ContentRefusal) {
         guard let parsed = WebURL(url) else { throw .badRequest("not an absolute URL: \(ContentRefusal.printable(url.utf8))") }
         switch parsed.scheme {
-        case "app" where parsed.host == "local":
+        case "app" where parsed.host == "local" || Self.isTestSite(parsed.host):
             let path = try Self.decoded(parsed.path.utf8)
             guard !path.isEmpty else { throw .forbidden("the content root is a directory, not a document") }
             self = .document(path: path)
@@ -52,6 +53,14 @@ enum ContentRequest: Equatable {
         let components = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         guard !components.contains(where: { $0.elementsEqual("..".utf8) }) else { throw .forbidden("'..' in \(shown)") }
         return path
+    }
+
+    /// One DNS label under `.test`, the name RFC 6761 reserves for testing.
+    private static func isTestSite(_ host: String) -> Bool {
+        guard host.hasSuffix(".test") else { return false }
+        let label = host.dropLast(5)
+        return !label.isEmpty && label.count <= 63
+            && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
     private static func isImageIDByte(_ byte: UInt8) -> Bool {

@@ -45,7 +45,7 @@ package enum OwnLogRecord {
         case .unobserved: return [make(.unobserved)]
         case .kill, .shutdown: return [make(.teardown)]
         case .inject: return [make(.killed)]
-        case .spare(reused: true): return [make(.cached)]
+        case .spare(reused: true), .cacheCheck, .cacheAdd: return [make(.cached)]
         case .interrupt: return [Observation(.hostQuit, pid: nil)]
         case .priority(let band, _, _, let result, _, _) where result == .applied || result == .noSuchProcess:
             var observation = make(result == .applied ? .assertionTaken : .assertionFailed)

@@ -9,8 +9,14 @@ package enum WebKitMessage {
             webProcessProxy(m, &out)
         } else if m.contains(M.processCache) {
             let pid = bracketPID(m)
-            if m.contains(M.addProcess) { out.append(Observation(.cached, pid: pid, process: .webContent)) }
-            if m.contains(M.takeProcess) { out.append(Observation(.reused, pid: pid, process: .webContent)) }
+            // A process leaving the cache is shut down: its end is no incident.
+            if m.contains(M.evictingFromCache) {
+                out.append(Observation(.teardown, pid: pid, process: .webContent))
+            } else if m.contains(M.addedToCache) || m.contains(M.checkingBeforeCaching) {
+                out.append(Observation(.cached, pid: pid, process: .webContent))
+            } else if m.contains(M.takenFromCache) {
+                out.append(Observation(.reused, pid: pid, process: .webContent))
+            }
         } else if m.contains(M.gpuProcessProxy) {
             if m.contains(M.gpuProcessExited) || m.contains(M.didClose) {
                 out.append(Observation(.gpuExited, pid: bracketPID(m), process: .gpu))
@@ -286,8 +292,10 @@ private enum Words {
     private typealias W = WebKitWording
     package static let webProcessProxy = bytes(W.webProcessProxy)
     package static let processCache = bytes(W.processCache)
-    package static let addProcess = bytes(W.addProcess)
-    package static let takeProcess = bytes(W.takeProcess)
+    package static let checkingBeforeCaching = bytes(W.checkingBeforeCaching)
+    package static let addedToCache = bytes(W.addedToCache)
+    package static let takenFromCache = bytes(W.takenFromCache)
+    package static let evictingFromCache = bytes(W.evictingFromCache)
     package static let gpuProcessProxy = bytes("GPUProcessProxy")
     package static let pageProxy = bytes("PageProxy")
     package static let processThrottler = bytes(W.processThrottler)
