@@ -3,7 +3,7 @@ extension Supervisor {
     /// The spares waiting for a view: workers a killer may take before any view's.
     package var waitingSpares: [Worker] { spares.filter { !$0.reaped } }
 
-    /// Launches a spare if fewer than the policy's wait, at background priority since it serves no one yet.
+    /// Launches a spare if fewer than the policy's wait, in the spare band since it serves no one yet.
     func replenishSpare() {
         guard spares.count < policy.spareWorkers, !stopping, moreViewsComing() else { return }
         // What the next view is told if this launch fails: none was created, or the kernel refused it, which
@@ -12,7 +12,7 @@ extension Supervisor {
         guard let worker = launchWorker() else { return }
         spares.append(worker)
         log.emit(.spare(reused: false), pid: worker.pid)
-        setBand(.background, of: worker)
+        setBand(band(for: worker), of: worker)
     }
 
     /// Gives `view` the most recently launched live spare, or says why none waits: the accounting Chromium keeps for

@@ -77,25 +77,12 @@ extension Supervisor {
     /// to a view is already in that view's band.
     func band(for worker: Worker) -> PriorityBand {
         if worker.conversation.suspension == .suspended { return .suspended }
-        guard let view = worker.view ?? cache.destination(of: worker) else { return .background }
+        guard let view = worker.view ?? cache.destination(of: worker) else {
+            if cache.entry(of: worker) != nil { return .cached }
+            return spares.contains { $0 === worker } ? .spare : .background
+        }
         guard view.visible else { return policy.hiddenBand }
         return view.attached ? .foreground : policy.launchBand
-    }
-
-    /// Moves `worker` to `band` if it is not there already. With `assertion`, the band is applied even if it
-    /// seems current: that is the foreground assertion a view takes when it enters the window, and the call that
-    /// finds out a process is gone.
-    func setBand(_ band: PriorityBand, of worker: Worker, assertion: Bool = false) {
-        guard assertion || worker.band != band else { return }
-        let bands = settings.bands
-        let result = worker.handle.apply(band, bands)
-        if result == .applied { worker.band = band }
-        let rbs: RunningBoardError? = result == .noSuchProcess && band == .foreground ? .targetMissing : nil
-        log.emit(
-            .priority(
-                band: band, nice: Int(bands.nice(band)), oomScoreAdj: Int(bands.oomScoreAdjust(band)),
-                result: result.answer, error: result.error, rbs: rbs),
-            view: worker.view?.id, pid: worker.pid)
     }
 
     /// Gives a worker that said hello what its view's load is to show.

@@ -32,6 +32,8 @@ package final class Supervisor {
     var cache = ProcessCache()
     /// Whether the system reports memory pressure now: nothing is cached under it.
     var underMemoryPressure = false
+    /// The workers of each ranked band, most recent first (`Supervisor+Ranks`).
+    var ranked: [PriorityBand: [Worker]] = [:]
     /// Why no spare waits, once the last left the pool: what the next view opened without one is told.
     var noSpareReason = NoSpareReason.notYetCreated
     var nextViewID = 1

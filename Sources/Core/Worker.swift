@@ -17,8 +17,11 @@ package final class Worker {
     var views = 0
     /// Resident memory when it last rendered.
     var residentBytes = 0
-    /// The band last applied; nil until the first one is.
+    /// The band last applied; nil until the first one is. Its rank in that band (0: the most recent, the last of the
+    /// band the killer takes), and what it is ranked by (`Supervisor+Ranks`).
     package internal(set) var band: PriorityBand?
+    package internal(set) var rank = 0
+    var rankKey = (0, 0)
     /// Its liveness check while busy, or its grace after shutdown.
     var timer: TimerID?
     /// The responsiveness timer while an answer is owed; then the policy's wait, once it was found unresponsive.

@@ -8,6 +8,9 @@ public struct JetsamKill: Equatable, Sendable {
     public var monotonic: Int
     public var pid: Int32
     public var band: PriorityBand
+    /// Its rank in its band, read from its oom_score_adj (`OOMScores`): 0 the most recent; nil in a log written
+    /// before Jetsam said.
+    public var rank: Int?
     public var oomScoreAdj: Int
     public var nice: Int
     public var rssBytes: Int
@@ -33,6 +36,7 @@ public struct JetsamKill: Equatable, Sendable {
         guard let narrow = Int32(exactly: pid), narrow > 0 else { throw .badValue(event: name, field: "pid", value: "\(pid)") }
         self.pid = narrow
         band = try r.spelled("band")
+        rank = try r.optionalInt("rank")
         oomScoreAdj = try r.int("oomScoreAdj")
         nice = try r.int("nice")
         rssBytes = try r.int("rssBytes")

@@ -18,8 +18,12 @@ public enum Killer {
             (self.pid, self.oomScoreAdjust, self.nice, self.residentBytes) = (pid, oomScoreAdjust, nice, residentBytes)
         }
 
-        /// Its band as a kill report names it: background from `backgroundAdjust` up, foreground below.
-        public var band: PriorityBand { oomScoreAdjust >= Killer.backgroundAdjust ? .background : .foreground }
+        /// Its band and rank in it as a kill report names them, read from its oom_score_adj (`OOMScores`); a value no
+        /// band gives is background from `backgroundAdjust` up, foreground below, at rank 0.
+        public var standing: (band: PriorityBand, rank: Int) {
+            OOMScores.standing(oomScoreAdjust) ?? (oomScoreAdjust >= Killer.backgroundAdjust ? .background : .foreground, 0)
+        }
+        public var band: PriorityBand { standing.band }
     }
 
     /// The `oom_score_adj` from which a worker counts as background (the background and hidden bands).

@@ -2,26 +2,16 @@ import Glibc
 import System
 import Vocabulary
 
-/// The nice and oom_score_adj values behind each band.
+/// The nice and oom_score_adj values behind each band; a worker's oom_score_adj within its band follows its rank
+/// (`OOMScores`).
 public struct PriorityBands: Sendable {
     public var foregroundNice: Int32 = 0
     public var backgroundNice: Int32 = 10
-    public var foregroundOOMScoreAdjust: Int32 = 0
-    public var hiddenOOMScoreAdjust: Int32 = 800
-    public var backgroundOOMScoreAdjust: Int32 = 900
-    public var suspendedOOMScoreAdjust: Int32 = 1000
 
     public init() {}
 
     package func nice(_ band: PriorityBand) -> Int32 { band == .foreground ? foregroundNice : backgroundNice }
-    package func oomScoreAdjust(_ band: PriorityBand) -> Int32 {
-        switch band {
-        case .foreground, .boosted: foregroundOOMScoreAdjust
-        case .hidden: hiddenOOMScoreAdjust
-        case .background: backgroundOOMScoreAdjust
-        case .suspended: suspendedOOMScoreAdjust
-        }
-    }
+    package func oomScoreAdjust(_ band: PriorityBand, rank: Int = 0) -> Int32 { Int32(OOMScores.value(band, rank: rank)) }
 }
 
 /// The outcome of moving a worker between bands.
@@ -55,11 +45,11 @@ package enum PriorityResult: Equatable {
 }
 
 extension PriorityBands {
-    /// Applies `band` to `pid`: scheduling priority first, then the OOM score.
-    package func apply(_ band: PriorityBand, to pid: Int32) -> PriorityResult {
+    /// Applies `band` to `pid` at `rank` in it: scheduling priority first, then the OOM score.
+    package func apply(_ band: PriorityBand, rank: Int = 0, to pid: Int32) -> PriorityResult {
         do {
             try Sys.setPriority(pid, nice: nice(band))
-            try Sys.setOOMScoreAdjust(pid, oomScoreAdjust(band))
+            try Sys.setOOMScoreAdjust(pid, oomScoreAdjust(band, rank: rank))
             return .applied
         } catch {
             switch error.errno {

@@ -27,8 +27,8 @@ package protocol WorkerHandle: AnyObject {
     func signal(_ signal: Int32, by sender: DeathCause.Sender)
     /// Collects its exit once it has exited (waiting for that with `wait`): how it ended, or nil if it still runs.
     func reap(wait: Bool) throws(SystemError) -> ProcessExit?
-    /// Moves it to `band` as `bands` define them.
-    func apply(_ band: PriorityBand, _ bands: PriorityBands) -> PriorityResult
+    /// Moves it to `band`, at `rank` in it, as `bands` define them.
+    func apply(_ band: PriorityBand, rank: Int, _ bands: PriorityBands) -> PriorityResult
     /// Its resident memory now; nil if that cannot be read (it is exiting).
     func residentBytes() -> Int?
     /// CPU time it has used so far, in nanoseconds; nil if that cannot be read (it is exiting).

@@ -109,8 +109,8 @@ package final class WorkerProcess: WorkerHandle {
         return result
     }
 
-    package func apply(_ band: PriorityBand, _ bands: PriorityBands) -> PriorityResult {
-        bands.apply(band, to: pid)
+    package func apply(_ band: PriorityBand, rank: Int, _ bands: PriorityBands) -> PriorityResult {
+        bands.apply(band, rank: rank, to: pid)
     }
 
     package func residentBytes() -> Int? {

@@ -48,7 +48,7 @@ extension Simulation {
     func injectKill(_ worker: Worker, kind: FaultKind) {
         let view = supervisor.viewOrDestination(of: worker)
         let adjust = worker.handle.oomScoreAdjust() ?? 0
-        guard adjust > configuration.bands.foregroundOOMScoreAdjust else {
+        guard adjust > OOMScores.foreground else {
             log.emit(.injectSpared(kind: kind, oomScoreAdj: Int(adjust)), view: view?.id, pid: worker.pid)
             return
         }

@@ -19,8 +19,9 @@ package final class FakeWorker: WorkerHandle {
     package private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
     /// Everything the supervisor sent it, in order.
     package private(set) var received: [ToWorker] = []
-    /// The bands the supervisor put it in, in order.
+    /// The bands the supervisor put it in, in order, and its rank in the last.
     package private(set) var bands: [PriorityBand] = []
+    package private(set) var rank = 0
     private var inbox: [FromWorker] = []
     private var readable: () -> Void = {}
     private var exited: () -> Void = {}
@@ -122,9 +123,10 @@ package final class FakeWorker: WorkerHandle {
         return exit
     }
 
-    package func apply(_ band: PriorityBand, _ bands: PriorityBands) -> PriorityResult {
+    package func apply(_ band: PriorityBand, rank: Int, _ bands: PriorityBands) -> PriorityResult {
         guard exit == nil else { return .noSuchProcess }
         self.bands.append(band)
+        self.rank = rank
         return .applied
     }
 
@@ -134,7 +136,7 @@ package final class FakeWorker: WorkerHandle {
 
     package func oomScoreAdjust() -> Int32? {
         guard exit == nil, let band = bands.last else { return nil }
-        return PriorityBands().oomScoreAdjust(band)
+        return PriorityBands().oomScoreAdjust(band, rank: rank)
     }
 
     /// A healthy worker: hello when launched (see `FakeLauncher`), each page fetched, committed and finished with a

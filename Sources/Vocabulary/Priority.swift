@@ -13,12 +13,58 @@ public enum PriorityBand: String, Sendable, CaseIterable {
     /// with no activity left: no CPU at all, and the first the killer takes, as iOS's Jetsam takes suspended
     /// processes first. A band the supervisor moves workers into, never one a policy names.
     case suspended
+    /// In the process cache, serving no view: taken before any view's worker, after spares.
+    case cached
+    /// A spare launched ahead, serving no view and showing no page: the first the killer takes.
+    case spare
 
     /// The bands a policy may name for a worker.
     public static let chosen: [PriorityBand] = [.foreground, .hidden, .background, .boosted]
 
     /// Protected from the killer as a view on screen is.
     public var isProtected: Bool { self == .foreground || self == .boosted }
+}
+
+/// The oom_score_adj each band gives a worker, and within a band, its rank: Chromium ranks its renderers so that the
+/// OS kills the least important first (a visible frame above a hidden one, the most recently shown first;
+/// ChildProcessLauncherHelper's priority), and here a worker's rank in its band is added to the band's base, so that
+/// the killer's one rule (the highest oom_score_adj first) takes them in rank order. From the last taken to the
+/// first: on screen (foreground, boosted), hidden tabs by how recently they were shown, workers still launching for
+/// a view, suspended tabs by how recently they were shown, cached workers by how recently they were cached, spares.
+/// Rank 0 is the most recent; ranks past a band's span share its last value.
+public enum OOMScores {
+    public static let foreground = 0
+    public static let hidden = 800..<850
+    public static let background = 900
+    public static let suspended = 920..<960
+    public static let cached = 960..<1000
+    public static let spare = 1000
+
+    /// The values `band` spans: one for a band with no ranks.
+    public static func span(of band: PriorityBand) -> Range<Int> {
+        switch band {
+        case .foreground, .boosted: foreground..<(foreground + 1)
+        case .hidden: hidden
+        case .background: background..<(background + 1)
+        case .suspended: suspended
+        case .cached: cached
+        case .spare: spare..<(spare + 1)
+        }
+    }
+
+    /// The oom_score_adj of the worker of rank `rank` in `band`.
+    public static func value(_ band: PriorityBand, rank: Int) -> Int {
+        let span = span(of: band)
+        return span.lowerBound + min(max(rank, 0), span.count - 1)
+    }
+
+    /// The band and rank an oom_score_adj stands for, as a killer that sees only /proc reads it; nil for a value no
+    /// band gives.
+    public static func standing(_ value: Int) -> (band: PriorityBand, rank: Int)? {
+        let bands: [PriorityBand] = [.foreground, .hidden, .background, .suspended, .cached, .spare]
+        guard let band = bands.first(where: { span(of: $0).contains(value) }) else { return nil }
+        return (band, value - span(of: band).lowerBound)
+    }
 }
 
 /// What came of moving a worker between bands, as the event log's `priority` event writes it.

@@ -332,7 +332,7 @@ extension FakeWorker {
         #expect(launchedSpare.pid == spare.pid && launchedSpare["reused"] == nil)
         let names = rig.events.map(\.name)
         #expect(try #require(names.firstIndex(of: "render")) < #require(names.firstIndex(of: "spare")))
-        #expect(spare.bands == [.background] && spare.received.isEmpty)
+        #expect(spare.bands == [.spare] && spare.received.isEmpty)
 
         // The closed view's worker is cached, not made a spare; a view of another site takes the spare.
         rig.supervisor.close(first.view)

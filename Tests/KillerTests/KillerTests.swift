@@ -22,7 +22,11 @@ import Vocabulary
     @Test func aForegroundWorkerAloneIsTaken() {
         let alone = candidate(7, adjust: 0)
         #expect(Killer.victim(among: [alone]) == alone && alone.band == .foreground)
-        #expect(candidate(8, adjust: 800).band == .background)
+        // A value names its band and rank (`OOMScores`); one no band gives is background or foreground by its side of
+        // 500.
+        #expect(candidate(8, adjust: 803).standing == (.hidden, 3) && candidate(9, adjust: 975).standing == (.cached, 15))
+        #expect(candidate(10, adjust: 1000).band == .spare && candidate(11, adjust: 600).standing == (.background, 0))
+        #expect(candidate(12, adjust: -500).band == .foreground)
         #expect(Killer.victim(among: []) == nil)
     }
 }

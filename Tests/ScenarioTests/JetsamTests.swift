@@ -59,7 +59,7 @@ extension Processes {
                 .split(separator: "\n").map { try JetsamKill(line: Array($0.utf8)) }
             #expect(kills.map(\.pid) == [large, small, hidden, foreground].map(\.worker.pid))
             #expect(kills.map(\.oomScoreAdj) == [900, 900, 800, 0])
-            #expect(kills.map(\.band) == [.background, .background, .background, .foreground])
+            #expect(kills.map(\.band) == [.background, .background, .hidden, .foreground] && kills.map(\.rank) == [0, 0, 0, 0])
             #expect(kills.allSatisfy { $0.reason == .rssOverBudget && $0.budgetBytes == 1 << 20 })
             #expect(kills[0].rssBytes >= 32 << 20)
             // Each kill was claimed, by pid, before it was sent: the supervisor's only evidence of who killed.

@@ -145,11 +145,11 @@ while getppid() == options.supervisor {
         kill(victim, claims: options.claimsFD)
     {
         dying.insert(victim.pid)
-        let band = chosen.band
+        let (band, rank) = chosen.standing
         let reason: JetsamLog.Reason = overBudget ? .rssOverBudget : .criticalPressure
         let line = """
             {"time":\(wallSeconds()),"mono":\(monotonicNanoseconds()),"event":"\(JetsamLog.killEvent)","pid":\(victim.pid),\
-            "band":"\(band.rawValue)","oomScoreAdj":\(victim.oomScoreAdjust),"nice":\(victim.nice),"rssBytes":\(victim.rssBytes),\
+            "band":"\(band.rawValue)","rank":\(rank),"oomScoreAdj":\(victim.oomScoreAdjust),"nice":\(victim.nice),"rssBytes":\(victim.rssBytes),\
             "totalRSSBytes":\(total),"budgetBytes":\(options.budgetBytes),"reason":"\(reason.rawValue)"}
 
             """
