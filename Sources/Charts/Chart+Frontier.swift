@@ -129,6 +129,10 @@ extension Chart {
         if !unmeasured.isEmpty { notes.append("Not on the plot (no measured wait): " + unmeasured.joined(separator: ", ") + ".") }
         let cut = costs.filter(\.interrupted).map(\.policy)
         if !cut.isEmpty { notes.append("Interrupted, over the loads it ran: " + cut.joined(separator: ", ") + ".") }
+        let cached = comparison.summaries.compactMap { s in s.cache.hitRate.map { "\(s.policy) \(fixed($0 * 100, 1))%" } }
+        if !cached.isEmpty {
+            notes.append("Views given a cached worker of their site (process cache hit rate): " + cached.joined(separator: ", ") + ".")
+        }
         for note in notes.flatMap({ svgLines($0, width: 330, size: 10) }) {
             rowY += 2
             out += text(left, rowY, note, color: "#555", size: 10)

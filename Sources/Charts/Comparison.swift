@@ -98,6 +98,7 @@ package struct Comparison {
             })
         lines.append("")
         lines += limits
+        lines += cache
         lines += spares
         lines += wrapped(frontierLine) + [""]
         let adoption = Policy.adoption(Array(policies.prefix(summaries.count)))
@@ -106,45 +107,6 @@ package struct Comparison {
         if let simulatedWaits { lines += wrapped(simulatedWaits) + [""] }
         lines += wrapped(Self.legend + " " + Self.frontierLegend)
         return lines.joined(separator: "\n")
-    }
-
-    /// The limits' table, when a policy met one: memory warnings, the kills over each limit, and how long before
-    /// its memory kill each worker was warned.
-    private var limits: [String] {
-        let kills = { (s: RunSummary, reason: TerminationReason) in s.deathsByReason[reason, default: 0] }
-        let limited: [TerminationReason] = [.exceededMemoryLimit, .exceededCPULimit, .exceededProcessCountLimit]
-        guard summaries.contains(where: { s in s.memoryWarnings + limited.reduce(0) { $0 + kills(s, $1) } > 0 })
-        else { return [] }
-        return fittedColumns([["policy", "memory warnings", "memory kills", "warned ms before p50", "CPU kills",
-                               "count kills"]]
-            + summaries.map { s in
-                let leads = Percentiles(s.memoryKillLeadsMs.compactMap { $0 })
-                return [s.policy, "\(s.memoryWarnings)", "\(kills(s, .exceededMemoryLimit))",
-                        leads.count == 0 ? "-" : fixed(leads.p50, 1), "\(kills(s, .exceededCPULimit))",
-                        "\(kills(s, .exceededProcessCountLimit))"]
-            }) + [""] + wrapped("memory warnings, memory kills, CPU kills, count kills: workers warned at the policy's "
-                + "memory-warning share, then killed over its memory-limit, or over its cpu-limit while hidden, or to "
-                + "keep the live workers within its max-workers; warned ms before: how long before its memory kill a "
-                + "worker had been warned (median).") + [""]
-    }
-
-    /// The spares' table, when a policy keeps spares: how each opened view got its worker, and why none waited.
-    private var spares: [String] {
-        guard summaries.contains(where: { $0.sparesTaken > 0 || $0.noSpare.keys.contains { $0 != .notEnabled } })
-        else { return [] }
-        let reasons: [(NoSpareReason, String)] = [
-            (.notYetCreated, "none yet"), (.takenByPreviousLoad, "taken before"), (.processExited, "exited"),
-            (.processLimit, "limit"), (.notEnabled, "off"),
-        ]
-        return fittedColumns([["policy", "views", "took spare", "not ready"] + reasons.map(\.1)]
-            + summaries.map { s in
-                [s.policy, "\(s.viewsOpened)", "\(s.sparesTaken)", "\(s.sparesStarting)"]
-                    + reasons.map { "\(s.noSpare[$0.0, default: 0])" }
-            }) + [""] + wrapped("views: views opened, each load's and each rebuild's; took spare: given a waiting "
-                + "spare (not ready: it had not said hello yet). The others by why none waited, as Chromium counts "
-                + "them: none yet: none launched yet; taken before: an earlier view took the last, and its "
-                + "replacement waits for that view to render; exited: it died waiting; limit: the kernel refused "
-                + "its launch; off: the policy keeps none.") + [""]
     }
 
     static let legend = """

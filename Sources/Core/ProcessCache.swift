@@ -21,6 +21,9 @@ struct ProcessCache {
         let worker: Worker
         let site: Site
         var stage: Stage
+
+        /// The ping it is being checked with before caching, if it is.
+        var checkPing: UInt64? { if case .checking(let ping) = stage { ping } else { nil } }
     }
 
     /// Oldest first.

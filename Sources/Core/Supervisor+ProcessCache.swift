@@ -41,16 +41,16 @@ extension Supervisor {
             // One that died unnoticed is evicted by its death, and the next is looked for.
             reapIfExited(worker)
             guard !worker.reaped else { continue }
-            switch entry.stage {
-            case .cached(_, let expiry):
-                clock.cancel(expiry)
+            // One still being checked answers the ping sent after its page was unloaded: that is fresh enough.
+            let ping: UInt64
+            if let sent = entry.checkPing {
+                ping = sent
+            } else {
+                if case .cached(_, let expiry) = entry.stage { clock.cancel(expiry) }
                 step(worker, .ping)
-                cache.set(worker, .handingOut(to: view, ping: worker.conversation.lastPing))
-            case .checking(let ping):
-                // The ping sent after its page was unloaded is fresh: its answer hands it over.
-                cache.set(worker, .handingOut(to: view, ping: ping))
-            case .handingOut: continue
+                ping = worker.conversation.lastPing
             }
+            cache.set(worker, .handingOut(to: view, ping: ping))
             setBand(band(for: worker), of: worker)
             return true
         }

@@ -43,6 +43,7 @@ extension BesideOthers {
             // A derived name is its base and the fields changed, on one line.
             #expect(result.stdout.contains("\nrebuild spares=2 reuse=yes "), "\(result.stdout)")
             #expect(result.stdout.contains("TTV") && result.stdout.contains("recovered") && result.stdout.contains("unknown"))
+            #expect(result.stdout.contains("took cached") && result.stdout.contains("hit %"))
         }
 
         @Test func theReplayReportFits() throws {

@@ -23,19 +23,25 @@ extension Processes {
             return shown
         }
 
+        /// 1,000 loads over 5 sites, one page in ten wedging its worker once rendered (so that it never answers the
+        /// ping after its view closes): no worker shows two sites; no wedged worker is ever handed to a view; a cached
+        /// worker killed from outside is evicted, never handed out; and the cache serves a share of the views.
         @Test func closedViewsWorkersServeLaterViewsOfTheirSiteOnly() throws {
             let before = try openSupervisorDescriptors()
             var killedCached: Int32?
             var killedAt = 0
             var added = 0
+            let pages = (0..<9).map { ("page\($0).html", page("Page \($0)")) }
+                + [("wedge.html", page("Wedge", fault: "hang; when=rendered"))]
             do {
                 let (summary, events) = try simulate({
-                    $0.loads = 60
-                    $0.views = 3
-                    $0.sites = 3
-                    $0.dwellNanoseconds = 5_000_000
+                    $0.loads = 1_000
+                    $0.views = 4
+                    $0.sites = 5
+                    $0.dwellNanoseconds = 2_000_000
+                    $0.hangTimeoutNanoseconds = 200_000_000
                     $0.policy = .guarded
-                }, content: ContentProvider()) { event in
+                }, content: ContentProvider(pages: pages)) { event in
                     // The tenth worker cached is killed from outside while it waits.
                     guard event.name == "cache-add", let pid = event.pid else { return }
                     added += 1
@@ -44,12 +50,27 @@ extension Processes {
                         killFromOutside(pid)
                     }
                 }
-                #expect(summary.rendered == 60)
-                #expect(summary.cache.taken >= 15, "only \(summary.cache.taken) of 60 views took a cached worker")
-                #expect(summary.reuses == summary.cache.taken)
-                let crossSite = Self.sitesShownByEachWorker(events).filter { $0.value.count > 1 }
+                #expect(summary.rendered == 1_000)
+                let shown = Self.sitesShownByEachWorker(events)
+                let crossSite = shown.filter { $0.value.count > 1 }
                 #expect(crossSite.isEmpty, "workers that showed more than one site: \(crossSite)")
-                #expect(Set(Self.sitesShownByEachWorker(events).values.flatMap { $0 }).count == 3)
+                #expect(Set(shown.values.flatMap { $0 }).count == 5)
+                #expect(summary.reuses == summary.cache.taken && summary.cache.taken >= 200, "\(summary.cache.json)")
+                // Every wedged worker was found out by its ping, and none went to a view after its page.
+                var wedgedAt: [Int32: Int] = [:]
+                for load in events.named("load") where load.string("url")?.hasSuffix("/wedge.html") == true {
+                    if let pid = load.pid { wedgedAt[pid] = load.monotonic }
+                }
+                let wedged = Set(wedgedAt.keys)
+                #expect(wedged.count >= 50)
+                let handedAfter = events.filter { event in
+                    guard ["cache-taken", "cache-add"].contains(event.name), let pid = event.pid, let at = wedgedAt[pid]
+                    else { return false }
+                    return event.monotonic > at
+                }
+                #expect(handedAfter.isEmpty, "\(handedAfter.map(\.name))")
+                let foundOut = events.filter { $0.string("reason") == "not-responsive" }.compactMap(\.pid)
+                #expect(wedged.isSubset(of: Set(foundOut)), "\(wedged.subtracting(foundOut).count) wedged workers not found out")
                 let killed = try #require(killedCached)
                 // Its death is handled in the cache, or on its way to a view, which then gets another worker.
                 let evicted = events.named("cache-evict").last { $0.pid == killed }
