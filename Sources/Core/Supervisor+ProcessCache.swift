@@ -111,9 +111,15 @@ extension Supervisor {
         let site = entry.site.description
         switch entry.stage {
         case .checking:
-            // Never cached: WebKit's "Not caching process because it is not responsive".
-            let notCached: NotCachedReason = reason == .notResponsive ? .notResponsive : .memoryPressure
-            if reason != .processExited { log.emit(.notCached(site: site, reason: notCached), pid: worker.pid) }
+            // Never cached: WebKit's "Not caching process because it is not responsive", or a launch needed room.
+            let notCached: NotCachedReason? =
+                switch reason {
+                case .notResponsive: .notResponsive
+                case .processCountLimit: .processCountLimit
+                case .memoryPressure: .memoryPressure
+                case .sameSite, .capacity, .expired, .processExited: nil
+                }
+            if let notCached { log.emit(.notCached(site: site, reason: notCached), pid: worker.pid) }
         case .cached(_, let expiry):
             clock.cancel(expiry)
             log.emit(.cacheEvict(site: site, reason: reason), pid: worker.pid)

@@ -51,9 +51,11 @@ extension Supervisor {
     private func countLimitVictim() -> Worker? {
         let alive = workers.values.filter { !$0.reaped && $0.verdict == nil }
         if let leaving = alive.first(where: { $0.view == nil && $0.conversation.toldToExit }) { return leaving }
-        if let cached = cache.entries.first(where: { !$0.worker.reaped && $0.worker.verdict == nil })?.worker {
-            return cached
+        // A cached worker, the oldest first, then one still being checked; never one on its way to a view.
+        let idle = cache.entries.filter {
+            !$0.worker.reaped && $0.worker.verdict == nil && cache.destination(of: $0.worker) == nil
         }
+        if let cached = idle.first(where: { $0.checkPing == nil }) ?? idle.first { return cached.worker }
         if let spare = spares.first(where: { !$0.reaped && $0.verdict == nil }) { return spare }
         let hidden = alive.compactMap { worker in
             worker.view.flatMap { !$0.visible && $0.attached && worker.rendered ? ($0, worker) : nil }

@@ -9,6 +9,8 @@ public enum NotCachedReason: String, Sendable, CaseIterable {
     case memoryPressure = "memory-pressure"
     /// It did not answer the ping it was sent before caching within the hang timeout.
     case notResponsive = "not-responsive"
+    /// A launch at the process-count limit ended it while it was being checked.
+    case processCountLimit = "process-count-limit"
 }
 
 /// Why a worker left the process cache other than to serve a view of its site.

@@ -167,4 +167,20 @@ import WireProtocol
         #expect(cached.reaped && rig.named("death").first?.string("terminationReason") == "idle-exit")
         #expect(shown.view.worker?.reaped == false && rig.launcher.launched.count == 3)
     }
+
+    /// A cached worker on its way to a view is that view's: the limit never takes it, and a launch with nothing else
+    /// to end waits instead.
+    @Test func theCountLimitNeverTakesAWorkerOnItsWayToAView() throws {
+        var policy = Self.reusing()
+        policy.maxWorkers = 2
+        let rig = CoreRig(policy)
+        let cached = try #require(Self.renderAndClose(rig, index: 0))
+        rig.open(index: 1, host: "a.test")
+        let taking = rig.open(index: 2)
+        let waiting = rig.open(index: 3, host: "b.test")
+        #expect(rig.named("cache-evict").isEmpty && !cached.reaped)
+        #expect(rig.named("process-count-limit").last?.view == waiting.view.id && waiting.view.worker == nil)
+        rig.settle()
+        #expect(taking.view.worker?.pid == cached.pid && rig.named("cache-taken").count == 1)
+    }
 }
