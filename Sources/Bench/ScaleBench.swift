@@ -70,6 +70,8 @@ enum Scale {
         // quiet machine, several on a busy one), and none is judged blank meanwhile.
         configuration.dwellNanoseconds = idleNanoseconds + workers * 8_000_000
         configuration.blankTimeoutNanoseconds = 600_000_000_000
+        // The machinery at this many live workers, past WebKit's limit of 400: the policy's limit is lifted.
+        configuration.policy.maxWorkers = 0
         let log = EventLog()
         var events = 0
         var visible = 0
