@@ -44,6 +44,21 @@ extension Comparison {
                 + "its launch; off: the policy keeps none.") + [""]
     }
 
+    /// The killer's table, when one outside the supervisor killed (Jetsam, chaos): its kills by the band their
+    /// victim was in, the ranks it reached, the first taken first.
+    var killedBands: [String] {
+        guard summaries.contains(where: { !$0.outsideKillsByBand.isEmpty }) else { return [] }
+        let bands: [(PriorityBand, String)] = [
+            (.spare, "spare"), (.cached, "cached"), (.suspended, "suspended"), (.background, "launching"),
+            (.hidden, "hidden"), (.boosted, "boosted"), (.foreground, "on screen"),
+        ]
+        return fittedColumns([["policy"] + bands.map(\.1)]
+            + summaries.map { s in [s.policy] + bands.map { "\(s.outsideKillsByBand[$0.0, default: 0])" } })
+            + [""] + wrapped("Kills from outside (Jetsam, chaos) by the band their victim was in, in the order a "
+                + "killer that takes the highest oom_score_adj first reaches them: spares, cached workers, suspended "
+                + "tabs, workers still launching, hidden tabs, then views on screen.") + [""]
+    }
+
     /// The process cache's table, when a policy keeps one: the views that took a cached worker of their site, those
     /// that found none and why, and the workers cached, refused and evicted.
     var cache: [String] {

@@ -98,6 +98,7 @@ package struct Comparison {
             })
         lines.append("")
         lines += limits
+        lines += killedBands
         lines += cache
         lines += spares
         lines += wrapped(frontierLine) + [""]

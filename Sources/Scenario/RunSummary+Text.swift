@@ -27,6 +27,7 @@ extension RunSummary {
                 deathsByReason[reason].map { (reason.rawValue, .int($0)) }
             })),
             ("killsByCause", .object(Self.killers.map { ($0.rawValue, .int(killsByCause[$0, default: 0])) })),
+            ("outsideKillsByBand", .object(PriorityBand.allCases.map { ($0.rawValue, .int(outsideKillsByBand[$0, default: 0])) })),
             ("launchErrors", .int(launchErrors)),
             ("recoveries", .object(RecoveryKind.allCases.map { ($0.rawValue, .int(recoveries[$0, default: 0])) })),
             ("loadsWithRecovery", .int(loadsWithRecovery)), ("recoveredLoads", .int(recoveredLoads)),

@@ -37,6 +37,8 @@ public final class RunSummary {
     /// Deaths by a signal, by who sent it: injected faults, the supervisor (hangs, protocol violations, floods,
     /// shutdowns not finished in time), a killer outside that claimed it (Jetsam, chaos), or nobody (`unknown`).
     public private(set) var killsByCause: [DeathCause: Int] = [:]
+    /// Kills from outside (Jetsam, chaos) by the band their victim was in: which ranks the killer reached.
+    public private(set) var outsideKillsByBand: [PriorityBand: Int] = [:]
     /// Launches that failed before a process existed (posix_spawn refused): no process, so no death.
     public private(set) var launchErrors = 0
     /// Injected faults carried out, and those spared because their worker was protected from the killer, as
@@ -241,6 +243,7 @@ public final class RunSummary {
         let cause = death.cause
         guard case .signal(let signal) = death.exit, cause != .worker else { return }
         killsByCause[cause, default: 0] += 1
+        if cause == .outside, let band = death.band { outsideKillsByBand[band, default: 0] += 1 }
         // Killed in the window between spawn and attach, whether or not the page had painted off screen: the user
         // never saw it. The supervisor's own kills (a hang, a shutdown) are no race.
         let race = cause != .supervisor && signal == 9 && !death.attached && !death.spare && view != nil && !death.shutdown

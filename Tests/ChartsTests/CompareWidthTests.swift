@@ -46,6 +46,17 @@ extension BesideOthers {
             #expect(result.stdout.contains("took cached") && result.stdout.contains("hit %"))
         }
 
+        /// Under Jetsam's critical pressure, the killer's table says which bands it reached, and fits.
+        @Test func theKillersTableFits() throws {
+            let result = try runSupervisorBounded(
+                ["compare", "--loads", "6", "--hidden", "2", "--views", "3", "--jetsam=pressure=critical",
+                 "--attach-delay", "100", "--blank-timeout", "300", "--policies", "none;guarded"], seconds: 100)
+            #expect(result.status == 0, "\(result.stderr)")
+            expectFits(result.stdout, "compare --jetsam")
+            #expect(result.stdout.contains("launching") && result.stdout.contains("Kills from outside (Jetsam, chaos) by the band"),
+                    "\(result.stdout)")
+        }
+
         @Test func theReplayReportFits() throws {
             let folder = try TemporaryFolder(["schedule.json": Self.schedule])
             let result = try runSupervisorBounded(

@@ -69,8 +69,14 @@ extension Processes {
                     return event.monotonic > at
                 }
                 #expect(handedAfter.isEmpty, "\(handedAfter.map(\.name))")
-                let foundOut = events.filter { $0.string("reason") == "not-responsive" }.compactMap(\.pid)
-                #expect(wedged.isSubset(of: Set(foundOut)), "\(wedged.subtracting(foundOut).count) wedged workers not found out")
+                // Each was found out by its unanswered ping, or, closed once no more loads were coming, shut down.
+                let foundOut = Set(events.filter { $0.string("reason") == "not-responsive" }.compactMap(\.pid))
+                let lastBegin = try #require(events.named("load-begin").last).monotonic
+                let shutAtTheEnd = Set(events.named("death").filter { $0["shutdown"] == .bool(true) && $0.monotonic > lastBegin }
+                    .compactMap(\.pid))
+                let unaccounted = wedged.subtracting(foundOut).subtracting(shutAtTheEnd)
+                #expect(unaccounted.isEmpty && foundOut.intersection(wedged).count >= 50,
+                        "\(unaccounted.count) wedged workers neither found out nor shut down at the end")
                 let killed = try #require(killedCached)
                 // Its death is handled in the cache, or on its way to a view, which then gets another worker.
                 let evicted = events.named("cache-evict").last { $0.pid == killed }
