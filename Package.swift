@@ -28,6 +28,7 @@ let moduleTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TextTests", ["Text"]),
     ("ProcFSTests", ["ProcFS", "Text"]),
     ("KillerTests", ["Killer", "Vocabulary"]),
+    ("UnifiedLogTests", ["UnifiedLog"]),
     (
         "WireProtocolTests",
         [
@@ -147,6 +148,9 @@ let package = Package(
                 "Browser", "Core", "Process", "System", "Events", "Replay", "Text", "WireProtocol", "CShim", "Killer", "ProcFS",
                 "Vocabulary",
             ]),
+        /// Apple's binary unified log (tracev3): chunks, LZ4, catalogs, firehose entries. Entries out, and no WebKit
+        /// knowledge: used by `analyze` and by `log show`.
+        .target(name: "UnifiedLog"),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(
             name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary"],
