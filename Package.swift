@@ -77,7 +77,7 @@ let moduleTests: [(name: String, dependencies: [Target.Dependency])] = [
         "LogAnalysisTests",
         [
             "SupervisorTesting", "Browser", "Core", "Events", "LogAnalysis", "Replay", "Scenario", "System", "Text",
-            "Vocabulary",
+            "UnifiedLog", "Vocabulary",
         ]
     ),
     ("ChartsTests", ["SupervisorTesting", "LogAnalysis", "ProcFS", "Text"]),
@@ -153,7 +153,7 @@ let package = Package(
         .target(name: "UnifiedLog"),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(
-            name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary"],
+            name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary", "UnifiedLog"],
             exclude: ["IOSLogFormats.md"]),
         /// Every command's option table and help, in a library so that tests can check them against each other.
         .target(
@@ -178,6 +178,7 @@ let package = Package(
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
                 "Replay", "Charts", "Bench", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe", "Vocabulary",
+                "UnifiedLog",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),

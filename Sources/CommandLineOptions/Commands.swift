@@ -7,9 +7,12 @@ public enum Commands {
     public static let analyze = AnalyzeOptions()
     public static let session = SessionOptions()
     public static let policies = PoliciesOptions()
+    public static let log = LogOptions()
 
     /// In the order the root help lists them.
-    public static let helps: [CommandHelp] = [run.help, compare.help, policies.help, bench.help, analyze.help, session.help]
+    public static let helps: [CommandHelp] = [
+        run.help, compare.help, policies.help, bench.help, analyze.help, session.help, log.help,
+    ]
 
     public static var rootHelp: String {
         let commands = helps.flatMap { helpRow($0.name, $0.abstract) }

@@ -34,6 +34,7 @@ let commands: [String: (help: CommandHelp, main: (ArraySlice<String>) throws -> 
     "bench": (Commands.bench.help, BenchCommand.main),
     "analyze": (Commands.analyze.help, AnalyzeCommand.main),
     "session": (Commands.session.help, SessionCommand.main),
+    "log": (Commands.log.help, LogCommand.main),
 ]
 do {
     switch words.first {

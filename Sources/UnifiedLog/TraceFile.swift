@@ -1,0 +1,110 @@
+/// A whole tracev3 file read to its entries: the header, then each catalog and the chunksets after it. What cannot
+/// be read is noted, once per chunk, and the rest is read on.
+public struct TraceFile: Sendable {
+    public let header: TraceHeader
+    /// Log and state entries in file order (each chunk's in the order written).
+    public private(set) var entries: [LogEntry] = []
+    /// Each statedump's title and, when its payload is text (a string plist, or a custom dump's text), that text.
+    public private(set) var stateDumps: [StateDumpRecord] = []
+    /// What could not be read, where and why.
+    public private(set) var failures: [ChunkFailure] = []
+    /// Tracepoints that are not entries: activities, traces, signposts, losses; and chunks kept for later
+    /// (oversize strings, simple dumps).
+    public private(set) var skipped = Skipped()
+
+    public struct Skipped: Equatable, Sendable {
+        public var activities = 0, traces = 0, signposts = 0, losses = 0, unknownRecords = 0
+        public var oversize = 0, simpledumps = 0, unknownChunks = 0
+
+        public init() {}
+    }
+
+    public init(_ bytes: [UInt8]) throws(ChunkFailure) {
+        let (chunks, walkFailure) = Chunk.walk(bytes)
+        guard let first = chunks.first, first.kind == .header else {
+            throw walkFailure ?? ChunkFailure(offset: 0, reason: "no header chunk: not a tracev3 file")
+        }
+        header = try TraceHeader(bytes, first)
+        var catalog: Catalog?
+        var firehose = Firehose.Skipped()
+        for chunk in chunks.dropFirst() {
+            do throws(ChunkFailure) {
+                switch chunk.kind {
+                case .catalog: catalog = try Catalog(bytes, chunk)
+                case .chunkset:
+                    guard let catalog else { throw ChunkFailure(offset: chunk.data.lowerBound, reason: "a chunkset before any catalog") }
+                    let data = try Chunkset.decode(bytes, chunk.data)
+                    let (inner, failure) = Chunk.walk(data)
+                    if let failure { failures.append(failure) }
+                    for chunk in inner { read(data, chunk, catalog: catalog, firehose: &firehose) }
+                default: skipped.unknownChunks += 1
+                }
+            } catch {
+                failures.append(error)
+            }
+        }
+        if let walkFailure { failures.append(walkFailure) }
+        skipped.activities = firehose.activities
+        skipped.traces = firehose.traces
+        skipped.signposts = firehose.signposts
+        skipped.losses = firehose.losses
+        skipped.unknownRecords = firehose.unknown
+    }
+
+    /// One chunk of a chunkset's data.
+    private mutating func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog, firehose: inout Firehose.Skipped) {
+        do throws(ChunkFailure) {
+            switch chunk.kind {
+            case .firehose: entries += try Firehose.entries(data, chunk, catalog: catalog, header: header, skipped: &firehose)
+            case .statedump:
+                let (entry, dump) = try StateDump.read(data, chunk, catalog: catalog, header: header)
+                entries.append(entry)
+                stateDumps.append(dump)
+            case .oversize: skipped.oversize += 1
+            case .simpledump: skipped.simpledumps += 1
+            default: skipped.unknownChunks += 1
+            }
+        } catch {
+            failures.append(error)
+        }
+    }
+}
+
+/// A statedump's title and text, at its entry's time.
+public struct StateDumpRecord: Sendable {
+    public let wallNanoseconds: Int
+    public let pid: UInt32
+    public let title: String
+    /// The payload as text, when it is a string plist or a custom dump; nil for other plists and protobufs.
+    public let text: String?
+}
+
+/// A statedump chunk (tag 0x6003): a process's state at a moment (a binary plist, a protobuf, or a custom dump with
+/// its decoder's names), under a title.
+enum StateDump {
+    static func read(
+        _ bytes: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader
+    ) throws(ChunkFailure) -> (LogEntry, StateDumpRecord) {
+        let data = chunk.data
+        guard data.count >= 248 else { throw ChunkFailure(offset: data.lowerBound, reason: "a statedump of \(data.count) bytes") }
+        let key = Catalog.ProcessKey(first: bytes.u64(data.lowerBound), second: bytes.u32(data.lowerBound + 8))
+        guard let process = catalog.processes[key] else {
+            throw ChunkFailure(offset: data.lowerBound, reason: "a statedump of process \(key.first)@\(key.second), which its catalog does not list")
+        }
+        let time = bytes.u64(data.lowerBound + 16)
+        let wall = header.wallNanoseconds(time)
+        let kind = bytes.u32(data.lowerBound + 48), size = Int(bytes.u32(data.lowerBound + 52))
+        let payload = (data.lowerBound + 248)..<min(data.upperBound, data.lowerBound + 248 + size)
+        let title = ByteReader.cString(bytes, at: data.lowerBound + 184, within: (data.lowerBound + 184)..<(data.lowerBound + 248)) ?? ""
+        let text: String? =
+            switch kind {
+            case 1: BinaryPlist.topString(bytes[payload])
+            case 3: String(decoding: bytes[payload].prefix { $0 != 0 }, as: UTF8.self)
+            default: nil
+            }
+        let entry = LogEntry(
+            continuousTime: time, wallNanoseconds: wall, pid: process.pid, thread: 0, eventType: .state, messageType: nil,
+            subsystem: "", category: "", activityID: bytes.u64(data.lowerBound + 24) & 0x7FFF_FFFF_FFFF_FFFF, message: title)
+        return (entry, StateDumpRecord(wallNanoseconds: wall, pid: process.pid, title: title, text: text))
+    }
+}
