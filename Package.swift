@@ -225,14 +225,14 @@ let package = Package(
 if Context.environment["SUPERVISOR_FUZZ"] != nil {
     let kept: Set<String> = [
         "CShim", "CBlockScan", "Vocabulary", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
-        "LogAnalysis", "CommandLineOptions",
+        "LogAnalysis", "CommandLineOptions", "UnifiedLog",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
         ("frames", ["WireProtocol"]), ("session", ["Browser", "System", "WireProtocol"]),
         ("journal", ["Browser", "System"]),
         ("analyzer-lines", ["LogAnalysis", "System"]), ("analyzer-reports", ["LogAnalysis", "Events", "System"]),
         ("content-path", ["Browser"]), ("options", ["CommandLineOptions"]), ("replay", ["Replay", "Events", "Vocabulary"]),
-        ("tar-headers", ["LogAnalysis", "System"]),
+        ("tar-headers", ["LogAnalysis", "System"]), ("tracev3", ["UnifiedLog"]),
     ]
     package.products = []
     package.targets = package.targets.filter { kept.contains($0.name) }

@@ -46,7 +46,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     // Workers.
     /// A worker given to a view: just launched, or `reused` from an earlier view.
     case spawn(load: Int, reused: Bool)
-    /// A worker parked as a spare: launched ahead of a view, or kept (`reused`) after its view closed.
+    /// A spare launched ahead of a view; `reused`: kept after its view closed, in a log written before the process
+    /// cache (`cache-add` since).
     case spare(reused: Bool)
     /// A view was given a waiting spare; `ready`: it had said hello (nil in a log written before runs said).
     case spareTaken(ready: Bool?)
