@@ -53,8 +53,8 @@ struct Firehose {
             case 0x07: skipped.losses += 1
             default: skipped.unknown += 1
             }
+            // Tracepoints are aligned from the chunk's start, which is itself on a multiple of 8.
             at = (body.upperBound + 7) & ~7
-            // Tracepoints are aligned from the chunk's start, and the chunk starts on a multiple of 8.
         }
         return entries
     }
