@@ -3,16 +3,11 @@
 /// starting at the next multiple of 8. Log records become entries; activities, traces, signposts and losses are
 /// counted.
 struct Firehose {
-    /// Tracepoints read but not entries of their own, by record type.
-    struct Skipped {
-        var activities = 0, traces = 0, signposts = 0, losses = 0, unknown = 0
-    }
-
     static let log: UInt8 = 0x04
 
     /// The log entries of `chunk`, whose process `catalog` names; the others counted in `skipped`.
     static func entries(
-        _ bytes: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader, skipped: inout Skipped
+        _ bytes: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader, skipped: inout TraceFile.Skipped
     ) throws(ChunkFailure) -> [LogEntry] {
         let data = chunk.data
         func failure(_ reason: String) -> ChunkFailure { ChunkFailure(offset: data.lowerBound, reason: "a firehose chunk: " + reason) }
@@ -51,7 +46,7 @@ struct Firehose {
             case 0x03: skipped.traces += 1
             case 0x06: skipped.signposts += 1
             case 0x07: skipped.losses += 1
-            default: skipped.unknown += 1
+            default: skipped.unknownRecords += 1
             }
             // Tracepoints are aligned from the chunk's start, which is itself on a multiple of 8.
             at = (body.upperBound + 7) & ~7

@@ -26,7 +26,6 @@ public struct TraceFile: Sendable {
         }
         header = try TraceHeader(bytes, first)
         var catalog: Catalog?
-        var firehose = Firehose.Skipped()
         for chunk in chunks.dropFirst() {
             do throws(ChunkFailure) {
                 switch chunk.kind {
@@ -36,7 +35,7 @@ public struct TraceFile: Sendable {
                     let data = try Chunkset.decode(bytes, chunk.data)
                     let (inner, failure) = Chunk.walk(data)
                     if let failure { failures.append(failure) }
-                    for chunk in inner { read(data, chunk, catalog: catalog, firehose: &firehose) }
+                    for chunk in inner { read(data, chunk, catalog: catalog) }
                 default: skipped.unknownChunks += 1
                 }
             } catch {
@@ -44,18 +43,13 @@ public struct TraceFile: Sendable {
             }
         }
         if let walkFailure { failures.append(walkFailure) }
-        skipped.activities = firehose.activities
-        skipped.traces = firehose.traces
-        skipped.signposts = firehose.signposts
-        skipped.losses = firehose.losses
-        skipped.unknownRecords = firehose.unknown
     }
 
     /// One chunk of a chunkset's data.
-    private mutating func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog, firehose: inout Firehose.Skipped) {
+    private mutating func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog) {
         do throws(ChunkFailure) {
             switch chunk.kind {
-            case .firehose: entries += try Firehose.entries(data, chunk, catalog: catalog, header: header, skipped: &firehose)
+            case .firehose: entries += try Firehose.entries(data, chunk, catalog: catalog, header: header, skipped: &skipped)
             case .statedump:
                 let (entry, dump) = try StateDump.read(data, chunk, catalog: catalog, header: header)
                 entries.append(entry)

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import UnifiedLog
@@ -33,19 +34,18 @@ import Testing
         return (rows, file)
     }
 
-    /// `2022-05-30 00:38:21.053672+0000`.
+    /// `2022-05-30 00:38:21.053672+0000`, from the C library's calendar.
     static func time(_ nanoseconds: Int) -> String {
-        let seconds = nanoseconds / 1_000_000_000, micro = nanoseconds % 1_000_000_000 / 1000
-        let days = seconds / 86_400, rest = seconds % 86_400
-        // Civil date from days since 1970 (Howard Hinnant's days_from_civil, inverted).
-        let z = days + 719_468, era = z / 146_097, doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let fraction = String(micro + 1_000_000).dropFirst()
-        return "\(year)-\(two(month))-\(two(day)) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)).\(fraction)+0000"
+        var seconds = time_t(nanoseconds / 1_000_000_000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let micro = Int32(nanoseconds % 1_000_000_000 / 1000)
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2)) "
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(micro, 6))+0000"
     }
 
     @Test(arguments: [Fixture.iOS, Fixture.mac])
