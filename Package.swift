@@ -210,7 +210,7 @@ let package = Package(
             name: "SupervisorTesting",
             dependencies: [
                 "Browser", "CShim", "CommandLineOptions", "Core", "Events", "LogAnalysis", "ProcFS", "Process", "Scenario",
-                "System", "TestSupport", "Text", "Vocabulary", "WireProtocol",
+                "System", "TestSupport", "Text", "UnifiedLog", "Vocabulary", "WireProtocol",
             ]),
     ] + moduleTests.map { .testTarget(name: $0.name, dependencies: $0.dependencies) },
     swiftLanguageModes: [.v6]

@@ -9,11 +9,11 @@ public struct LogOptions: Sendable {
         help: "Only entries of this subsystem (repeatable: any of them).")
     public let process = Option(
         "--process",
-        ValueKind<Int>(placeholder: "<pid>", read: { name, text throws(UsageError) in
-            guard let pid = Int(text), pid >= 0 else { throw UsageError("'\(name)' takes a pid, not '\(text)'") }
-            return pid
-        }, show: { String($0) }),
-        help: "Only entries of this process id (repeatable: any of them).")
+        ValueKind<String>(placeholder: "<pid|name>", read: { name, text throws(UsageError) in
+            guard !text.isEmpty, !text.hasPrefix("-") else { throw UsageError("'\(name)' takes a pid or a process name, not '\(text)'") }
+            return text
+        }, show: { $0 }),
+        help: "Only entries of this process, by pid or executable name (repeatable: any of them).")
 
     public var table: OptionTable { OptionTable([subsystem, process], arguments: true) }
 
@@ -27,12 +27,14 @@ public struct LogOptions: Sendable {
 
                 Each entry is one JSON object a line, time-sorted, with the field names of Apple's
                 'log show --style ndjson': timestamp (UTC), machTimestamp, processID, threadID, eventType,
-                messageType, subsystem, category, activityIdentifier, eventMessage. Log entries and state entries
-                are printed; activities, traces, signposts and losses are counted on standard error. The messages
-                are not formatted yet (eventMessage is empty for a log entry, and a statedump's title for a state
-                entry). A part that cannot be read is one line on standard error, and the rest is read on.
+                messageType, subsystem, category, activityIdentifier, processImagePath, senderImagePath,
+                senderImageUUID, formatString, eventMessage. Messages are made from the archive's uuidtext and dsc
+                files, with <private> where the log hid a value; without them, eventMessage is empty and standard
+                error says how many. Log and state entries are printed; activities, traces, signposts and losses
+                are counted on standard error. The filters are applied before a message is made. A part that
+                cannot be read is one line on standard error, and the rest is read on.
                 """,
-            usage: "supervisor log show <file.tracev3|folder> [--subsystem <name>]... [--process <pid>]...",
+            usage: "supervisor log show <file.tracev3|folder> [--subsystem <name>]... [--process <pid|name>]...",
             tables: [("SHOW OPTIONS", table)])
     }
 }

@@ -1,5 +1,5 @@
-/// One entry of the log, as `log show` names its fields: when, which process and thread, what kind, and from which
-/// subsystem and category. The message, formatted from its format string and arguments, comes later.
+/// One entry of the log, as `log show` names its fields: when, which process and thread, what kind, from which
+/// subsystem, category and image, and its message, made from its format string and arguments.
 public struct LogEntry: Equatable, Sendable {
     /// `eventType`, as `log show --style ndjson` spells it.
     public enum EventType: String, Sendable {
@@ -35,6 +35,38 @@ public struct LogEntry: Equatable, Sendable {
     public let subsystem: String
     public let category: String
     public let activityID: UInt64
-    /// The message: a state entry's title for now; empty for a log entry until format strings are read.
-    public let message: String
+    /// The process's executable, from its uuidtext file; empty when the archive lacks it.
+    public var processImagePath = ""
+    /// The image that wrote the entry, and its path; nil and empty when its strings file is not in the archive.
+    public var senderImageUUID: LogUUID?
+    public var senderImagePath = ""
+    /// Empty when its strings file is not in the archive (then `message` is empty too).
+    public var formatString = ""
+    /// The message: a log entry's formatted, a state entry's title.
+    public var message: String
+
+    public init(
+        continuousTime: UInt64, wallNanoseconds: Int, pid: UInt32, thread: UInt64, eventType: EventType,
+        messageType: MessageType?, subsystem: String, category: String, activityID: UInt64, message: String
+    ) {
+        self.continuousTime = continuousTime
+        self.wallNanoseconds = wallNanoseconds
+        self.pid = pid
+        self.thread = thread
+        self.eventType = eventType
+        self.messageType = messageType
+        self.subsystem = subsystem
+        self.category = category
+        self.activityID = activityID
+        self.message = message
+    }
+}
+
+/// Who wrote an entry, all a reader needs to keep it or pass it over before its message is made.
+public struct EntryWriter: Sendable {
+    public let pid: UInt32
+    /// The process's executable; empty when the archive lacks its uuidtext file.
+    public let processImagePath: String
+    public let subsystem: String
+    public let category: String
 }

@@ -19,13 +19,21 @@ public struct TraceFile: Sendable {
         public init() {}
     }
 
-    public init(_ bytes: [UInt8]) throws(ChunkFailure) {
+    /// Log entries passed over by `keep`, unread.
+    public private(set) var passedOver = 0
+    /// Entries whose format string is not in the archive: their messages are empty.
+    public private(set) var unformatted = 0
+
+    /// Reads `bytes`, a whole tracev3 file. Messages are made with the format strings of `strings` (none without
+    /// it), and only for the log entries `keep` keeps; the rest are passed over before their arguments are read.
+    public init(_ bytes: [UInt8], strings: FormatStrings? = nil, keep: ((EntryWriter) -> Bool)? = nil) throws(ChunkFailure) {
         let (chunks, walkFailure) = Chunk.walk(bytes)
         guard let first = chunks.first, first.kind == .header else {
             throw walkFailure ?? ChunkFailure(offset: 0, reason: "no header chunk: not a tracev3 file")
         }
         header = try TraceHeader(bytes, first)
         var catalog: Catalog?
+        var reading = Reading(strings: strings, keep: keep)
         for chunk in chunks.dropFirst() {
             do throws(ChunkFailure) {
                 switch chunk.kind {
@@ -35,7 +43,7 @@ public struct TraceFile: Sendable {
                     let data = try Chunkset.decode(bytes, chunk.data)
                     let (inner, failure) = Chunk.walk(data)
                     if let failure { failures.append(failure) }
-                    for chunk in inner { read(data, chunk, catalog: catalog) }
+                    for chunk in inner { Self.read(data, chunk, catalog: catalog, header: header, into: &reading) }
                 default: skipped.unknownChunks += 1
                 }
             } catch {
@@ -43,23 +51,31 @@ public struct TraceFile: Sendable {
             }
         }
         if let walkFailure { failures.append(walkFailure) }
+        entries = reading.entries
+        stateDumps = reading.stateDumps
+        skipped = reading.skipped
+        passedOver = reading.passedOver
+        unformatted = reading.unformatted
+        failures += reading.failures
     }
 
     /// One chunk of a chunkset's data.
-    private mutating func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog) {
+    private static func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader, into reading: inout Reading) {
         do throws(ChunkFailure) {
             switch chunk.kind {
-            case .firehose: entries += try Firehose.entries(data, chunk, catalog: catalog, header: header, skipped: &skipped)
+            case .firehose: try Firehose.read(data, chunk, catalog: catalog, header: header, into: &reading)
             case .statedump:
                 let (entry, dump) = try StateDump.read(data, chunk, catalog: catalog, header: header)
-                entries.append(entry)
-                stateDumps.append(dump)
-            case .oversize: skipped.oversize += 1
-            case .simpledump: skipped.simpledumps += 1
-            default: skipped.unknownChunks += 1
+                reading.entries.append(entry)
+                reading.stateDumps.append(dump)
+            case .oversize:
+                reading.skipped.oversize += 1
+                try Oversize.read(data, chunk, into: &reading)
+            case .simpledump: reading.skipped.simpledumps += 1
+            default: reading.skipped.unknownChunks += 1
             }
         } catch {
-            failures.append(error)
+            reading.failures.append(error)
         }
     }
 }
@@ -100,5 +116,22 @@ enum StateDump {
             continuousTime: time, wallNanoseconds: wall, pid: process.pid, thread: 0, eventType: .state, messageType: nil,
             subsystem: "", category: "", activityID: bytes.u64(data.lowerBound + 24) & 0x7FFF_FFFF_FFFF_FFFF, message: title)
         return (entry, StateDumpRecord(wallNanoseconds: wall, pid: process.pid, title: title, text: text))
+    }
+}
+
+extension TraceFile {
+    /// The strings files a tracev3 file's messages need, from its catalogs alone (its chunksets are not opened):
+    /// each process's executable (its uuidtext file, also its path) and shared cache (its dsc file), as paths in an
+    /// archive. An image found only by a record's address or UUID is not among them.
+    public static func stringsFiles(_ bytes: [UInt8]) -> Set<String> {
+        var paths: Set<String> = []
+        for chunk in Chunk.walk(bytes).chunks where chunk.kind == .catalog {
+            guard let catalog = try? Catalog(bytes, chunk) else { continue }
+            for process in catalog.processes.values {
+                if let uuid = catalog.uuid(process.mainUUID) { paths.insert(FormatStrings.uuidTextPath(uuid)) }
+                if let uuid = process.sharedCacheUUID.flatMap(catalog.uuid) { paths.insert("dsc/" + uuid.hex) }
+            }
+        }
+        return paths
     }
 }

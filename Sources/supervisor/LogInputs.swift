@@ -11,8 +11,8 @@ import Text
 /// A FIFO, socket or device named as a log is an error; one found in a directory is passed over with a warning, since
 /// it cannot be read without waiting on whoever holds its other end. A file named as a log that cannot be read is an
 /// error; one in a directory that cannot be read, or a symbolic link there that leads nowhere, is skipped with a
-/// warning: one bad file in a sysdiagnose must not cost the rest. A `.logarchive` folder is not read (see
-/// `InputReader`).
+/// warning: one bad file in a sysdiagnose must not cost the rest. A `.logarchive` folder, or a `.tracev3` file named,
+/// is read as Apple's binary unified log (`LogArchive`).
 ///
 /// A directory is read within itself: a symbolic link in it is followed only to a file inside the directory named
 /// (a log's other name); one that leads out of it, or to a directory, is not followed, and said (`loop -> ..` read
@@ -33,7 +33,7 @@ struct LogInputs {
     private var passedOver: [String] = []
     /// `path (why)` of each file in a directory that cannot be read.
     private var unreadable: [String] = []
-    private var logArchives: [String] = []
+    private var logArchives: [LogArchive] = []
     /// Symbolic links in a directory that lead out of the directory named, or to a directory: not followed.
     private var notFollowed: [String] = []
     /// Directories already walked: a directory mounted inside itself is not walked round.
@@ -61,17 +61,17 @@ struct LogInputs {
             printError("supervisor: warning: read once \(counted(again.count, "file")) reached by two names: "
                 + listed(again))
         }
-        if files.isEmpty {
-            let named = paths.map { "'\($0)'" }.joined(separator: ", ")
-            guard let archive = logArchives.first else { throw RuntimeError("no files to analyze in \(named)") }
-            throw RuntimeError("no files to analyze in \(named): " + InputReader.logArchiveNote(archive))
+        if files.isEmpty && logArchives.isEmpty {
+            throw RuntimeError("no files to analyze in \(paths.map { "'\($0)'" }.joined(separator: ", "))")
         }
     }
 
     /// Reads every input into `analyzer`, one open file at a time, then warns of what was skipped or passed over.
     func read(into analyzer: LogAnalyzer, progress: ByteProgress) throws {
         let reader = InputReader(analyzer)
-        for archive in logArchives { reader.passOverLogArchive(archive) }
+        for archive in logArchives {
+            do throws(SystemError) { try reader.read(archive) } catch { throw FileError(archive.name, "read", error) }
+        }
         var skipped = unreadable
         var ours: [String] = []
         for input in files {
@@ -149,7 +149,7 @@ struct LogInputs {
             return notFollowed.append(path)
         }
         if status.isDirectory {
-            if path.split(separator: "/").last?.hasSuffix(".logarchive") == true { return logArchives.append(path) }
+            if path.split(separator: "/").last?.hasSuffix(".logarchive") == true { return logArchives.append(try LogArchive(path)) }
             guard walked.insert(named.identity).inserted else { return }
             let names: [String]
             do {
@@ -169,6 +169,7 @@ struct LogInputs {
         } else {
             // A named file is opened (and closed) now, so that one that cannot be read stops the command before work.
             if !inDirectory { _ = try InputFile(path) }
+            if path.hasSuffix(".tracev3") { return logArchives.append(try LogArchive(path)) }
             if let first = taken[named.identity] { return again.append("\(path) (as \(first))") }
             taken[named.identity] = path
             files.append(Input(name: path, path: path, bytes: status.size, inDirectory: inDirectory))

@@ -56,7 +56,7 @@ extension BesideOthers {
 
         @Test(arguments: [
             (["log"], "'log' needs 'show'"), (["log", "show"], "takes one .tracev3 file or one folder"),
-            (["log", "show", "/nowhere/at/all"], "no such file or folder"), (["log", "show", "a", "--process", "x"], "takes a pid"),
+            (["log", "show", "/nowhere/at/all"], "no such file or folder"), (["log", "show", "a", "--process", ""], "takes a pid or a process name"),
         ])
         func aMistakeIsOneLineAndStatus64(arguments: [String], message: String) throws {
             let result = try runSupervisorBounded(arguments, seconds: 30)

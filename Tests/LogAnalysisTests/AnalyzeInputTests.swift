@@ -5,11 +5,12 @@ import Testing
 @testable import SupervisorTesting
 
 /// A sysdiagnose-shaped folder in `folder`: a WebContent crash report and a JetsamEvent report in
-/// crashes_and_spins/, a console log in logs/, and the binary unified log. Returns the folder's name.
+/// crashes_and_spins/, a console log in logs/, and the binary unified log (an app's launch of a WebContent process,
+/// and runningboardd's report of its end). Returns the folder's name.
 func writeSysdiagnose(in folder: TemporaryFolder) throws -> String {
     let name = "sysdiagnose_2026.03.02_10-11-14-0800_iPhone-OS_iPhone_22B83"
     let root = folder.path + "/" + name
-    for directory in ["crashes_and_spins", "logs", "system_logs.logarchive/00", "system_logs.logarchive/timesync"] {
+    for directory in ["crashes_and_spins", "logs"] {
         try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
     }
     let files = [
@@ -18,11 +19,21 @@ func writeSysdiagnose(in folder: TemporaryFolder) throws -> String {
         "logs/console.log": Fixture.xcode,
     ]
     for (path, text) in files { try text.write(toFile: root + "/" + path, atomically: true, encoding: .utf8) }
-    let tracev3 = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-    try tracev3.write(to: URL(fileURLWithPath: root + "/system_logs.logarchive/00/0000000000000001.tracev3"))
-    try tracev3.write(to: URL(fileURLWithPath: root + "/system_logs.logarchive/timesync/0000000000000002.timesync"))
+    try IOSLogArchive.write(sysdiagnoseUnifiedLog, to: root + "/system_logs.logarchive")
     return name
 }
+
+/// The unified log of `writeSysdiagnose`: pid 5120, launched, dies before WebKit can raise it to the foreground.
+let sysdiagnoseUnifiedLog = """
+    2026-03-02 10:10:01.000000-0800 supervisor[812:1a2b] [Process] 0x10c4779b0 - [PID=5120] WebProcessProxy::didFinishLaunching:
+    2026-03-02 10:10:01.000100-0800 supervisor[812:1a2b] [ProcessSuspension] 0x10c4779b0 - ProcessAssertion::acquireSync \
+    Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=5120
+    2026-03-02 10:10:01.004000-0800 supervisor[812:1a2b] [ProcessSuspension] 0x10c4779b0 - ProcessAssertion: Failed to \
+    acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=5120, error: Error \
+    Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" \
+    UserInfo={NSLocalizedFailureReason=Specified target process does not exist}
+    2026-03-02 10:10:01.400000-0800 supervisor[812:1a2b] [Process] 0x10c4779b0 - [PID=5120] WebProcessProxy::didClose: (web process 0 crash)
+    """
 
 /// The `files` of `analyze --json`'s report.
 func analyzedFiles(_ stdout: String) throws -> [String] {
@@ -48,37 +59,28 @@ extension BesideOthers {
             #expect(try analyzedFiles(result.stdout) == [
                 archive + "/crashes_and_spins/com.apple.WebKit.WebContent-2026-03-02-101113.ips",
                 archive + "/crashes_and_spins/JetsamEvent-2026-03-02-101113.ips", archive + "/logs/console.log",
+                archive + "/system_logs.logarchive",
             ])
-            #expect(result.stdout.contains(#""formats":{"xcode-console":7,"crash-report":38,"jetsam-report":67}"#))
+            #expect(result.stdout.contains(#""formats":{"xcode-console":7,"log-show-ndjson":4,"crash-report":38,"jetsam-report":67}"#))
             #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
-            let stderr = unwrapped(result.stderr)
-            #expect(stderr.components(separatedBy: "binary unified log").count == 2, "\(stderr)")
-            // The archive's path is longer than a line, so it is cut where it wraps.
-            #expect(result.stderr.filter { !$0.isWhitespace }.contains("notread:\(archive)/system_logs.logarchiveisApple's"))
-            #expect(stderr.contains("/system_logs.logarchive is Apple's binary unified log; turn it into text with 'log show "
-                + "--archive system_logs.logarchive --style ndjson > log.ndjson' on a Mac, or with the open-source "
-                + "'unifiedlog_iterator --format jsonl' on Linux, and analyze that"), "\(stderr)")
-            #expect(!stderr.contains("binary file"), "the logarchive's members are skipped whole, not one by one")
+            // The binary unified log is read, with no note telling the user to convert it: its kill is found.
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            #expect(result.stdout.contains(#""pid":5120,"kind":"killed-before-render","confidence":"confirmed""#))
             #expect(orphanedWorkers().isEmpty)
         }
 
-        /// The unpacked folder reads the same; given with its archive, the logarchive is still told of once.
+        /// The unpacked folder reads the same.
         @Test func aSysdiagnoseFolderIsReadLikeAnyDirectory() throws {
             let folder = try TemporaryFolder([:])
             let name = try writeSysdiagnose(in: folder)
             let unpacked = try runSupervisor(["analyze", folder.path + "/" + name, "--json"])
             #expect(unpacked.status == 0, "\(unpacked.stderr)")
             #expect(try analyzedFiles(unpacked.stdout).map { $0.dropFirst(folder.path.count + name.count + 2) } == [
-                "crashes_and_spins/JetsamEvent-2026-03-02-101113.ips",
+                "system_logs.logarchive", "crashes_and_spins/JetsamEvent-2026-03-02-101113.ips",
                 "crashes_and_spins/com.apple.WebKit.WebContent-2026-03-02-101113.ips", "logs/console.log",
             ])
-            #expect(unwrapped(unpacked.stderr).components(separatedBy: "binary unified log").count == 2)
-            _ = try runCommand("/usr/bin/tar", ["-C", folder.path, "-czf", folder.path + "/sd.tar.gz", name])
-            let both = try runSupervisor(["analyze", folder.path + "/sd.tar.gz", folder.path + "/" + name])
-            #expect(both.status == 0, "\(both.stderr)")
-            let stderr = unwrapped(both.stderr)
-            #expect(stderr.components(separatedBy: "binary unified log").count == 2, "\(stderr)")
-            #expect(stderr.contains("system_logs.logarchive (and 1 more) is Apple's binary unified log"))
+            #expect(unpacked.stderr.isEmpty, "\(unpacked.stderr)")
+            #expect(unpacked.stdout.contains(#""pid":5120,"kind":"killed-before-render","confidence":"confirmed""#))
         }
 
         /// A gzip file is told by its magic bytes, whatever its name; a damaged one is read as far as it goes, and

@@ -18,3 +18,21 @@ public struct FileSource: ByteSource {
         try Sys.read(fd, into: &buffer, from: offset)
     }
 }
+
+/// Bytes in memory: a decoder's whole output.
+public struct BufferSource: ByteSource {
+    private let bytes: [UInt8]
+    private var handedOut = 0
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public mutating func read(into buffer: inout [UInt8], from offset: Int) throws(SystemError) -> Int {
+        let count = min(bytes.count - handedOut, buffer.count - offset)
+        guard count > 0 else { return 0 }
+        Sys.copy(bytes, handedOut..<(handedOut + count), to: &buffer, at: offset)
+        handedOut += count
+        return count
+    }
+}

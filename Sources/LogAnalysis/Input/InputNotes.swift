@@ -35,6 +35,7 @@ struct InputNotes {
         }
     }
 
+    /// Tars read from a pipe that hold a `.logarchive`.
     var logArchives = Tally()
     var binary = Tally()
     /// gzip-compressed members of an archive: one gzip at a time is read, so these are named, not read.
@@ -54,7 +55,8 @@ struct InputNotes {
         var messages: [String] = []
         if let first = logArchives.names.first {
             let more = logArchives.count > 1 ? " (and \(logArchives.count - 1) more)" : ""
-            messages.append("not read: " + InputReader.logArchiveNote(first + more))
+            messages.append("not read: the binary unified log in \(first + more), a tar read from a pipe: its "
+                + "strings files need a second reading, so save it to a file and analyze that")
         }
         if !binary.isEmpty {
             messages.append("passed over \(binary.counted("binary file")): " + binary.listed)

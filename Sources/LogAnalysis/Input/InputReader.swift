@@ -3,10 +3,9 @@ import System
 import Text
 
 /// Reads what a user brings into an analyzer, whatever wraps it: a log or report as it is, a `.gz` of one, a
-/// sysdiagnose `.tar.gz` (or `.tar`) member by member, UTF-16 text. Each is told from its first bytes, never its
-/// name. What cannot be a log is passed over cheaply and said once at the end: binary files found in a directory or
-/// an archive, and the binary unified log (`.logarchive`), which only Apple's `log` tool or the open-source parser
-/// can turn into text.
+/// sysdiagnose `.tar.gz` (or `.tar`) member by member, UTF-16 text, Apple's binary unified log. Each file is told
+/// from its first bytes, never its name. What cannot be a log is passed over cheaply and said once at the end: binary
+/// files found in a directory or an archive.
 public final class InputReader {
     /// A file is passed over as binary when more than a tenth of its first `binaryProbe` bytes are control bytes
     /// other than tab, line ends, form feed and escape: a NUL-padded log still reads, a tracev3 or a plist does not.
@@ -17,7 +16,7 @@ public final class InputReader {
     package static let memberLimit = 20_000
 
     private let analyzer: LogAnalyzer
-    private var found = InputNotes()
+    var found = InputNotes()
 
     public init(_ analyzer: LogAnalyzer) {
         self.analyzer = analyzer
@@ -34,10 +33,11 @@ public final class InputReader {
         }
         guard source.head.starts(with: [0x1F, 0x8B]) else {
             do throws(SystemError) {
-                return try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
+                try readUnpacked(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
             } catch {
                 throw InputError(name, error)
             }
+            return try readTarredArchives(fd, name: name, gzip: nil)
         }
         guard let gzip = Sys.executable(named: "gzip") else {
             throw InputError(name, "it is gzip-compressed, and no 'gzip' program was found on PATH to unpack it")
@@ -54,22 +54,32 @@ public final class InputReader {
             throw InputError(name, error)
         }
         if unpacked.outcome == .failed, found.damaged.last != name { found.damaged.add(name) }
+        try readTarredArchives(fd, name: name, gzip: gzip)
     }
 
-    /// Passes over a `.logarchive` folder met in a directory: it is said once, in `notes`.
-    public func passOverLogArchive(_ path: String) {
-        found.logArchives.add(path)
+    /// Reads a binary unified log (a `.logarchive` folder, a `.tracev3` file): the entries `LogArchive.analysisKeeps`
+    /// keeps, in time order, as `log show --style ndjson` would print them. What could not be read is said in `notes`.
+    public func read(_ archive: LogArchive) throws(SystemError) {
+        try analyze(archive.read(keep: LogArchive.analysisKeeps), name: archive.name)
     }
+
+    /// An archive's entries, read by the analyzer as `log show --style ndjson` would print them.
+    func analyze(_ reading: ArchiveReading, name: String) throws(SystemError) {
+        archiveNotes += reading.notes
+        var text: [UInt8] = []
+        for entry in reading.entries {
+            text += entry.ndjson.text.utf8
+            text.append(10)
+        }
+        try analyzer.read(BufferSource(text), name: name)
+    }
+
+    private var archiveNotes: [String] = []
+    /// The `.logarchive` folders of the tar being read.
+    var tarred = TarredLogArchives()
 
     /// What the user should know about the reading, one message each: what was passed over, what was damaged.
-    public var notes: [String] { found.messages }
-
-    /// What a `.logarchive` is and how to make it readable.
-    public static func logArchiveNote(_ path: String) -> String {
-        "\(visible(path)) is Apple's binary unified log; turn it into text with 'log show --archive "
-            + "system_logs.logarchive --style ndjson > log.ndjson' on a Mac, or with the open-source "
-            + "'unifiedlog_iterator --format jsonl' on Linux, and analyze that"
-    }
+    public var notes: [String] { archiveNotes + found.messages }
 
     // MARK: - Inside a file
 
@@ -80,12 +90,12 @@ public final class InputReader {
             return try readText(source, name: name, passingOverBinary: passingOverBinary, tick: tick)
         }
         let archive = TarReader(source)
+        tarred = TarredLogArchives()
         var read = 0
         while let entry = try archive.next() {
             let components = entry.path.split(separator: "/")
-            if let at = components.firstIndex(where: { $0.hasSuffix(".logarchive") }) {
-                let folder = "\(name):" + components[...at].joined(separator: "/")
-                if found.logArchives.last != folder { found.logArchives.add(folder) }
+            if let (folder, relative) = TarredLogArchives.split(entry.path) {
+                if entry.kind == .file { try tarred.first(folder, relative) { () throws(SystemError) in try Self.whole(archive) } }
                 continue
             }
             let memberName = "\(name):\(entry.path)"

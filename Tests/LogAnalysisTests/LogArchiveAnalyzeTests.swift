@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import LogAnalysis
+@testable import SupervisorTesting
+
+extension BesideOthers {
+    /// `analyze` on Apple's binary unified log (issue 33, must show): a raced run's iOS log written as a device keeps
+    /// it, a `.logarchive`, tells the same incidents as its text.
+    @Suite struct LogArchiveAnalyze {
+        /// Each incident whole but for its evidence (which names the file and line it was read from).
+        static func incidents(_ result: (status: Int32, stdout: String, stderr: String)) throws -> [String] {
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let incidents = try #require(json["incidents"] as? [[String: Any]])
+            let fields = ["kind", "pid", "confidence", "rule", "firstSeen", "lastSeen", "userSaw", "detail", "recovery"]
+            return incidents.map { incident in fields.map { "\(incident[$0] ?? "-")" }.joined(separator: " | ") }.sorted()
+        }
+
+        @Test func aRacedRunsLogarchiveTellsWhatItsTextTells() throws {
+            let content = try TemporaryFolder(["a.html": page("A"), "b.html": page("B", render: "memory=24MB")])
+            let folder = try TemporaryFolder([:])
+            let log = folder.path + "/run.jsonl"
+            let run = try runSupervisor([
+                "run", "--loads", "40", "--views", "3", "--hidden", "1", "--inject-race", "1/8", "--jetsam=budget=60",
+                "--content", content.path, "--seed", "7", "--log", log, "--log-format", "ios",
+            ])
+            try #require(run.status == 0, "\(run.stderr)")
+            let text = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
+            let archive = folder.path + "/system_logs.logarchive"
+            let written = try IOSLogArchive.write(text, to: archive)
+            #expect(written == text.split(separator: "\n").count)
+            let fromText = try Self.incidents(try runSupervisor(["analyze", log + ".ios.log", "--json"]))
+            let fromArchive = try runSupervisor(["analyze", archive, "--json"])
+            #expect(!fromArchive.stderr.contains("convert") && !fromArchive.stderr.contains("log show"), "\(fromArchive.stderr)")
+            #expect(fromText.contains { $0.hasPrefix("killed-before-render") }, "\(fromText)")
+            #expect(try Self.incidents(fromArchive) == fromText)
+            // Its messages as `log show` prints them: the text's, line for line.
+            let shown = try runSupervisor(["log", "show", archive])
+            let messages = try shown.stdout.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["eventMessage"] as? String
+            }
+            let lines = text.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 4)[4]) }
+            #expect(messages.compactMap { $0 }.sorted() == lines.sorted())
+        }
+    }
+}
+
+extension BesideOthers.LogArchiveAnalyze {
+    /// A sysdiagnose tar's order need not put the strings before the tracev3 files that need them: either way the
+    /// kill in its unified log is found, reading the tar again from its start; from a pipe, which cannot be read
+    /// again, the archive is said, not read. AppleDouble `._` members are passed over.
+    @Test(arguments: [true, false]) func aTarsLogarchiveIsReadWhateverItsOrder(stringsFirst: Bool) throws {
+        let (files, _) = IOSLogArchive.files(sysdiagnoseUnifiedLog)
+        let ordered = stringsFirst ? Array(files.dropFirst()) + [files[0]] : files
+        var tar: [UInt8] = []
+        for (path, bytes) in ordered { tar += TarFixture.member("sd/system_logs.logarchive/" + path, data: bytes) }
+        tar += TarFixture.member("sd/system_logs.logarchive/Persist/._0000000000000001.tracev3", data: [0, 5, 22, 7])
+        tar += [UInt8](repeating: 0, count: 1024)
+        let folder = try TemporaryFolder([:])
+        try Data(tar).write(to: URL(fileURLWithPath: folder.path + "/sd.tar"))
+        let read = try runSupervisor(["analyze", folder.path + "/sd.tar", "--json"])
+        #expect(read.stderr.isEmpty, "\(read.stderr)")
+        #expect(read.stdout.contains(#""pid":5120,"kind":"killed-before-render","confidence":"confirmed""#), "\(read.stdout)")
+        let piped = try runCommand("/bin/sh", ["-c", "cat '\(folder.path)/sd.tar' | '\(supervisorPath)' analyze - --json"])
+        #expect(piped.stderr.contains("a tar read from a pipe") && !piped.stdout.contains(#""pid":5120"#), "\(piped.stderr)")
+    }
+}
