@@ -99,7 +99,7 @@ package struct HTMLReport {
         var out = "<article class=\"incident\" id=\"incident-\(number)\" style=\"border-color:\(color)\">\n"
         out += "<h3><span class=\"kind\" style=\"color:\(color)\">\(incident.kind.rawValue)</span> \(who)"
             + " <span class=\"confidence\">\(incident.confidence.rawValue)</span></h3>\n"
-        out += "<p>\(markupText(incident.detail)). The user saw: <strong style=\"color:\(Self.color(incident.seen))\">"
+        out += "<p>\(markupText(incident.shownDetail)). The user saw: <strong style=\"color:\(Self.color(incident.seen))\">"
             + "\(markupText(incident.userSaw))</strong>. What recovers it: \(markupText(incident.advice)). "
             + "Rule: <code>\(incident.rule.rawValue)</code>.</p>\n<ol class=\"lines\">\n"
         var previous: Evidence?

@@ -42,6 +42,7 @@ public final class LogAnalyzer {
     private var timelines: [Int32: Timeline] = [:]
     private var classifier: Classifier
     private var pairing = AssertionPairing()
+    private var identities = RunningBoardIdentities()
     private var recovery = ViewRecovery()
     private var pages = PageRecovery()
     private var delegate = DelegateAttribution()
@@ -211,6 +212,8 @@ public final class LogAnalyzer {
             classifier.host.note(o.kind, at: stamp)
         case .hostIdentity:
             if let pid = o.pid { classifier.host.pids.insert(pid) }
+        case .role:
+            if let resolved = identities.resolve(o) { observe(resolved, at: stamp) }
         case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:
             if pidless.count < HostContext.limit { pidless.append((o.kind, Evidence(stamp: stamp, text: recordText()))) }
         default:

@@ -94,6 +94,7 @@ public final class IOSConsoleLog {
             switch result {
             case .applied:
                 line(event, "ProcessSuspension", "\(prefix)::acquireSync \(W.successfullyTook) RBS assertion \(target)")
+                runningBoard(event, pid: pid, band: band)
             case .noSuchProcess:
                 line(event, "assertion", RunningBoardError.targetMissing.rawValue)
                 line(event, "ProcessSuspension", "\(prefix): \(W.failedToAcquire) RBS assertion \(target), error: \(RunningBoardError.targetMissing.error)")
@@ -174,9 +175,21 @@ public final class IOSConsoleLog {
             line(event, "Process", "\(process)\(W.processDidTerminateOrFailedToLaunch): reason=\(death.terminationReason.webKitName)")
         }
         guard case .signal(let signal) = death.exit else { return }
-        let identity = "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>:\(pid)"
-        pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] "
-            + "[\(identity)] \(W.reportedByLaunchd)2, \(signal), \(signal))\n"
+        runningBoardLine(event, pid: pid, "[\(identity):\(pid)] \(W.reportedByLaunchd)2, \(signal), \(signal))")
+    }
+
+    /// runningboardd's name for a WebContent process of this app (its pid follows it after a colon).
+    private var identity: String { "xpcservice<com.apple.WebKit.WebContent([app<application.supervisor>:\(hostPID)])(501)>" }
+
+    private func runningBoardLine(_ event: Event, pid: Int, _ message: String) {
+        pending += "\(Self.timestamp(event.wall)) runningboardd[33:\(String(0x1a00 + pid % 0x100, radix: 16))] [process] \(message)\n"
+    }
+
+    /// runningboardd setting the process's jetsam priority, then its state and role, as it does for an assertion.
+    private func runningBoard(_ event: Event, pid: Int, band: PriorityBand) {
+        let (state, role, priority) = band.runningBoard
+        runningBoardLine(event, pid: pid, "[\(identity):\(pid)] \(W.setJetsamPriority)\(priority) [0] flag[1]")
+        runningBoardLine(event, pid: pid, "\(W.calculatedStateFor)\(identity): \(state) \(W.role)\(role)) (endowments: (null))")
     }
 
     /// The process cache's line for `event`, in WebKit's words; nil where WebKit logs none of its own (an eviction

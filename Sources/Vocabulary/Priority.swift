@@ -23,6 +23,18 @@ public enum PriorityBand: String, Sendable, CaseIterable {
 
     /// Protected from the killer as a view on screen is.
     public var isProtected: Bool { self == .foreground || self == .boosted }
+
+    /// What runningboardd logs of a WebContent process in this band: its state, its role, its jetsam priority. On
+    /// screen, the focal app's role and the foreground priority (100); a hidden, launching or boosted-off worker
+    /// holds WebKit's background assertion (role Background, 40); one suspended, cached or spare, none (0). The
+    /// values are those real logs show for each kind of assertion (IOSLogFormats.md), not a table Apple publishes.
+    public var runningBoard: (state: String, role: String, jetsamPriority: Int) {
+        switch self {
+        case .foreground, .boosted: ("running-active", "UserInteractiveFocal", 100)
+        case .hidden, .background: ("running-active", "Background", 40)
+        case .suspended, .cached, .spare: ("running-suspended", "None", 0)
+        }
+    }
 }
 
 /// The oom_score_adj each band gives a worker, and within a band, its rank: Chromium ranks its renderers so that the

@@ -70,6 +70,12 @@ public enum WebKitWording {
     public static let dispatchProcessDidTerminate: StaticString = "dispatchProcessDidTerminate"
     /// WebKit's own reload when the app has no termination delegate.
     public static let tryReloadAfterProcessTermination: StaticString = "tryReloadAfterProcessTermination"
+    /// runningboardd's lines on a process's priority: `[<identity>:<pid>] Set jetsam priority to 40 [0] flag[1]`, and
+    /// `Calculated state for <identity>: running-active (role: Background) (endowments: …)`, whose identity has no
+    /// pid (format strings of RunningBoard; real lines in IOSLogFormats.md).
+    public static let setJetsamPriority: StaticString = "Set jetsam priority to "
+    public static let calculatedStateFor: StaticString = "Calculated state for "
+    public static let role: StaticString = "(role: "
     /// runningboardd's line for a process launchd saw end: `(2, signal, signal)` follows.
     public static let reportedByLaunchd: StaticString = "termination reported by launchd ("
 

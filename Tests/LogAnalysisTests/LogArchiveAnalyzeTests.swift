@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import LogAnalysis
 @testable import SupervisorTesting
 
 extension BesideOthers {
     /// `analyze` on Apple's binary unified log (issue 33, must show): a raced run's iOS log written as a device keeps
-    /// it, a `.logarchive`, tells the same incidents as its text.
+    /// it, a `.logarchive`, tells the same incidents as its text, each with its band at death from RunningBoard's
+    /// roles.
     @Suite struct LogArchiveAnalyze {
         /// Each incident whole but for its evidence (which names the file and line it was read from).
         static func incidents(_ result: (status: Int32, stdout: String, stderr: String)) throws -> [String] {
@@ -15,6 +17,16 @@ extension BesideOthers {
             let incidents = try #require(json["incidents"] as? [[String: Any]])
             let fields = ["kind", "pid", "confidence", "rule", "firstSeen", "lastSeen", "userSaw", "detail", "recovery"]
             return incidents.map { incident in fields.map { "\(incident[$0] ?? "-")" }.joined(separator: " | ") }.sorted()
+        }
+
+        /// Each death's band, from the run's event log.
+        static func deathBands(_ log: String) throws -> [Int: PriorityBand] {
+            var bands: [Int: PriorityBand] = [:]
+            for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") where line.contains(#""event":"death""#) {
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                if let pid = event["pid"] as? Int, let band = (event["band"] as? String).flatMap(PriorityBand.init) { bands[pid] = band }
+            }
+            return bands
         }
 
         @Test func aRacedRunsLogarchiveTellsWhatItsTextTells() throws {
@@ -35,6 +47,16 @@ extension BesideOthers {
             #expect(!fromArchive.stderr.contains("convert") && !fromArchive.stderr.contains("log show"), "\(fromArchive.stderr)")
             #expect(fromText.contains { $0.hasPrefix("killed-before-render") }, "\(fromText)")
             #expect(try Self.incidents(fromArchive) == fromText)
+            // Each with the band RunningBoard had it in when it died: the band our event log gives its death.
+            let truth = try Self.deathBands(log)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(fromArchive.stdout.utf8)) as? [String: Any])
+            let kills = try #require(json["incidents"] as? [[String: Any]]).filter { $0["kind"] as? String == "killed-before-render" }
+            #expect(!kills.isEmpty)
+            for kill in kills {
+                let pid = try #require(kill["pid"] as? Int), band = try #require(truth[pid])
+                let expected = band.isProtected ? "foreground" : band.runningBoard.role == "None" ? "suspended" : "background"
+                #expect((kill["bandAtDeath"] as? String)?.hasPrefix(expected + " (RunningBoard role ") == true, "\(kill)")
+            }
             // Its messages as `log show` prints them: the text's, line for line.
             let shown = try runSupervisor(["log", "show", archive])
             let messages = try shown.stdout.split(separator: "\n").map { line in

@@ -63,10 +63,11 @@ import Vocabulary
         (.notCached(site: "app://local", reason: .notResponsive), [], true, [[]]),
         (.notCached(site: nil, reason: .memoryPressure), [], true, [[]]),
         (.hello(spawnToHelloMs: 0.3, sandbox: .installed), [], true, [[.launch]]),
+        // runningboardd follows with the jetsam priority it set and the role it calculated (its host named inside).
         (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil), [], true,
-         [[.assertionTaken]]),
+         [[.assertionTaken], [.hostIdentity, .role], [.hostIdentity, .role]]),
         (.priority(band: .suspended, nice: 10, oomScoreAdj: 1000, result: .applied, error: nil, rbs: nil), [], true,
-         [[.assertionTaken]]),
+         [[.assertionTaken], [.hostIdentity, .role], [.hostIdentity, .role]]),
         (.priority(band: .foreground, nice: 0, oomScoreAdj: 0, result: .noSuchProcess, error: nil, rbs: .targetMissing),
          [], true, [[.assertionError], [.assertionFailed]]),
         (.commit(url: "app://local/"), [], true, [[.pageBound]]),
@@ -105,6 +106,28 @@ import Vocabulary
         #expect(read.map(\.kinds) == kinds, "\(event.name): \(read.map(\.line))")
         // Every line names the worker it is about (last, after the host app), where it names one at all.
         for (line, _, pid, _) in read where pid != nil { #expect(pid == 4107, "\(line)") }
+    }
+
+    /// Every band a worker takes is read back from runningboardd's two lines: the jetsam priority it set (naming the
+    /// worker) and the role it calculated (naming it by its identity alone, the same identity as the first line's).
+    @Test(arguments: PriorityBand.allCases)
+    func everyBandIsReadBackAsRunningBoardLogsIt(band: PriorityBand) throws {
+        let event = SupervisorEvent.priority(band: band, nice: 0, oomScoreAdj: 0, result: .applied, error: nil, rbs: nil)
+        let read = try lines([event])
+        try #require(read.count == 3)
+        var standings: [Observation] = []
+        for (line, _, _, _) in read.dropFirst() {
+            // `<time> runningboardd[33:tid] [process] <message>`
+            let message = Array(line.split(separator: "] ", maxSplits: 2)[2].utf8)
+            WebKitMessage.observe(message.span, into: &standings)
+        }
+        let roles = standings.filter { $0.kind == .role }
+        try #require(roles.count == 2, "\(read.map(\.line))")
+        #expect(roles[0].pid == 4107 && roles[0].runningBoard?.jetsamPriority == band.runningBoard.jetsamPriority)
+        #expect(roles[1].pid == nil && roles[1].runningBoard?.role == band.runningBoard.role)
+        #expect(roles[0].identity != nil && roles[0].identity == roles[1].identity)
+        let expected: PriorityBand = band.isProtected ? .foreground : band.runningBoard.role == "None" ? .suspended : .background
+        #expect(roles[1].runningBoard?.band == expected.rawValue)
     }
 
     /// Every reason a death carries is read back as WebKit prints it, from the process's end and from the page's

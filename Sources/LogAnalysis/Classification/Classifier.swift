@@ -215,7 +215,8 @@ package struct Classifier {
         return Incident(
             pid: t.pid, kind: kind, confidence: confidence, rule: rule, seen: seen, detail: detail, firstSeen: t.firstSeen,
             lastSeen: t.lastSeen.before(end) ? end : t.lastSeen, evidence: t.evidence.sorted { $0.stamp.ordinal < $1.stamp.ordinal },
-            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil, told: told)
+            marks: t.marks, moments: keepsMoments ? Incident.Moments(t, kind: kind, end: end) : nil, told: told,
+            bandAtDeath: t.runningBoard?.words)
     }
 }
 

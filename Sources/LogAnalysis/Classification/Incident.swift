@@ -52,12 +52,19 @@ public struct Incident {
     /// Whether a termination callback fired for it: our event log says (`unobserved` when not); WebKit's lines say
     /// only when one did. Nil when the input does not say.
     public internal(set) var told: Bool? = nil
+    /// The band RunningBoard had the process in when it died, with the role and jetsam priority it last logged
+    /// (`background (RunningBoard role Background, jetsam priority 40)`); nil when runningboardd's lines are not in
+    /// the input.
+    public internal(set) var bandAtDeath: String? = nil
 
     /// What the user saw, in words: `blank view`, or `blank until rebuilt, 3.0 s` when the input tells.
     public var userSaw: String {
         guard let recovered, seen == .blankView || kind == .killedBeforeRender else { return seen.rawValue }
         return "blank until \(recovered.how), \(duration(recovered.micros))"
     }
+
+    /// The detail, with the band at death when the input says it: what the table, the swim lanes and the HTML show.
+    public var shownDetail: String { bandAtDeath.map { "\(detail); at death \($0)" } ?? detail }
 
     /// Whether the incident's own claim about the view holds firmly enough to say it in the verdict.
     public var firm: Bool { confidence != .possible }

@@ -60,6 +60,9 @@ package struct Observation {
         case appCallback
         /// That line says the app called `reload()` (Swift) or `[webView reload]` (Objective-C) there.
         case appReload
+        /// runningboardd set its jetsam priority or calculated its role (`runningBoard`); a role's line names the
+        /// process by `identity` alone.
+        case role
     }
 
     package var kind: Kind
@@ -79,6 +82,11 @@ package struct Observation {
     /// For `death`: the status our event log gives, whether the worker had rendered, whether it had a view, and its
     /// priority band, if it ever had one.
     package var death: (status: TerminationKind, reason: TerminationReason, rendered: Bool, hadView: Bool, band: PriorityBand?)?
+    /// For `role`: RunningBoard's role for the process, or the jetsam priority it set.
+    package var runningBoard: RunningBoardStanding?
+    /// runningboardd's name for a WebKit process (`xpcservice<com.apple.WebKit.WebContent([app<…>:812])(501)>`),
+    /// for finding the pid of a line that names it without one.
+    package var identity: [UInt8]?
 
     package init(_ kind: Kind, pid: Int?, process: ProcessKind = .unknown) {
         self.kind = kind

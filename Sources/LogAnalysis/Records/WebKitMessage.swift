@@ -140,45 +140,6 @@ package enum WebKitMessage {
         out.append(observation)
     }
 
-    /// runningboardd names WebKit's processes `xpcservice<com.apple.WebKit.WebContent([app<...>:<host>])(501)>:<pid>`.
-    private static func runningBoard(_ m: Span<UInt8>, at: Int, _ out: inout [Observation]) {
-        let start = at + M.webKitService.count
-        let process: ProcessKind =
-            m.matches(Marker.webContent, at: start) ? .webContent : m.matches(M.gpu, at: start) ? .gpu
-            : m.matches(M.networking, at: start) ? .network : .unknown
-        var end = start
-        while end < m.count, m[end] != 32, m[end] != 93 || m.byte(end + 1) == 41 { end += 1 }
-        // `...([app<...>:<host>])(501)>:<pid>`: the first `>:` names the host app, the last the process itself.
-        var pids: [Int] = []
-        var i = start
-        while let close = m.index(of: M.identityEnd, from: i), close < end {
-            if let (value, _) = m.number(at: close + 2) { pids.append(value) }
-            i = close + 2
-        }
-        let pid = pids.last
-        if pids.count > 1 { out.append(Observation(.hostIdentity, pid: pids[0])) }
-        if let report = m.index(of: M.reportedByLaunchd, from: end) {
-            var numbers: [Int] = []
-            var j = report + M.reportedByLaunchd.count
-            while numbers.count < 3, let (value, after) = m.number(at: m.skipping(32, from: j)) {
-                numbers.append(value)
-                j = after + 1
-            }
-            let signal = numbers.last ?? 0
-            var observation = Observation(signal == 9 ? .killed : signal == 0 ? .exited : .crashed, pid: pid, process: process)
-            observation.number = signal
-            out.append(observation)
-        } else if let terminating = m.index(of: M.terminatingWith, from: end) {
-            var observation = Observation(.killed, pid: pid, process: process)
-            observation.killReason = terminateExplanation(m, from: terminating)
-            out.append(observation)
-        } else if m.contains(M.trackingProcess) {
-            out.append(Observation(.launch, pid: pid, process: process))
-        } else {
-            out.append(Observation(.identity, pid: pid, process: process))
-        }
-    }
-
     /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
     private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
         if m.contains(M.terminationDelegate) {
@@ -208,31 +169,6 @@ package enum WebKitMessage {
     }
 
     // MARK: - Fields
-
-    /// runningboardd's kill: `Terminating with description: <RBSTerminateContext| explanation:"jetsam:
-    /// per-process-limit" reportType:...>` (the explanation quoted or not); its `code:` when it gives no explanation.
-    private static func terminateExplanation(_ m: Span<UInt8>, from start: Int) -> String? {
-        let close = m.index(of: 62, from: start) ?? m.count
-        if let at = m.index(of: M.explanation, from: start), at < close {
-            var i = at + M.explanation.count
-            if m.byte(i) == 34 {
-                i += 1
-                return m.string(i..<(m.index(of: 34, from: i) ?? close))
-            }
-            // Unquoted, it runs to the next `key:` field or the context's end.
-            var end = close
-            for key in M.contextKeys { if let next = m.index(of: key, from: i), next < end { end = next } }
-            let text = m.string(i..<end)
-            return text.isEmpty ? nil : text
-        }
-        if let at = m.index(of: M.contextCode, from: start), at < close {
-            let i = at + M.contextCode.count
-            var j = i
-            while j < close, m[j] != 32 { j += 1 }
-            return "code " + m.string(i..<j)
-        }
-        return nil
-    }
 
     /// `[PID=4107]`, `[pageProxyID=7, webPageID=8, PID=4107]`, `[PID=61579, throttler=0x...]`.
     package static func bracketPID(_ m: Span<UInt8>) -> Int? {
@@ -288,7 +224,7 @@ package enum WebKitMessage {
 }
 
 /// The words `WebKitMessage` looks for: WebKit's own, where the iOS log writer prints them too, from their one home.
-private enum Words {
+enum Words {
     private typealias W = WebKitWording
     package static let webProcessProxy = bytes(W.webProcessProxy)
     package static let processCache = bytes(W.processCache)
@@ -347,6 +283,9 @@ private enum Words {
     package static let identityEnd = bytes(">:")
     package static let reportedByLaunchd = bytes(W.reportedByLaunchd)
     package static let trackingProcess = bytes("tracking process")
+    package static let calculatedStateFor = bytes(W.calculatedStateFor)
+    package static let setJetsamPriority = bytes(W.setJetsamPriority)
+    package static let role = bytes(W.role)
     package static let pageProxyID = bytes(W.pageProxyID)
     package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
     package static let reloadCalls = [bytes("reload()"), bytes("reload]")]

@@ -35,7 +35,7 @@ extension AnalysisReport {
     /// back and the detail all quote the input.
     public func incidentCells(_ incident: Incident) -> [String] {
         ([incident.pid.map(String.init) ?? "-", incident.kind.rawValue, incident.confidence.rawValue, clock(incident.firstSeen)]
-            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.detail]).map(visible)
+            + (files.count > 1 ? [fileColumn(incident)] : []) + [incident.userSaw, incident.shownDetail]).map(visible)
     }
 
     /// `Read 1,234 lines in 2 files: 1,200 in records read (xcode-console 800, syslog 400), 30 not about

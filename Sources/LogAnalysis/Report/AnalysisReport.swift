@@ -63,7 +63,7 @@ public struct AnalysisReport {
     public var incidentLanes: [(pid: Int32, kind: IncidentKind, detail: String, marks: [LaneMark])] {
         let timed = lanesTimed
         return incidents.compactMap { incident in
-            incident.pid.map { ($0, incident.kind, incident.detail, laneMarks(incident.marks, timed: timed)) }
+            incident.pid.map { ($0, incident.kind, incident.shownDetail, laneMarks(incident.marks, timed: timed)) }
         }
     }
 
@@ -172,6 +172,7 @@ public struct AnalysisReport {
         return .object(fields)
     }
 
+    /// An incident's fields; `bandAtDeath` only when the input says.
     public func json(_ incident: Incident) -> JSON {
         .object([
             ("pid", incident.pid.map { .int(Int($0)) } ?? .null), ("kind", .string(incident.kind.rawValue)),
@@ -181,7 +182,7 @@ public struct AnalysisReport {
             ("evidence", .array(incident.evidence.map { .string(place($0.stamp)) })),
             ("userSaw", .string(incident.userSaw)), ("detail", .string(incident.detail)),
             ("recovery", .string(incident.advice)),
-        ])
+        ] + (incident.bandAtDeath.map { [("bandAtDeath", JSON.string($0))] } ?? []))
     }
 }
 

@@ -134,6 +134,8 @@ package struct Timeline {
     package var alive: Stamp?
     /// The latest assertion taken that sets its priority (foreground, background, suspended), and when.
     package var band: (role: AssertionName.Role, stamp: Stamp)?
+    /// Where RunningBoard last put it: its role and its jetsam priority, as runningboardd logged them.
+    package var runningBoard: RunningBoardStanding?
 
     package init(pid: Int32, at stamp: Stamp) {
         self.pid = pid
@@ -211,6 +213,11 @@ package struct Timeline {
         case .unresponsive: note(&unresponsive)
         case .responsive: unresponsive = nil
         case .unobserved: unobserved = true
+        case .role:
+            var standing = runningBoard ?? RunningBoardStanding()
+            if let role = o.runningBoard?.role { standing.role = role }
+            if let priority = o.runningBoard?.jetsamPriority { standing.jetsamPriority = priority }
+            runningBoard = standing
         case .assertionError: first = true
         case .crashed:
             if crashed == nil { crashed = (stamp, o.number ?? 0) }
