@@ -171,7 +171,7 @@ let package = Package(
             name: "Bench",
             dependencies: [
                 "Browser", "Core", "Scenario", "LogAnalysis", "Events", "Text", "System", "Process", "ProcFS", "WireProtocol",
-                "CBench", "Vocabulary",
+                "CBench", "UnifiedLog", "Vocabulary",
             ]),
         .executableTarget(
             name: "supervisor",

@@ -71,7 +71,7 @@ enum AnalyzeBench {
 
     /// Fast and wrong would not count: the JSON must list every planted incident and no other. Returns the peak
     /// RSS the analysis reported for itself.
-    private static func check(_ output: String, planted: Int) throws -> Int {
+    static func check(_ output: String, planted: Int) throws -> Int {
         guard let file = fopen(output, "r") else { throw BenchFailure("cannot read '\(output)'") }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -25,6 +25,8 @@ package struct Benchmark {
 
     package let iterations: Int
     package let analyzeMegabytes: Int
+    /// The size of the generated log archive for the unified-log rows.
+    package let unifiedLogMegabytes: Int
     /// The larger of the two scale rows' worker counts; the smaller is a quarter of it.
     package let scaleWorkers: Int
     /// Where the generated session file and device logs are written, and removed after.
@@ -35,10 +37,11 @@ package struct Benchmark {
     package let step: (String?) -> Void
 
     package init(
-        iterations: Int, analyzeMegabytes: Int, scaleWorkers: Int, scratch: String, supervisor: String,
-        step: @escaping (String?) -> Void
+        iterations: Int, analyzeMegabytes: Int, unifiedLogMegabytes: Int, scaleWorkers: Int, scratch: String,
+        supervisor: String, step: @escaping (String?) -> Void
     ) {
         (self.iterations, self.analyzeMegabytes, self.scaleWorkers) = (iterations, analyzeMegabytes, scaleWorkers)
+        self.unifiedLogMegabytes = unifiedLogMegabytes
         (self.scratch, self.supervisor, self.step) = (scratch, supervisor, step)
     }
 
@@ -95,7 +98,7 @@ package struct Benchmark {
         let restores = try interleaved(
             min(iterations, 50), { try SessionBench.restore(sessionFile, count: $0, workerPath: worker) },
             { try external(floor, "restore \($0) '\(sessionFile)'") })
-        let analysis = try analyze()
+        let analysis = try analyze() + unifiedLog()
         step(nil)
         return Self.spawnMetrics(spawnSides, bare: bareSides, byFloor: floor != nil)
             + Self.recoveryMetrics(kill: killSides, spawnFloor: spawnSides[1], rerendered: rerendered)

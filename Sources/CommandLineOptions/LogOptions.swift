@@ -15,7 +15,9 @@ public struct LogOptions: Sendable {
         }, show: { $0 }),
         help: "Only entries of this process, by pid or executable name (repeatable: any of them).")
 
-    public var table: OptionTable { OptionTable([subsystem, process], arguments: true) }
+    public let stats = Flag("--stats", help: "Add the time taken and the peak memory to the summary on standard error.")
+
+    public var table: OptionTable { OptionTable([subsystem, process, stats], arguments: true) }
 
     public var help: CommandHelp {
         CommandHelp(
@@ -34,7 +36,7 @@ public struct LogOptions: Sendable {
                 are counted on standard error. The filters are applied before a message is made. A part that
                 cannot be read is one line on standard error, and the rest is read on.
                 """,
-            usage: "supervisor log show <file.tracev3|folder> [--subsystem <name>]... [--process <pid|name>]...",
+            usage: "supervisor log show <file.tracev3|folder> [--subsystem <name>]... [--process <pid|name>]... [--stats]",
             tables: [("SHOW OPTIONS", table)])
     }
 }

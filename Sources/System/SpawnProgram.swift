@@ -61,13 +61,16 @@ extension Sys {
         return ChildProcess(pid: pid, pidfd: FileDescriptor(pidfd))
     }
 
-    /// Runs `path` with `arguments` to its end, its standard output written to `output` and nothing of ours but
-    /// its standard input and error inherited, and says how it ended.
-    package static func run(_ path: String, _ arguments: [String], environment: [String] = [], output: String)
+    /// Runs `path` with `arguments` to its end, its standard output written to `output` (and its standard error to
+    /// `errors`, if given) and nothing of ours but its standard input and error inherited, and says how it ended.
+    package static func run(_ path: String, _ arguments: [String], environment: [String] = [], output: String, errors: String? = nil)
         throws(SystemError) -> ProcessExit
     {
         let program = SpawnProgram(path, arguments: arguments, environment: environment)
-        let child = try spawn(program, [.file(output, flags: O_WRONLY | O_CREAT | O_TRUNC, as: 1)], ownGroup: false)
+        let files = [output, errors].enumerated().compactMap { index, path in
+            path.map { ChildDescriptor.file($0, flags: O_WRONLY | O_CREAT | O_TRUNC, as: Int32(index + 1)) }
+        }
+        let child = try spawn(program, files, ownGroup: false)
         return try child.reap()
     }
 }

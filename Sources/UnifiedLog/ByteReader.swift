@@ -64,14 +64,24 @@ struct ByteReader {
     }
 }
 
-/// A UUID as the log stores it: 16 bytes, written as Apple writes them (8-4-4-4-12 uppercase hex).
+/// A UUID as the log stores it: 16 bytes, written as Apple writes them (8-4-4-4-12 uppercase hex), the text made
+/// once (an entry's sender is printed with every entry).
 public struct LogUUID: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
+    public let description: String
 
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = Array(bytes) }
-
-    public var description: String {
-        let hex = bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
-        return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = Array(bytes)
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(45) }
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+        }
+        description = String(decoding: text, as: UTF8.self)
     }
+
+    public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

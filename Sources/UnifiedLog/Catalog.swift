@@ -13,6 +13,8 @@ struct Catalog {
     }
 
     struct Process {
+        /// The entry's own index, by which sub chunks name the processes of their chunkset.
+        let index: UInt16
         let pid: UInt32
         let euid: UInt32
         let mainUUID: Int
@@ -24,6 +26,12 @@ struct Catalog {
 
     let uuids: [LogUUID]
     let processes: [ProcessKey: Process]
+    /// The earliest time of any entry in the chunksets after it.
+    let earliest: UInt64
+    /// Each chunkset's earliest time and the processes (by entry index) whose chunks it holds, in the order they
+    /// follow it (from its sub chunks; empty if they do not parse). Checked on the real iOS file: every chunk of each
+    /// chunkset is of a process its sub chunk names.
+    let chunksets: [(start: UInt64, processes: [UInt16])]
 
     init(_ bytes: [UInt8], _ chunk: Chunk) throws(ChunkFailure) {
         let data = chunk.data
@@ -43,7 +51,8 @@ struct Catalog {
         do {
             for _ in 0..<processCount {
                 let start = reader.at
-                try reader.skip(4)
+                let index = try reader.u16()
+                try reader.skip(2)
                 let main = Int(try reader.u16())
                 let cache = try reader.u16()
                 let key = ProcessKey(first: try reader.u64(), second: try reader.u32())
@@ -75,7 +84,7 @@ struct Catalog {
                 }
                 reader.align8(from: start)
                 processes[key] = Process(
-                    pid: pid, euid: euid, mainUUID: main, sharedCacheUUID: cache == 0xFFFF ? nil : Int(cache),
+                    index: index, pid: pid, euid: euid, mainUUID: main, sharedCacheUUID: cache == 0xFFFF ? nil : Int(cache),
                     images: images, subsystems: subsystems)
             }
         } catch is ByteReader.Overrun {
@@ -86,5 +95,29 @@ struct Catalog {
             throw failure("\(error)")
         }
         self.processes = processes
+        earliest = bytes.u64(data.lowerBound + 16)
+        chunksets = Self.subChunks(bytes, (base + subChunksAt)..<data.upperBound, count: Int(bytes.u16(data.lowerBound + 8)))
+    }
+
+    /// Each sub chunk: u64 start, u64 end, u32 size, u32 algorithm, u32 count and as many u16 process entry indexes,
+    /// u32 count and as many u16 string offsets, padded to 8.
+    private static func subChunks(_ bytes: [UInt8], _ range: Range<Int>, count: Int) -> [(start: UInt64, processes: [UInt16])] {
+        var reader = ByteReader(bytes, range)
+        var chunksets: [(start: UInt64, processes: [UInt16])] = []
+        do {
+            for _ in 0..<count {
+                let start = reader.at
+                let time = try reader.u64()
+                try reader.skip(16)
+                let processes = Int(try reader.u32())
+                guard processes <= reader.remaining / 2 else { return [] }
+                chunksets.append((time, try (0..<processes).map { _ throws(ByteReader.Overrun) in try reader.u16() }))
+                try reader.skip(2 * Int(try reader.u32()))
+                reader.align8(from: start)
+            }
+        } catch {
+            return []
+        }
+        return chunksets
     }
 }

@@ -24,7 +24,23 @@ struct Firehose {
         guard publicSize >= 16, end <= data.upperBound else { throw failure("a public size of \(publicSize)") }
         let privateSize = virtualOffset < 0x1000 ? 0x1000 - virtualOffset : 0
         let privateData = privateSize > 0 && privateSize <= data.upperBound - end ? bytes[(data.upperBound - privateSize)..<data.upperBound] : nil
-        let processPath = reading.strings.flatMap { strings in catalog.uuid(process.mainUUID).flatMap(strings.imagePath) } ?? ""
+        // Each process's path, and whether it writes anything `keep` keeps, found once; one that does not has its
+        // records counted, not read.
+        let known = reading.processes[key] ?? {
+            let path = reading.strings.flatMap { strings in catalog.uuid(process.mainUUID).flatMap(strings.imagePath) } ?? ""
+            return (path, reading.mayKeep(process, path: path))
+        }()
+        reading.processes[key] = known
+        let processPath = known.path
+        if !known.keeps {
+            var at = data.lowerBound + 32
+            while end - at >= 24 {
+                if bytes[at] == log { reading.passedOver += 1 }
+                at = (at + 24 + Int(bytes.u16(at + 22)) + 7) & ~7
+            }
+            return
+        }
+        var decisions: [UInt16?: Bool] = [:]
         var at = data.lowerBound + 32
         while end - at >= 24 {
             let recordType = bytes[at], logType = bytes[at + 1]
@@ -40,7 +56,15 @@ struct Firehose {
                 let writer = EntryWriter(
                     pid: process.pid, processImagePath: processPath, subsystem: names?.subsystem ?? "",
                     category: names?.category ?? "")
-                guard reading.keep?(writer) ?? true else {
+                // The chunk is one process's: who wrote an entry is its subsystem, asked about once.
+                let kept: Bool
+                if let known = decisions[record.subsystem] {
+                    kept = known
+                } else {
+                    kept = reading.keep?(writer) ?? true
+                    decisions[record.subsystem] = kept
+                }
+                guard kept else {
                     reading.passedOver += 1
                     break
                 }
@@ -64,7 +88,7 @@ struct Firehose {
                     entry.formatString = source.format
                     entry.senderImageUUID = source.senderUUID
                     entry.senderImagePath = source.senderPath
-                    entry.message = MessageFormat.format(source.format, arguments)
+                    entry.message = source.parsed.format(arguments)
                 } else {
                     reading.unformatted += 1
                 }
@@ -95,6 +119,29 @@ struct Reading {
     var failures: [ChunkFailure] = []
     /// Oversize chunks' arguments, for the records after them that point there.
     var oversize: [Oversize.Key: [Argument]] = [:]
+    /// Each process's executable path, and whether it writes anything `keep` keeps, as found.
+    var processes: [Catalog.ProcessKey: (path: String, keeps: Bool)] = [:]
+
+    init(strings: FormatStrings?, keep: ((EntryWriter) -> Bool)?) {
+        self.strings = strings
+        self.keep = keep
+    }
+
+    /// A reading of the next chunkset of the same file: what this one found that lasts (oversize chunks, decisions).
+    func next() -> Reading {
+        var next = Reading(strings: strings, keep: keep)
+        next.oversize = oversize
+        next.processes = processes
+        return next
+    }
+
+    /// Whether `process` (its executable at `path`) writes anything `keep` keeps: as itself, or under one of its
+    /// subsystems.
+    func mayKeep(_ process: Catalog.Process, path: String) -> Bool {
+        guard let keep else { return true }
+        let writers = [Catalog.Subsystem(subsystem: "", category: "")] + process.subsystems.values
+        return writers.contains { keep(EntryWriter(pid: process.pid, processImagePath: path, subsystem: $0.subsystem, category: $0.category)) }
+    }
 }
 
 /// An oversize chunk (tag 0x6002): the arguments of one record too large for its firehose chunk, keyed by its

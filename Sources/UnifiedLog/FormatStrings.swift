@@ -14,11 +14,35 @@ public final class FormatStrings {
         self.read = read
     }
 
-    /// The format string and sender of a log record.
+    /// The format string and sender of a log record; the format read once into its pieces.
     struct Source {
         let format: String
         let senderUUID: LogUUID?
         let senderPath: String
+        let parsed: MessageFormat
+
+        init(format: String, senderUUID: LogUUID?, senderPath: String) {
+            (self.format, self.senderUUID, self.senderPath) = (format, senderUUID, senderPath)
+            parsed = MessageFormat(format)
+        }
+    }
+
+    /// Each source found (or not), by its strings file, its offset there, and for a dynamic string its address.
+    private struct SourceKey: Hashable {
+        let file: LogUUID
+        let offset: UInt64
+        let address: UInt64?
+    }
+
+    private var sources: [SourceKey: Source?] = [:]
+
+    private func cached(_ file: LogUUID, _ offset: UInt64, address: UInt64? = nil, _ find: () -> Source?) -> Source? {
+        let key = SourceKey(file: file, offset: offset, address: address)
+        if let known = sources[key] { return known }
+        let found = find()
+        if sources.count >= 1 << 16 { sources.removeAll(keepingCapacity: true) }
+        sources.updateValue(found, forKey: key)
+        return found
     }
 
     public static func uuidTextPath(_ uuid: LogUUID) -> String {
@@ -29,14 +53,14 @@ public final class FormatStrings {
     func uuidText(_ uuid: LogUUID) -> UUIDText? {
         if let known = texts[uuid] { return known }
         let text = load(Self.uuidTextPath(uuid)) { bytes throws(ChunkFailure) in try UUIDText(bytes) }
-        texts[uuid] = text
+        texts.updateValue(text, forKey: uuid)  // a miss is kept too: each file is looked for once
         return text
     }
 
     func sharedCache(_ uuid: LogUUID) -> SharedCacheStrings? {
         if let known = caches[uuid] { return known }
         let cache = load("dsc/" + uuid.hex) { bytes throws(ChunkFailure) in try SharedCacheStrings(bytes) }
-        caches[uuid] = cache
+        caches.updateValue(cache, forKey: uuid)
         return cache
     }
 
@@ -62,9 +86,11 @@ public final class FormatStrings {
         let dynamic = reference & 0x8000_0000 != 0
         let offset = record.formatOffset(reference)
         func text(_ uuid: LogUUID) -> Source? {
-            guard let text = uuidText(uuid) else { return nil }
-            guard let format = dynamic ? "%s" : text.string(at: offset) else { return nil }
-            return Source(format: format, senderUUID: uuid, senderPath: text.imagePath)
+            cached(uuid, dynamic ? UInt64.max : offset) {
+                guard let text = uuidText(uuid) else { return nil }
+                guard let format = dynamic ? "%s" : text.string(at: offset) else { return nil }
+                return Source(format: format, senderUUID: uuid, senderPath: text.imagePath)
+            }
         }
         switch record.stringsFile {
         case .mainExecutable:
@@ -76,13 +102,16 @@ public final class FormatStrings {
             let image = process.images.first { address >= $0.load && address - $0.load < UInt64($0.size) }
             return image.flatMap { catalog.uuid($0.uuid) }.flatMap(text)
         case .sharedCache, .largeSharedCache:
-            guard let uuid = process.sharedCacheUUID.flatMap(catalog.uuid), let cache = sharedCache(uuid) else { return nil }
-            if dynamic {
-                let image = cache.image(holding: UInt64(record.address))
-                return Source(format: "%s", senderUUID: image?.uuid, senderPath: image?.path ?? "")
+            guard let uuid = process.sharedCacheUUID.flatMap(catalog.uuid) else { return nil }
+            return cached(uuid, offset, address: dynamic ? UInt64(record.address) : nil) {
+                guard let cache = sharedCache(uuid) else { return nil }
+                if dynamic {
+                    let image = cache.image(holding: UInt64(record.address))
+                    return Source(format: "%s", senderUUID: image?.uuid, senderPath: image?.path ?? "")
+                }
+                guard let (format, image) = cache.string(at: offset) else { return nil }
+                return Source(format: format, senderUUID: image.uuid, senderPath: image.path)
             }
-            guard let (format, image) = cache.string(at: offset) else { return nil }
-            return Source(format: format, senderUUID: image.uuid, senderPath: image.path)
         case .unknown:
             return nil
         }

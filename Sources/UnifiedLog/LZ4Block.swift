@@ -16,8 +16,16 @@ public enum LZ4Block {
 
     /// Decodes `input` (a whole block) to exactly `size` bytes.
     public static func decode(_ input: ArraySlice<UInt8>, size: Int) throws(Failure) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(size)
+        var output = [UInt8](repeating: 0, count: size)
+        try decode(input, into: &output)
+        return output
+    }
+
+    /// Decodes into all of `output`, through a span: checked writes, with no copy-on-write check on each.
+    private static func decode(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(Failure) {
+        let size = output.count
+        var out = output.mutableSpan
+        var written = 0
         var at = input.startIndex
         let end = input.endIndex
         while at < end {
@@ -25,26 +33,25 @@ public enum LZ4Block {
             at += 1
             let literals = try length(Int(token >> 4), input, &at)
             guard literals <= end - at else { throw .truncated }
-            guard literals <= size - output.count else { throw .overlong }
-            output.append(contentsOf: input[at..<(at + literals)])
+            guard literals <= size - written else { throw .overlong }
+            for index in 0..<literals { out[written + index] = input[at + index] }
+            written += literals
             at += literals
             // The last sequence is literals alone.
             if at == end { break }
             guard end - at >= 2 else { throw .truncated }
             let offset = Int(input[at]) | Int(input[at + 1]) << 8
             at += 2
-            guard offset > 0, offset <= output.count else { throw .badOffset }
+            guard offset > 0, offset <= written else { throw .badOffset }
             let match = try length(Int(token & 15), input, &at) + 4
-            guard match <= size - output.count else { throw .overlong }
+            guard match <= size - written else { throw .overlong }
             // Byte by byte: a match may overlap what it copies (an offset shorter than its length repeats).
-            var from = output.count - offset
-            for _ in 0..<match {
-                output.append(output[from])
-                from += 1
+            for from in (written - offset)..<(written - offset + match) {
+                out[written] = out[from]
+                written += 1
             }
         }
-        guard output.count == size else { throw .short(output.count) }
-        return output
+        guard written == size else { throw .short(written) }
     }
 
     /// A length whose nibble is 15 goes on in bytes, each added, until one below 255.

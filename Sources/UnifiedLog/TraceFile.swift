@@ -17,6 +17,18 @@ public struct TraceFile: Sendable {
         public var oversize = 0, simpledumps = 0, unknownChunks = 0
 
         public init() {}
+
+        /// Adds `other`'s counts to these.
+        public mutating func add(_ other: Self) {
+            activities += other.activities
+            traces += other.traces
+            signposts += other.signposts
+            losses += other.losses
+            unknownRecords += other.unknownRecords
+            oversize += other.oversize
+            simpledumps += other.simpledumps
+            unknownChunks += other.unknownChunks
+        }
     }
 
     /// Log entries passed over by `keep`, unread.
@@ -60,7 +72,7 @@ public struct TraceFile: Sendable {
     }
 
     /// One chunk of a chunkset's data.
-    private static func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader, into reading: inout Reading) {
+    static func read(_ data: [UInt8], _ chunk: Chunk, catalog: Catalog, header: TraceHeader, into reading: inout Reading) {
         do throws(ChunkFailure) {
             switch chunk.kind {
             case .firehose: try Firehose.read(data, chunk, catalog: catalog, header: header, into: &reading)
@@ -80,13 +92,24 @@ public struct TraceFile: Sendable {
     }
 }
 
-/// A statedump's title and text, at its entry's time.
+/// A statedump's title and payload, at its entry's time.
 public struct StateDumpRecord: Sendable {
     public let wallNanoseconds: Int
     public let pid: UInt32
     public let title: String
-    /// The payload as text, when it is a string plist or a custom dump; nil for other plists and protobufs.
-    public let text: String?
+    /// 1 a binary plist, 2 a protobuf, 3 a custom dump.
+    let kind: UInt32
+    let payload: [UInt8]
+
+    /// The payload as text, when it is a string plist or a custom dump; nil for other plists and protobufs. Made
+    /// when asked for: a reader that prints only titles pays nothing for it.
+    public var text: String? {
+        switch kind {
+        case 1: BinaryPlist.topString(payload[...])
+        case 3: String(decoding: payload.prefix { $0 != 0 }, as: UTF8.self)
+        default: nil
+        }
+    }
 }
 
 /// A statedump chunk (tag 0x6003): a process's state at a moment (a binary plist, a protobuf, or a custom dump with
@@ -106,16 +129,10 @@ enum StateDump {
         let kind = bytes.u32(data.lowerBound + 48), size = Int(bytes.u32(data.lowerBound + 52))
         let payload = (data.lowerBound + 248)..<min(data.upperBound, data.lowerBound + 248 + size)
         let title = ByteReader.cString(bytes, at: data.lowerBound + 184, within: (data.lowerBound + 184)..<(data.lowerBound + 248)) ?? ""
-        let text: String? =
-            switch kind {
-            case 1: BinaryPlist.topString(bytes[payload])
-            case 3: String(decoding: bytes[payload].prefix { $0 != 0 }, as: UTF8.self)
-            default: nil
-            }
         let entry = LogEntry(
             continuousTime: time, wallNanoseconds: wall, pid: process.pid, thread: 0, eventType: .state, messageType: nil,
             subsystem: "", category: "", activityID: bytes.u64(data.lowerBound + 24) & 0x7FFF_FFFF_FFFF_FFFF, message: title)
-        return (entry, StateDumpRecord(wallNanoseconds: wall, pid: process.pid, title: title, text: text))
+        return (entry, StateDumpRecord(wallNanoseconds: wall, pid: process.pid, title: title, kind: kind, payload: Array(bytes[payload])))
     }
 }
 

@@ -14,11 +14,11 @@ enum BenchCommand {
         guard access(scratch, W_OK) == 0 else { throw RuntimeError("cannot write the generated log in '\(scratch)'") }
         let benchmark = Benchmark(
             iterations: arguments[options.iterations], analyzeMegabytes: arguments[options.analyzeMegabytes],
-            scaleWorkers: arguments[options.scaleWorkers], scratch: scratch,
+            unifiedLogMegabytes: arguments[options.unifiedLogMegabytes], scaleWorkers: arguments[options.scaleWorkers], scratch: scratch,
             supervisor: RunCommand.siblingExecutable("supervisor"), step: step)
         let metrics: [Metric]
         if arguments[options.analyzeOnly] {
-            metrics = try benchmark.analyze()
+            metrics = try benchmark.analyze() + benchmark.unifiedLog()
         } else {
             let programs = Benchmark.Programs(
                 worker: workerExecutable(arguments[options.worker]), portable: workerExecutable("portable"),

@@ -20,6 +20,7 @@ enum LogCommand {
         guard (try? Sys.status(ofPath: path, following: true)) ?? nil != nil else {
             throw UsageError("'\(path)': no such file or folder")
         }
+        let start = Sys.monotonicNanoseconds()
         let archive = try LogArchive(path)
         guard !archive.traceFiles.isEmpty else { throw RuntimeError("no .tracev3 file in '\(path)'") }
         let subsystems = Set(arguments.all(options.subsystem))
@@ -30,24 +31,30 @@ enum LogCommand {
             (subsystems.isEmpty || subsystems.contains(subsystem))
                 && (processes.isEmpty || pids.contains(pid) || names.contains(String(path.split(separator: "/").last ?? "")))
         }
-        let reading = archive.read(keep: filtered ? { keeps($0.pid, $0.processImagePath, $0.subsystem) } : nil)
-        for note in reading.notes { printError("supervisor: warning: \(note)") }
-        var out = ""
+        let (entries, strings) = archive.entries(keep: filtered ? { keeps($0.pid, $0.processImagePath, $0.subsystem) } : nil)
+        var out: [UInt8] = []
+        var clock = NDJSONClock()
         var printed = 0
-        for entry in reading.entries where !filtered || keeps(entry.pid, entry.processImagePath, entry.subsystem) {
-            out += entry.ndjson.text + "\n"
+        for entry in entries where !filtered || keeps(entry.pid, entry.processImagePath, entry.subsystem) {
+            entry.appendNDJSON(to: &out, clock: &clock)
             printed += 1
-            if out.utf8.count > 1 << 16 {
+            if out.count > 1 << 16 {
                 try writeStandardOutput(out)
-                out = ""
+                out.removeAll(keepingCapacity: true)
             }
         }
         try writeStandardOutput(out)
+        for note in archive.notes(entries, strings: strings) { printError("supervisor: warning: \(note)") }
         let files = archive.traceFiles.count
-        let skipped = reading.skipped
+        let skipped = entries.skipped
+        var stats = ""
+        if arguments[options.stats] {
+            let seconds = Double(Sys.monotonicNanoseconds() - start) / 1e9
+            stats = "; \(fixed(seconds, 3)) s" + (Sys.peakResidentBytes().map { "; peak memory \(fixed(Double($0) / Double(1 << 20), 1)) MiB" } ?? "")
+        }
         printError("log show: \(grouped(printed)) entries from \(files) \(files == 1 ? "file" : "files"); "
             + "not printed: \(skipped.activities) activities, \(skipped.traces) traces, \(skipped.signposts) signposts, "
-            + "\(skipped.losses) losses")
+            + "\(skipped.losses) losses" + stats)
         return 0
     }
 }

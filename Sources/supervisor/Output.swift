@@ -8,11 +8,20 @@ func writeStandardOutput(_ text: String) throws {
     if try !writeStandardOutputWhileRead(text) { endOnClosedPipe() }
 }
 
+/// Bytes written to standard output, as `writeStandardOutput(_:)` writes text.
+func writeStandardOutput(_ bytes: [UInt8]) throws {
+    if try !writeStandardOutputWhileRead({ () throws(SystemError) in try Sys.write(bytes, to: 1) }) { endOnClosedPipe() }
+}
+
 /// Writes to standard output; false when its reader went away, for a command with more to say before it ends
 /// (`analyze --fail-on`'s status).
 func writeStandardOutputWhileRead(_ text: String) throws -> Bool {
+    try writeStandardOutputWhileRead { () throws(SystemError) in try Sys.write(text, to: 1) }
+}
+
+private func writeStandardOutputWhileRead(_ write: () throws(SystemError) -> Void) throws -> Bool {
     do {
-        try Sys.write(text, to: 1)
+        try write()
         return true
     } catch {
         if error.errno == EPIPE { return false }

@@ -27,14 +27,15 @@ ensureStandardDescriptors()
 TerminationSignals.unblock()
 UnwrittenOutputs.removeOnInterruption()
 let words = CommandLine.arguments.dropFirst()
-let commands: [String: (help: CommandHelp, main: (ArraySlice<String>) throws -> Int32)] = [
-    "run": (Commands.run.help, RunCommand.main),
-    "compare": (Commands.compare.help, CompareCommand.main),
-    "policies": (Commands.policies.help, PoliciesCommand.main),
-    "bench": (Commands.bench.help, BenchCommand.main),
-    "analyze": (Commands.analyze.help, AnalyzeCommand.main),
-    "session": (Commands.session.help, SessionCommand.main),
-    "log": (Commands.log.help, LogCommand.main),
+// Each help is made only when asked for: making them all costs a command's start more than a millisecond.
+let commands: [String: (help: () -> CommandHelp, main: (ArraySlice<String>) throws -> Int32)] = [
+    "run": ({ Commands.run.help }, RunCommand.main),
+    "compare": ({ Commands.compare.help }, CompareCommand.main),
+    "policies": ({ Commands.policies.help }, PoliciesCommand.main),
+    "bench": ({ Commands.bench.help }, BenchCommand.main),
+    "analyze": ({ Commands.analyze.help }, AnalyzeCommand.main),
+    "session": ({ Commands.session.help }, SessionCommand.main),
+    "log": ({ Commands.log.help }, LogCommand.main),
 ]
 do {
     switch words.first {
@@ -45,7 +46,7 @@ do {
     case "help":
         // `help help` is help about help: the overview, which says how to ask for it.
         let topic = words.dropFirst().first.flatMap { $0 == "help" ? nil : $0 }
-        guard let help = topic.map({ commands[$0]?.help.text }) ?? Commands.rootHelp else {
+        guard let help = topic.map({ commands[$0]?.help().text }) ?? Commands.rootHelp else {
             throw UsageError("unknown subcommand '\(topic!)'")
         }
         print(help)
@@ -56,7 +57,7 @@ do {
         }
         let rest = words.dropFirst()
         if rest.contains("--help") || rest.contains("-h") {
-            print(command.help.text)
+            print(command.help().text)
         } else if rest.prefix(while: { $0 != "--" }).contains("--version") {
             // The program's version, wherever it is asked for: a subcommand has none of its own.
             print("supervisor \(Commands.version)")

@@ -149,12 +149,12 @@ extension BesideOthers {
             }
             let result = try runSupervisorBounded([
                 "bench", "--iterations", "2", "--floor", bin.path + "/floor", "--bare", bin.path + "/bare", "--analyze-mb", "8",
-                "--scale-workers", "32", "--json",
-            ], seconds: 100)
+                "--unified-log-mb", "1", "--scale-workers", "32", "--json",
+            ], seconds: 160)
             #expect(result.status == 0, "\(result.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let metrics = try #require(output["metrics"] as? [[String: Any]])
-            #expect(metrics.compactMap { $0["name"] as? String } == [
+            #expect(metrics.compactMap { ($0["name"] as? String)?.split(separator: " (").first.map(String.init) } == [
                 "spawn→hello", "spawn→hello our worker by C", "spawn→hello Foundation.Process", "spawn→hello portable worker",
                 "spawn→hello without the sandbox", "spawn→hello bare child", "spawn→hello bare child, least filter",
                 "spawn→hello bare child Foundation", "kill→detected", "kill→detected Foundation.Process",
@@ -163,9 +163,9 @@ extension BesideOthers {
                 "scale 32: supervisor RSS", "scale 32: RSS per worker", "scale 32: CPU per event", "scale 32: idle wake-ups",
                 "session restore 10,000 tabs", "analyze 8 MB device log", "analyze device log peak RSS",
                 "analyze 8 MB dense log", "analyze dense log peak RSS",
-            ])
+            ] + Self.unifiedLogRows)
             #expect(metrics.allSatisfy { ($0["p50"] as? Double ?? 0) >= 0 && $0["unit"] is String })
-            #expect(metrics.dropLast(13).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
+            #expect(metrics.dropLast(13 + Self.unifiedLogRows.count).allSatisfy { ($0["floor"] as? Double ?? 0) > 0 })
             #expect(metrics.first { $0["name"] as? String == "session restore 10,000 tabs" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB device log" }?["floor"] as? Double ?? 0 > 0)
             #expect(metrics.first { $0["name"] as? String == "analyze 8 MB dense log" }?["floor"] as? Double ?? 0 > 0)
@@ -177,17 +177,28 @@ extension BesideOthers {
 
         /// The analyze rows alone, each timed beside grep and checked against the incidents planted, with their
         /// targets; no worker is started.
-        @Test func benchAnalyzeOnlyMeasuresTheTwoAnalyzeRows() throws {
-            let result = try runSupervisor(["bench", "--analyze-only", "--analyze-mb", "4", "--json"])
+        @Test func benchAnalyzeOnlyMeasuresTheAnalyzeAndUnifiedLogRows() throws {
+            let result = try runSupervisorBounded(
+                ["bench", "--analyze-only", "--analyze-mb", "4", "--unified-log-mb", "1", "--iterations", "2", "--json"], seconds: 120)
             #expect(result.status == 0, "\(result.stderr)")
             let output = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let metrics = try #require(output["metrics"] as? [[String: Any]])
-            #expect(metrics.compactMap { $0["name"] as? String } == [
+            #expect(metrics.compactMap { ($0["name"] as? String)?.split(separator: " (").first.map(String.init) } == [
                 "analyze 4 MB device log", "analyze device log peak RSS", "analyze 4 MB dense log", "analyze dense log peak RSS",
-            ])
-            #expect(metrics.compactMap { $0["target"] as? String } == ["p50 ≤ 4× grep -c", "≤ 64 MiB", "p50 ≤ 6× grep -c", "≤ 64 MiB"])
-            #expect(metrics.enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
+            ] + Self.unifiedLogRows)
+            #expect(metrics.prefix(4).compactMap { $0["target"] as? String } == ["p50 ≤ 4× grep -c", "≤ 64 MiB", "p50 ≤ 6× grep -c", "≤ 64 MiB"])
+            #expect(metrics.prefix(4).enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
+            // Each unified-log row beside its floor (cat, or log show for analyze), or a peak RSS; each with its target.
+            #expect(metrics.dropFirst(4).allSatisfy { $0["target"] is String })
+            #expect(metrics.dropFirst(4).enumerated().allSatisfy { $0.offset % 2 == 1 || ($0.element["floor"] as? Double ?? 0) > 0 })
             #expect(orphanedWorkers().isEmpty)
         }
+
+        /// The unified-log rows, by name up to the counts in brackets: the fixture's (the tests run from the
+        /// repository, which holds it), then the generated archive's.
+        static let unifiedLogRows = [
+            "log show iOS fixture", "log show iOS fixture peak RSS", "log show 1 MB archive", "log show archive peak RSS",
+            "analyze the archive", "analyze archive peak RSS",
+        ]
     }
 }

@@ -60,17 +60,17 @@ public final class InputReader {
     /// Reads a binary unified log (a `.logarchive` folder, a `.tracev3` file): the entries `LogArchive.analysisKeeps`
     /// keeps, in time order, as `log show --style ndjson` would print them. What could not be read is said in `notes`.
     public func read(_ archive: LogArchive) throws(SystemError) {
-        try analyze(archive.read(keep: LogArchive.analysisKeeps), name: archive.name)
+        let (entries, strings) = archive.entries(keep: LogArchive.analysisKeeps)
+        try analyzer.read(EntryLines(entries), name: archive.name)
+        archiveNotes += archive.notes(entries, strings: strings)
     }
 
     /// An archive's entries, read by the analyzer as `log show --style ndjson` would print them.
     func analyze(_ reading: ArchiveReading, name: String) throws(SystemError) {
         archiveNotes += reading.notes
         var text: [UInt8] = []
-        for entry in reading.entries {
-            text += entry.ndjson.text.utf8
-            text.append(10)
-        }
+        var clock = NDJSONClock()
+        for entry in reading.entries { entry.appendNDJSON(to: &text, clock: &clock) }
         try analyzer.read(BufferSource(text), name: name)
     }
 

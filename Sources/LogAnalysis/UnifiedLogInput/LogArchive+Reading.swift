@@ -47,35 +47,40 @@ extension ArchiveReading {
 }
 
 extension LogArchive {
-    /// Reads every tracev3 file, keeping the log entries `keep` keeps (all without it), in time order.
-    public func read(keep: ((EntryWriter) -> Bool)? = nil) -> ArchiveReading {
-        var reading = ArchiveReading()
+    /// Every tracev3 file's entries that `keep` keeps (all without it), in time order, a chunkset at a time: each
+    /// read opens its file, reads a range and closes it, so that an archive of any number of files stays within the
+    /// descriptor limit.
+    public func entries(keep: ((EntryWriter) -> Bool)? = nil) -> (entries: MergedEntries, strings: FormatStrings) {
         let strings = strings()
-        for file in traceFiles {
-            do {
-                reading.add(try InputFile(file).readAll(limit: Self.fileLimit), name: file, strings: strings, keep: keep)
-            } catch {
-                reading.notes.append("\(error)")
-            }
+        var inputs: [MergedEntries.Input] = []
+        for path in traceFiles {
+            guard let size = try? InputFile(path).status.size else { continue }
+            inputs.append(MergedEntries.Input(name: path, size: size) { range in
+                let file = try InputFile(path)
+                return try Sys.read(file.fd, count: range.count, at: range.lowerBound)
+            })
         }
-        reading.finish(strings: strings, root: root)
-        return reading
+        return (MergedEntries(inputs, strings: strings, keep: keep), strings)
+    }
+
+    /// What went wrong in reading `entries` (after they were all read), one note each: a file or chunk not read, the
+    /// strings files missing.
+    public func notes(_ entries: MergedEntries, strings: FormatStrings) -> [String] {
+        var notes = entries.failures.map { "\(visible($0.file)): \($0.failure.reason) (at byte \($0.failure.offset))" }
+        if entries.unformatted > 0 {
+            notes.append("\(grouped(entries.unformatted)) entries have no message: \(strings.missing.count) strings files are "
+                + "not in the archive (\(root.map { visible($0) } ?? "no root found with a dsc, timesync or uuidtext folder"))")
+        }
+        return notes
     }
 
     /// What `analyze` reads of an archive: WebKit's and RunningBoard's subsystems, the kernel (memorystatus), and
     /// apps (their own lines may carry WebKit's errors). The rest is passed over before its message is made.
     public static func analysisKeeps(_ writer: EntryWriter) -> Bool {
         writer.pid == 0 || writer.subsystem.hasPrefix("com.apple.WebKit") || writer.subsystem.hasPrefix("com.apple.runningboard")
-            || writer.subsystem == "com.apple.RunningBoardServices" || writer.processImagePath.contains("/Bundle/Application/")
-            || writer.processImagePath.hasPrefix("/Applications/")
+            || writer.subsystem == "com.apple.RunningBoardServices" || appPaths.contains { writer.processImagePath.hasPrefix($0) }
     }
-}
 
-extension TraceFile.Skipped {
-    mutating func add(_ other: Self) {
-        activities += other.activities
-        traces += other.traces
-        signposts += other.signposts
-        losses += other.losses
-    }
+    /// Where iOS keeps apps: the App Store's and the system's.
+    private static let appPaths = ["/private/var/containers/Bundle/Application/", "/var/containers/Bundle/Application/", "/Applications/"]
 }

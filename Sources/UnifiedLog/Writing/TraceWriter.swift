@@ -9,6 +9,14 @@ struct TraceWriter {
     let entries: [ArchiveWriter.Entry]
     let dumps: [ArchiveWriter.StateDump]
 
+    /// A chunkset of the file: its time span, the processes whose chunks it holds, its chunks.
+    struct Chunkset {
+        var start: UInt64
+        var end: UInt64
+        var pids: [UInt32]
+        var data: [UInt8]
+    }
+
     /// A process of the file: its key, its catalog entry's parts.
     struct Process {
         let pid: UInt32
@@ -31,7 +39,7 @@ struct TraceWriter {
         for dump in dumps { note(dump.pid, dump.process, nil) }
 
         // The chunks, in time order, then packed into chunksets.
-        var inner: [(time: UInt64, chunk: [UInt8])] = []
+        var inner: [(time: UInt64, pid: UInt32, chunk: [UInt8])] = []
         var at = 0
         while at < entries.count {
             var end = at + 1, size = tracepointSize(entries[at])
@@ -39,16 +47,19 @@ struct TraceWriter {
                 size += tracepointSize(entries[end])
                 end += 1
             }
-            inner.append((archive.ticks(entries[at].wallNanoseconds), firehose(entries[at..<end], processes[entries[at].pid]!)))
+            inner.append((archive.ticks(entries[at].wallNanoseconds), entries[at].pid, firehose(entries[at..<end], processes[entries[at].pid]!)))
             at = end
         }
-        for dump in dumps { inner.append((archive.ticks(dump.wallNanoseconds), stateDump(dump, processes[dump.pid]!))) }
+        for dump in dumps { inner.append((archive.ticks(dump.wallNanoseconds), dump.pid, stateDump(dump, processes[dump.pid]!))) }
         inner.sort { $0.time < $1.time }
-        var sets: [(start: UInt64, end: UInt64, data: [UInt8])] = []
-        for (time, chunk) in inner {
-            if sets.isEmpty || sets[sets.count - 1].data.count + chunk.count > Self.chunksetLimit { sets.append((time, time, [])) }
+        var sets: [Chunkset] = []
+        for (time, pid, chunk) in inner {
+            if sets.isEmpty || sets[sets.count - 1].data.count + chunk.count > Self.chunksetLimit {
+                sets.append(Chunkset(start: time, end: time, pids: [], data: []))
+            }
             sets[sets.count - 1].end = time
             sets[sets.count - 1].data += chunk
+            if !sets[sets.count - 1].pids.contains(pid) { sets[sets.count - 1].pids.append(pid) }
         }
 
         var out = ByteWriter()
@@ -91,7 +102,7 @@ struct TraceWriter {
 
     /// UUIDs (each process's executable, then the shared cache), subsystem strings, process entries, then a sub chunk
     /// for each chunkset. Offsets count from the UUID array.
-    private func catalog(_ processes: [Process], sets: [(start: UInt64, end: UInt64, data: [UInt8])]) -> [UInt8] {
+    private func catalog(_ processes: [Process], sets: [Chunkset]) -> [UInt8] {
         var uuids = processes.map { LogUUID(named: $0.path) }
         uuids.append(ArchiveWriter.sharedCacheUUID)
         var strings: [UInt8] = []
@@ -136,7 +147,9 @@ struct TraceWriter {
             sub.u64(set.end)
             sub.u32(UInt32(set.data.count))
             sub.u32(0x100)
-            sub.u32(0)
+            // Its processes by their entries' index fields, which count down from the last.
+            sub.u32(UInt32(set.pids.count))
+            for pid in set.pids { sub.u16(UInt16(processes.count - 1 - processes.firstIndex { $0.pid == pid }!)) }
             sub.u32(0)
             sub.pad8(from: start)
         }

@@ -4,7 +4,8 @@
 //   2. Every entry read belongs to a chunk read: no more entries than the bytes could hold (one per 24 bytes).
 //   3. Its messages made with the strings files (items, printf, <private>) never trap, and change no entry's time,
 //      process or kind: the same entries are read with strings as without.
-//   4. An LZ4 block of x decodes to exactly the size asked, or fails; never a trap.
+//   4. Read a chunkset at a time (MergedEntries), the file never traps either, nor gives more entries.
+//   5. An LZ4 block of x decodes to exactly the size asked, or fails; never a trap.
 import FuzzDriver
 import Glibc
 import UnifiedLog
@@ -72,6 +73,11 @@ runFuzzer(seeds: seeds) { input in
         let read = formatted?.entries.map { "\($0.wallNanoseconds) \($0.pid) \($0.thread) \($0.eventType)" }
         precondition(read == file.entries.map { "\($0.wallNanoseconds) \($0.pid) \($0.thread) \($0.eventType)" })
     }
+    // Read a chunkset at a time: never a trap, and no more entries than the bytes could hold. (Its order rests on
+    // the times the file's catalogs claim, which damaged bytes may not keep.)
+    let input = MergedEntries.Input(name: "x", size: trace.count) { Array(trace[$0]) }
+    let merged = Array(MergedEntries([input], strings: FormatStrings { $0.hasPrefix("dsc/") ? cache : text }, keep: nil))
+    precondition(merged.count <= trace.count / 24 + 1, "\(merged.count) entries from \(trace.count) bytes")
     // The first two bytes ask for a size (up to 64 KiB); the rest is the block.
     if bytes.count >= 2 {
         let size = Int(bytes[0]) | Int(bytes[1]) << 8
