@@ -106,6 +106,10 @@ public final class LogAnalyzer {
         report.placed[file] = assembler.placedLines - placedBefore
     }
 
+    /// Counts `records` more of the last source as read in a known format: a binary log's entries and chunksets
+    /// passed over, read only as far as telling whose they are.
+    package func countRead(_ records: Int) { report.placed[report.files.count - 1] += records }
+
     /// Classifies every timeline and returns what was found.
     public func finish() -> AnalysisReport {
         pairing.finish()

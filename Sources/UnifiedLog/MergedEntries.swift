@@ -28,7 +28,7 @@ public final class MergedEntries: Sequence, IteratorProtocol {
         let input: Input
         let header: TraceHeader
         var catalogs: [Catalog] = []
-        /// Oversize chunks' arguments, for the records of the same file after them.
+        /// What one chunkset's reading leaves the next of the same file: oversize chunks, processes' paths.
         var reading: Reading
     }
 
@@ -57,7 +57,7 @@ public final class MergedEntries: Sequence, IteratorProtocol {
     }
 
     public func next() -> LogEntry? {
-        while decoded < pending.count, heap.first.map({ $0.wallNanoseconds >= pending[decoded].start }) ?? true {
+        while decoded < pending.count, heap.firstTime.map({ $0 >= pending[decoded].start }) ?? true {
             decode(pending[decoded])
             decoded += 1
         }
@@ -180,7 +180,8 @@ struct EntryHeap {
     private var free: [Int] = []
     private var count = 0
 
-    var first: (wallNanoseconds: Int, Void)? { keys.first.map { ($0.time, ()) } }
+    /// The earliest entry's time.
+    var firstTime: Int? { keys.first?.time }
 
     private func less(_ a: Int, _ b: Int) -> Bool { (keys[a].time, keys[a].order) < (keys[b].time, keys[b].order) }
 

@@ -88,3 +88,33 @@ extension BesideOthers.LogArchiveAnalyze {
         #expect(piped.stderr.contains("a tar read from a pipe") && !piped.stdout.contains(#""pid":5120"#), "\(piped.stderr)")
     }
 }
+
+extension BesideOthers.LogArchiveAnalyze {
+    /// The real iOS 15 file, as a sysdiagnose holds it: analyzed as a folder and as a `.tar.gz`, with no note telling
+    /// the user to convert it; it holds nothing of WebKit's, and that is what is said.
+    @Test func theRealIOSFileInASysdiagnoseIsReadWithoutConverting() throws {
+        let folder = try TemporaryFolder([:])
+        let archive = folder.path + "/sysdiagnose_2022.06.01/system_logs.logarchive"
+        try FileManager.default.createDirectory(atPath: archive + "/Persist", withIntermediateDirectories: true)
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fixtures/unified-log/0000000000000f85.tracev3").standardizedFileURL.path
+        try FileManager.default.copyItem(atPath: fixture, toPath: archive + "/Persist/0000000000000f85.tracev3")
+        let tarred = try runCommand("/usr/bin/tar", ["-C", folder.path, "-czf", folder.path + "/sd.tar.gz", "sysdiagnose_2022.06.01"])
+        try #require(tarred.status == 0, "\(tarred.stderr)")
+        for input in [folder.path + "/sysdiagnose_2022.06.01", folder.path + "/sd.tar.gz"] {
+            let result = try runSupervisor(["analyze", input, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("convert") && !result.stderr.contains("on a Mac"), "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            #expect((json["files"] as? [String])?.contains { $0.hasSuffix("system_logs.logarchive") } == true)
+            #expect((json["incidents"] as? [Any])?.isEmpty == true)
+            if input.hasSuffix("sysdiagnose_2022.06.01") {
+                // Its 47 chunksets passed over (none of their processes is WebKit's, RunningBoard's or the kernel's,
+                // and without uuidtext files none is known to be an app), said in one line.
+                #expect(unwrapped(result.stderr).contains("nothing of WebKit, RunningBoard, the kernel or an app: 0 entries and 47 "
+                    + "chunksets of other processes passed over; without its uuidtext files no process is known to be an app"),
+                        "\(result.stderr)")
+            }
+        }
+    }
+}

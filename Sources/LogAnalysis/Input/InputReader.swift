@@ -61,8 +61,16 @@ public final class InputReader {
     /// keeps, in time order, as `log show --style ndjson` would print them. What could not be read is said in `notes`.
     public func read(_ archive: LogArchive) throws(SystemError) {
         let (entries, strings) = archive.entries(keep: LogArchive.analysisKeeps)
-        try analyzer.read(EntryLines(entries), name: archive.name)
+        let lines = EntryLines(entries)
+        try analyzer.read(lines, name: archive.name)
+        // What was passed over was read as far as telling whose it is: the file is a log read, not a stranger.
+        analyzer.countRead(entries.passedOver + entries.passedOverChunksets)
         archiveNotes += archive.notes(entries, strings: strings)
+        if lines.count == 0 {
+            archiveNotes.append("\(visible(archive.name)): nothing of WebKit, RunningBoard, the kernel or an app: "
+                + "\(grouped(entries.passedOver)) entries and \(grouped(entries.passedOverChunksets)) chunksets of other "
+                + "processes passed over" + (strings.missing.isEmpty ? "" : "; without its uuidtext files no process is known to be an app"))
+        }
     }
 
     /// An archive's entries, read by the analyzer as `log show --style ndjson` would print them.
