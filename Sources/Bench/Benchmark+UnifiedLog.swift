@@ -10,11 +10,12 @@ extension Benchmark {
     /// decodes only WebKit, RunningBoard, the kernel and apps) 5× faster than `log show`.
     package func unifiedLog() throws -> [Metric] {
         var metrics: [Metric] = []
+        // At most 5 rounds (20 of the fixture, a short run); 1 when `--iterations` asks for the fewest.
         let rounds = min(iterations, 5)
         if access(UnifiedLogBench.fixture, R_OK) == 0 {
             step("log show on the iOS fixture")
             let fixture = try UnifiedLogBench.measure(
-                UnifiedLogBench.fixture, files: [UnifiedLogBench.fixture], rounds: max(rounds, 3) * 4, analyzing: false,
+                UnifiedLogBench.fixture, files: [UnifiedLogBench.fixture], rounds: rounds * 4, analyzing: false,
                 planted: nil, scratch: scratch, supervisor: supervisor)
             let limit = UnifiedLogBench.dtformatsSeconds * 1000 / 50
             metrics += [

@@ -128,8 +128,9 @@ extension Processes {
     }
 }
 
-extension BesideOthers {
-    /// `supervisor bench` as a user types it.
+extension Processes {
+    /// `supervisor bench` as a user types it. Alone: its rows time real work, and beside other tests the whole bench
+    /// outgrows its time limit.
     @Suite struct BenchCLI {
         /// Every metric the benchmark promises, measured beside the C floor and the bare child, built from
         /// scripts/ as scripts/bench builds them.
