@@ -11,8 +11,9 @@ public struct BenchOptions: Sendable {
         "--analyze-mb", .integer(1...65536), default: 1024,
         help: "Size of the generated device log, in MB, written to $TMPDIR or /tmp and removed after.")
     public let unifiedLogMegabytes = DefaultedOption(
-        "--unified-log-mb", .integer(1...65536), default: 1024,
-        help: "Size of the generated log archive (tracev3), in MB, written to $TMPDIR or /tmp and removed after.")
+        "--unified-log-mb", .integer(0...65536), default: 1024,
+        help: "Size of the generated log archive (tracev3), in MB, written to $TMPDIR or /tmp and removed after; 0 "
+            + "measures no unified-log row.")
     public let scaleWorkers = DefaultedOption(
         "--scale-workers", .integer(4...4096), default: 1024,
         help: "Live workers in the largest scale rows; the smaller rows hold a quarter as many.")

@@ -83,7 +83,7 @@ extension BesideOthers {
         /// The bench's two blocks, at the fewest samples it takes.
         @Test func benchTableFits() throws {
             let result = try runSupervisorBounded(
-                ["bench", "--iterations", "1", "--analyze-mb", "1", "--unified-log-mb", "1", "--scale-workers", "8"], seconds: 160)
+                ["bench", "--iterations", "1", "--analyze-mb", "1", "--unified-log-mb", "0", "--scale-workers", "8"], seconds: 100)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("target") && result.stdout.contains("not checked (no floor)"))
             #expect(overlong(result.stdout).isEmpty, "\(overlong(result.stdout))")
