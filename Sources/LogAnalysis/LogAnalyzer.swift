@@ -37,20 +37,20 @@ public final class LogAnalyzer {
     package static let incidentLimit = 10_000
     package static let laneLimit = 200
 
-    private let options: Options
-    private var report = AnalysisReport()
-    private var timelines: [Int32: Timeline] = [:]
-    private var classifier: Classifier
+    let options: Options
+    var report = AnalysisReport()
+    var timelines: [Int32: Timeline] = [:]
+    var classifier: Classifier
     private var pairing = AssertionPairing()
     private var identities = RunningBoardIdentities()
     private var recovery = ViewRecovery()
     private var pages = PageRecovery()
     private var delegate = DelegateAttribution()
-    private var facts = ReportFacts()
+    var facts = ReportFacts()
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
-    private var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
-    private var ordinal = 0
+    var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
+    var ordinal = 0
     private var observations: [Observation] = []
     private var assembler = RecordAssembler()
     /// The record being read, for the evidence a person is shown.
@@ -273,7 +273,7 @@ public final class LogAnalyzer {
         }
     }
 
-    private func conclude(_ timeline: Timeline) {
+    func conclude(_ timeline: Timeline) {
         var timeline = timeline
         if timeline.process == .webContent, let ending = timeline.ending { report.noteEnding(timeline.pid, ending) }
         for entry in facts.take(for: timeline) { add(entry, to: &timeline) }
@@ -293,111 +293,6 @@ public final class LogAnalyzer {
             } else {
                 report.lanesOmitted += 1
             }
-        }
-    }
-
-    // MARK: - Reports
-
-    /// Takes what a crash or JetsamEvent report says; joined to the logs' timelines when they are classified.
-    package func add(_ reported: [ReportFact], file: Int) {
-        for fact in reported {
-            // A report read alone is shown in the zone it was written in, as a log is.
-            if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
-            if report.fileZones[file] == nil, fact.time != nil, let zone = fact.zoneSeconds { report.fileZones[file] = zone }
-            ordinal += 1
-            let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
-            facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
-        }
-    }
-
-    /// Joins a report's word to its process's timeline, and to its story when `--timeline` asks for it.
-    private func add(_ entry: ReportFacts.Entry, to timeline: inout Timeline) {
-        timeline.add(entry)
-        guard options.story == timeline.pid else { return }
-        let reported = ReportedDeath(event: entry.fact.event, stamp: entry.stamp)
-        report.story.append(StoryStep(
-            observation: Observation(reported.isKill ? .killed : .crashed, pid: Int(timeline.pid)), stamp: entry.stamp,
-            text: entry.fact.text, reported: "reported: " + reported.words))
-    }
-
-    /// The facts read from reports and not yet joined, with the file each came from.
-    package var reportFacts: [(file: Int, fact: ReportFact)] { facts.waiting.map { ($0.stamp.file, $0.fact) } }
-
-    /// Reports no timeline took: a WebContent death on its own, the host app's crash, the GPU process's.
-    private func concludeReports() {
-        let rest = facts.takeRest()
-        // The host app is the one WebKit's processes answer to: a pid the logs gave, a WebContent report's
-        // responsible process, or its coalition. Other apps' crashes in a sysdiagnose are not the view's story.
-        let (hosts, coalitions) = (facts.hostNames, facts.webContentCoalitions)
-        // A crash report and a Jetsam entry of one process, close in time, tell one death.
-        var alone: [Int32: Timeline] = [:]
-        for entry in rest {
-            let fact = entry.fact
-            if fact.isWebContent {
-                if let open = alone[fact.pid], !ReportFacts.sameDeath(open.firstSeen, entry.stamp) {
-                    conclude(open)
-                    alone[fact.pid] = nil
-                }
-                add(entry, to: &alone[fact.pid, default: Timeline(pid: fact.pid, at: entry.stamp)])
-                continue
-            }
-            guard case .crashed = fact.event else { continue }
-            let reported = ReportedDeath(event: fact.event, stamp: entry.stamp)
-            let kind: IncidentKind
-            let detail: String
-            if fact.name.contains("WebKit.GPU") {
-                (kind, detail) = (.gpuProcessCrash, "the GPU process " + reported.words)
-            } else if classifier.host.pids.contains(fact.pid) || hosts.contains(fact.name)
-                || fact.coalition.map(coalitions.contains) == true
-            {
-                (kind, detail) = (.hostAppCrash, "\(fact.name) \(reported.words); not a WebContent process")
-            } else {
-                continue
-            }
-            report.add(Incident(
-                pid: fact.pid, kind: kind, confidence: .confirmed, rule: kind == .hostAppCrash ? .hostAppCrashReport : .crashReport,
-                seen: kind == .hostAppCrash ? .appClosed : .none, detail: detail, firstSeen: entry.stamp, lastSeen: entry.stamp, evidence: [entry.evidence], marks: []),
-                limit: Self.incidentLimit)
-        }
-        for timeline in alone.values.sorted(by: { $0.firstSeen.ordinal < $1.firstSeen.ordinal }) { conclude(timeline) }
-    }
-
-    /// Each burst of pid-less lines is one incident, unless a timeline already tells the same death with a pid.
-    private func concludePidless() {
-        var last: (kind: Observation.Kind, stamp: Stamp)?
-        for (kind, evidence) in pidless {
-            let stamp = evidence.stamp
-            defer { last = (kind, stamp) }
-            if let last, last.kind == kind, Stamp.near(last.stamp, stamp, .burst) { continue }
-            let told = report.incidents.contains { $0.kind != .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }
-            let incident: (IncidentKind, Incident.Confidence, Rule, Incident.Seen, String)
-            switch kind {
-            case .gpuExited:
-                if report.incidents.contains(where: { $0.kind == .gpuProcessCrash && Stamp.near($0.lastSeen, stamp, .burst) }) {
-                    continue
-                }
-                incident = (.gpuProcessCrash, .confirmed, .gpuProcessExited, .none, "the GPU process exited")
-            case .launchFailed:
-                incident = (.launchFailed, .confirmed, .launchFailed, .blankView, "a web process failed to launch")
-            default:
-                if told { continue }
-                incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
-            }
-            report.add(Incident(
-                pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
-                firstSeen: stamp, lastSeen: stamp, evidence: [evidence], marks: []), limit: Self.incidentLimit)
-        }
-    }
-}
-
-extension Observation {
-    /// Lines only WebKit's UI process writes: the envelope's pid is then the host app's.
-    package var speaksForHost: Bool {
-        switch kind {
-        case .assertionTaken, .assertionAttempt, .assertionFailed, .assertionError, .launch, .terminated, .callback, .render:
-            true
-        default:
-            false
         }
     }
 }
