@@ -110,6 +110,8 @@ let package = Package(
         .target(name: "CShim"),
         /// The analyzer's block scan: needles found with the CPU's widest vectors, and the thread that scans ahead.
         .target(name: "CBlockScan"),
+        /// LZ4's block decoder for the unified log's chunksets: UnifiedLog's one piece of unchecked memory access.
+        .target(name: "CLZ4"),
         /// What only `bench` needs: one CPU to measure on, and malloc's free memory given back.
         .target(name: "CBench"),
         /// The closed sets of the domain, each spelled once for the wire, the logs and the reports: how a process
@@ -150,7 +152,7 @@ let package = Package(
             ]),
         /// Apple's binary unified log (tracev3): chunks, LZ4, catalogs, firehose entries. Entries out, and no WebKit
         /// knowledge: used by `analyze` and by `log show`.
-        .target(name: "UnifiedLog"),
+        .target(name: "UnifiedLog", dependencies: ["CLZ4"]),
         /// `analyze`: logs and reports read, timelines, classification, incidents. It knows nothing of the core.
         .target(
             name: "LogAnalysis", dependencies: ["System", "Text", "Events", "Replay", "CShim", "Vocabulary", "UnifiedLog"],
@@ -225,7 +227,7 @@ let package = Package(
 if Context.environment["SUPERVISOR_FUZZ"] != nil {
     let kept: Set<String> = [
         "CShim", "CBlockScan", "Vocabulary", "ProcFS", "Killer", "WireProtocol", "Events", "Replay", "Text", "System", "Process", "Core", "Browser", "Scenario",
-        "LogAnalysis", "CommandLineOptions", "UnifiedLog",
+        "LogAnalysis", "CommandLineOptions", "UnifiedLog", "CLZ4",
     ]
     let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
         ("frames", ["WireProtocol"]), ("session", ["Browser", "System", "WireProtocol"]),

@@ -26,11 +26,14 @@ struct Firehose {
         let privateData = privateSize > 0 && privateSize <= data.upperBound - end ? bytes[(data.upperBound - privateSize)..<data.upperBound] : nil
         // Each process's path, and whether it writes anything `keep` keeps, found once; one that does not has its
         // records counted, not read.
-        let known = reading.processes[key] ?? {
+        let known: (path: String, keeps: Bool)
+        if let found = reading.processes[key] {
+            known = found
+        } else {
             let path = reading.strings.flatMap { strings in catalog.uuid(process.mainUUID).flatMap(strings.imagePath) } ?? ""
-            return (path, reading.mayKeep(process, path: path))
-        }()
-        reading.processes[key] = known
+            known = (path, reading.mayKeep(process, path: path))
+            reading.processes[key] = known
+        }
         let processPath = known.path
         if !known.keeps {
             var at = data.lowerBound + 32

@@ -87,8 +87,8 @@ import Testing
         #expect(strings.missing.keys.contains(FormatStrings.uuidTextPath(LogUUID(named: Self.app))))
     }
 
-    /// The LZ4 encoder's blocks decode to what they were made from: text with repeats, bytes without, and the
-    /// real file's decoded chunksets.
+    /// The LZ4 encoder's blocks decode to what they were made from: text with repeats, bytes without, short periods,
+    /// and the real file's decoded chunksets.
     @Test func lz4BlocksRoundTrip() throws {
         var random: UInt64 = 0x9E37_79B9
         let noise = (0..<70_000).map { _ in
@@ -99,7 +99,15 @@ import Testing
         let bytes = Fixture.bytes(Fixture.iOS + ".tracev3")
         let sets = Chunk.walk(bytes).chunks.filter { $0.kind == .chunkset }.prefix(5)
         let decoded = try sets.map { try Chunkset.decode(bytes, $0.data) }
-        for input in [noise, text, [], Array("short".utf8)] + decoded {
+        // Runs that repeat every 1 to 40 bytes, each after a stretch of noise: matches that overlap what they copy,
+        // at offsets below 8, from 8 to 15 and from 16, each near the block's end too.
+        var periodic: [UInt8] = []
+        for period in 1...40 {
+            periodic += noise[(period * 97)..<(period * 100)]
+            periodic += (0..<(20 + period * 7)).map { (index: Int) -> UInt8 in UInt8(truncatingIfNeeded: index % period * 37) }
+        }
+        let ends: [[UInt8]] = (1...40).map { Array(periodic.suffix($0 * 9)) }
+        for input in [noise, text, periodic, [], Array("short".utf8)] + decoded + ends {
             let block = LZ4Block.encode(input)
             #expect(try LZ4Block.decode(block[...], size: input.count) == input)
         }
