@@ -32,6 +32,7 @@ package struct SwimLanes {
         case .launchFailed?: "#8c564b"
         case .gpuProcessCrash?: "#e377c2"
         case .hostAppCrash?: "#1f3a68"
+        case .terminatedDuringNavigation?: "#17becf"
         case nil: "#7f7f7f"
         }
     }

@@ -11,10 +11,20 @@ extension LogAnalyzer {
             // A report read alone is shown in the zone it was written in, as a log is.
             if report.displayZone == nil, fact.time != nil, let zone = fact.zoneSeconds { report.displayZone = zone }
             if report.fileZones[file] == nil, fact.time != nil, let zone = fact.zoneSeconds { report.fileZones[file] = zone }
+            if let os = fact.os { noteOS(os, from: "a report") }
             ordinal += 1
             let stamp = Stamp(time: fact.time, ordinal: ordinal, file: file, line: fact.line)
             facts.add(ReportFacts.Entry(fact: fact, stamp: stamp))
         }
+    }
+
+    /// Learns which WebKit the device ran from the OS a report or a log's header names (`iPhone OS 15.4.1 (19E258)`),
+    /// the first that names one: WebKit's numbered termination reasons are read in its numbering.
+    package func noteOS(_ os: String, from source: String) {
+        guard classifier.webKit == nil, let version = WebKitRelease.iOSVersion(os: os),
+            let major = WebKitRelease.major(iOS: version.major, minor: version.minor)
+        else { return }
+        classifier.webKit = (major, "iOS \(version.major).\(version.minor) in \(source)")
     }
 
     /// Joins a report's word to its process's timeline, and to its story when `--timeline` asks for it.
@@ -86,6 +96,11 @@ extension LogAnalyzer {
                 incident = (.gpuProcessCrash, .confirmed, .gpuProcessExited, .none, "the GPU process exited")
             case .launchFailed:
                 incident = (.launchFailed, .confirmed, .launchFailed, .blankView, "a web process failed to launch")
+            case .navigationTerminated:
+                // The app's own word that a process ended, which WebKit's lines, when the input has them, tell better.
+                if told { continue }
+                incident = (.terminatedDuringNavigation, .likely, .navigationError, .unknown,
+                            "a navigation failed: its WebContent process ended (WKErrorDomain 2); no pid, no cause")
             default:
                 if told { continue }
                 incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")

@@ -218,7 +218,7 @@ public final class LogAnalyzer {
             if let pid = o.pid { classifier.host.pids.insert(pid) }
         case .role:
             if let resolved = identities.resolve(o) { observe(resolved, at: stamp) }
-        case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil:
+        case .gpuExited where o.pid == nil, .launchFailed where o.pid == nil, .terminated where o.pid == nil, .navigationTerminated:
             if pidless.count < HostContext.limit { pidless.append((o.kind, Evidence(stamp: stamp, text: recordText()))) }
         default:
             observe(o, at: stamp)
@@ -276,6 +276,12 @@ public final class LogAnalyzer {
     func conclude(_ timeline: Timeline) {
         var timeline = timeline
         if timeline.process == .webContent, let ending = timeline.ending { report.noteEnding(timeline.pid, ending) }
+        // A reason WebKit logged as a number, read in the numbering of the WebKit the input names.
+        if timeline.cause == .numeric, let number = timeline.causeNumber,
+            let reason = WebKitRelease.reason(number: number, webKit: classifier.webKit?.major)
+        {
+            timeline.cause = .named(reason)
+        }
         for entry in facts.take(for: timeline) { add(entry, to: &timeline) }
         if var incident = classifier.classify(timeline) {
             if let view = timeline.view, let death = timeline.death?.stamp.time ?? incident.lastSeen.time {

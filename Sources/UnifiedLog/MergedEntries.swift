@@ -48,6 +48,8 @@ public final class MergedEntries: Sequence, IteratorProtocol {
     public private(set) var passedOver = 0
     public private(set) var passedOverChunksets = 0
     public private(set) var unformatted = 0
+    /// Each file's header, in the order the files were given: the device's build and model.
+    public var headers: [TraceHeader] { files.map(\.header) }
 
     public init(_ inputs: [Input], strings: FormatStrings?, keep: ((EntryWriter) -> Bool)?) {
         self.strings = strings

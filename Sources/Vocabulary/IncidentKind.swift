@@ -13,6 +13,10 @@ public enum IncidentKind: String, CaseIterable, Sendable {
     /// Reported as a crash with no evidence of an outside kill (WebKit cannot tell the two apart).
     case crash
     case launchFailed = "launch-failed"
+    /// The app was told a navigation failed because its WebContent process ended (`WKErrorDomain Code=2`,
+    /// `WKErrorWebContentProcessTerminated`), and nothing else in the input tells of that end: no pid, and whether it
+    /// was killed or crashed is unknown.
+    case terminatedDuringNavigation = "terminated-during-navigation"
     /// The GPU process, not WebContent.
     case gpuProcessCrash = "gpu-process-crash"
     /// The host app itself crashed: not a WebContent incident, but the view went with it.
@@ -22,7 +26,7 @@ public enum IncidentKind: String, CaseIterable, Sendable {
     public var isReplayable: Bool {
         switch self {
         case .killedBeforeRender, .killedAfterRender, .goneWhenRaised, .killed, .crash: true
-        case .launchFailed, .gpuProcessCrash, .hostAppCrash: false
+        case .launchFailed, .gpuProcessCrash, .hostAppCrash, .terminatedDuringNavigation: false
         }
     }
 

@@ -34,9 +34,10 @@ public func signalName(_ signal: Int32) -> String {
     return names[signal] ?? "signal \(signal)"
 }
 
-/// Why a worker ended, as WebKit names why it ended a WebContent process (`ProcessTerminationReason`, in WebKit's
-/// Source/WebKit/Shared/ProcessTerminationReason.h), for the reasons that apply here; and Chromium's names for two
-/// kills WebKit cannot tell from a crash (`base::TerminationStatus` in base/process/kill.h).
+/// Why a worker ended, as WebKit names why it ended a WebContent process: all 14 of its `ProcessTerminationReason`s
+/// (Source/WebKit/Shared/ProcessTerminationReason.h, named by `processTerminationReasonToString`), the last six
+/// WebKit's alone; and Chromium's names for two kills WebKit cannot tell from a crash (`base::TerminationStatus` in
+/// base/process/kill.h).
 public enum TerminationReason: String, Sendable, CaseIterable {
     /// Over the policy's memory limit, which the supervisor enforces from /proc.
     case exceededMemoryLimit = "exceeded-memory-limit"
@@ -52,6 +53,16 @@ public enum TerminationReason: String, Sendable, CaseIterable {
     case exceededProcessCountLimit = "exceeded-process-count-limit"
     /// Its page went to another process: WebKit's, read in device logs; never ours.
     case navigationSwap = "navigation-swap"
+    /// WebKit's other processes asked for it to end (an invalid IPC message to the network, GPU or model process);
+    /// WebKit's alone, read in device logs.
+    case requestedByNetworkProcess = "requested-by-network-process"
+    case requestedByGPUProcess = "requested-by-gpu-process"
+    case requestedByModelProcess = "requested-by-model-process"
+    /// The GPU or model process crashed too often, and WebKit ended the pages that used it.
+    case gpuProcessCrashedTooManyTimes = "gpu-process-crashed-too-many-times"
+    case modelProcessCrashedTooManyTimes = "model-process-crashed-too-many-times"
+    /// A site-isolated iframe's process crashed: the page's main frame lives on.
+    case nonMainFrameWebContentProcessCrash = "non-main-frame-web-content-process-crash"
     /// Chromium's `TERMINATION_STATUS_OOM_PROTECTED`: killed for memory while in the foreground band.
     case oomProtected = "oom-protected"
     /// Chromium's `TERMINATION_STATUS_EVICTED_FOR_MEMORY`: killed for memory (our Jetsam, an injected fault standing
@@ -69,6 +80,12 @@ public enum TerminationReason: String, Sendable, CaseIterable {
         case .crash, .oomProtected, .evictedForMemory: WebKitWording.crash.description
         case .exceededProcessCountLimit: "ExceededProcessCountLimit"
         case .navigationSwap: "NavigationSwap"
+        case .requestedByNetworkProcess: "RequestedByNetworkProcess"
+        case .requestedByGPUProcess: "RequestedByGPUProcess"
+        case .requestedByModelProcess: "RequestedByModelProcess"
+        case .gpuProcessCrashedTooManyTimes: "GPUProcessCrashedTooManyTimes"
+        case .modelProcessCrashedTooManyTimes: "ModelProcessCrashedTooManyTimes"
+        case .nonMainFrameWebContentProcessCrash: "NonMainFrameWebContentProcessCrash"
         }
     }
 
@@ -78,7 +95,10 @@ public enum TerminationReason: String, Sendable, CaseIterable {
         case .exceededMemoryLimit: .exceededMemoryLimit
         case .exceededCPULimit: .exceededCPULimit
         case .requestedByClient, .idleExit, .navigationSwap: .requestedByClient
-        case .unresponsive, .crash, .exceededProcessCountLimit, .oomProtected, .evictedForMemory: .crash
+        case .unresponsive, .crash, .exceededProcessCountLimit, .oomProtected, .evictedForMemory, .requestedByNetworkProcess,
+            .requestedByGPUProcess, .requestedByModelProcess, .nonMainFrameWebContentProcessCrash:
+            .crash
+        case .gpuProcessCrashedTooManyTimes, .modelProcessCrashedTooManyTimes: .exceededSharedProcessCrashLimit
         }
     }
 }

@@ -135,7 +135,8 @@ import Vocabulary
             "2025-03-02 10:11:20.000000+0100 MyApp[4100:99001] [Process] 0x1 - [pageProxyID=5, webPageID=6, PID=4107] WebPageProxy::processDidTerminate: (pid 4107), reason 4")
         let report = try analyze(alone)
         #expect(report.summaryOfIncidents == ["4107 crash possible"])
-        #expect(report.incidents.first?.detail == "reason 4, undecoded")
+        #expect(report.incidents.first?.detail
+            == "reason=4, undecoded (NavigationSwap up to WebKit 612, Unresponsive from WebKit 621; the input names no iOS version)")
     }
 
     @Test func aCrashReportedWithItsSignal() throws {

@@ -40,6 +40,8 @@ package struct Classifier {
     package var host = HostContext()
     /// RunningBoard's "does not exist" errors that no ProcessAssertion line claimed.
     package var unattributed: [Stamp] = []
+    /// The WebKit the device ran, and where the input says so: whose numbering `reason=<number>` is read in.
+    package var webKit: (major: Int, source: String)?
 
     private func on(_ rule: Rule) -> Bool { !disabled.contains(rule) }
 
@@ -56,7 +58,7 @@ package struct Classifier {
             return incident(t, .launchFailed, .confirmed, .launchFailed, end: failed, "failed to launch")
         }
         // A foreground raise says the most (a hidden tab's process fails its background assertion first).
-        let raise = t.failures.first { $0.role == .foreground && counts($0) } ?? t.failures.first(where: counts)
+        let raise = t.failures.first { $0.role == .foreground && counts($0, of: t) } ?? t.failures.first { counts($0, of: t) }
         let ends = [raise?.stamp, t.termination, t.killed, t.crashed?.stamp, t.reported?.stamp].compactMap { $0 }
         guard let end = ends.min(by: { $0.before($1) }), !expected(t, end: end, raise: raise) else { return nil }
         if let reported = t.reported, !reported.isKill {
@@ -77,7 +79,7 @@ package struct Classifier {
     private func expected(_ t: Timeline, end: Stamp, raise: Timeline.Failure?) -> Bool {
         if on(.teardown) {
             if let mark = t.teardown ?? t.cached, !end.before(mark) { return true }
-            if t.cause?.isTeardown == true { return true }
+            if t.cause?.isTeardown == true || t.reported?.isWebKitKill == true { return true }
         }
         if on(.watchdogAssertion), let mark = t.watchdog, !end.before(mark) { return true }
         if on(.hostQuit), host.quit(near: end) { return true }
@@ -99,7 +101,7 @@ package struct Classifier {
             // Only "does not exist" or a report of its kill says the process is gone; an ambiguous error counts only
             // with its rule off.
             let gone = raise.error?.targetGone == true || t.reported?.isKill == true
-            let confidence: Incident.Confidence = gone ? .confirmed : .possible
+            let confidence: Incident.Confidence = gone ? .confirmed : raise.error?.notRunning == true ? .likely : .possible
             return incident(t, .killedBeforeRender, confidence, .raiseFailedAfterLaunch, end: raise.stamp,
                             "foreground raise failed\(after) after launch" + (t.killedBy.map { "; \($0)" } ?? ""))
         }
@@ -146,14 +148,36 @@ package struct Classifier {
                             "\(what), then gone (\(errorText(raise.error)))")
         }
         switch t.termination == nil ? nil : t.cause {
-        case .crash?: return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash")
-        case .numeric?: return incident(t, .crash, .possible, .reportedCrash, end: end, t.causeNumber.map { "reason \($0), undecoded" } ?? "a reason not decoded")
+        case .crash?: return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash" + numbering(t))
+        case .named(.nonMainFrameWebContentProcessCrash)?:
+            return incident(t, .crash, .likely, .reportedCrash, end: end, "an iframe's process crashed; the page's main frame lives on")
+        case .numeric?: return incident(t, .crash, .possible, .reportedCrash, end: end, undecoded(t.causeNumber))
         default: return nil
         }
     }
 
-    /// A failure that says the target was gone when WebKit asked for an assertion on it.
-    private func counts(_ failure: Timeline.Failure) -> Bool {
+    /// How a reason written as a number was read: ` (reason=3 in WebKit 612's numbering, iOS 15.2 in a report)`.
+    private func numbering(_ t: Timeline) -> String {
+        guard let number = t.causeNumber else { return "" }
+        return " (reason=\(number)" + (webKit.map { " in WebKit \($0.major)'s numbering, \($0.source))" } ?? ")")
+    }
+
+    /// A number no known WebKit version decodes: what it means in the oldest and newest numbering.
+    private func undecoded(_ number: Int?) -> String {
+        guard let number else { return "a reason not decoded" }
+        let meanings = [(612, "up to WebKit 612"), (621, "from WebKit 621")].compactMap { major, when in
+            WebKitRelease.reason(number: number, webKit: major).map { "\($0.webKitName) \(when)" }
+        }
+        let version = webKit.map { "WebKit \($0.major)'s numbering is not known" } ?? "the input names no iOS version"
+        return "reason=\(number), undecoded (\(meanings.isEmpty ? "no WebKit names it" : meanings.joined(separator: ", ")); \(version))"
+    }
+
+    /// A failure that says the target was gone when WebKit asked for an assertion on it. On macOS RunningBoard says
+    /// `RBSServiceErrorDomain Code=1 "target is not running or doesn't have entitlement …"` instead: ambiguous alone
+    /// (an app without the entitlement gets it for every assertion), the race's macOS form when the process's end
+    /// is logged within the burst.
+    private func counts(_ failure: Timeline.Failure, of t: Timeline) -> Bool {
+        if failure.error?.notRunning == true, let end = t.end, Stamp.near(end, failure.stamp, .burst) { return true }
         if failure.role == .watchdog, on(.watchdogAssertion) { return false }
         if on(.otherProcess), failure.process == .gpu || failure.process == .network { return false }
         guard let error = failure.error else { return !on(.ambiguousError) }
@@ -204,7 +228,7 @@ package struct Classifier {
             switch kind {
             case .killedBeforeRender, .launchFailed: .blankView
             case .gpuProcessCrash: .none
-            case .goneWhenRaised, .killed: .unknown
+            case .goneWhenRaised, .killed, .terminatedDuringNavigation: .unknown
             case .hostAppCrash: .appClosed
             case .killedAfterRender, .crash:
                 t.gaveUp != nil ? .blankView : t.callback != nil ? .reload

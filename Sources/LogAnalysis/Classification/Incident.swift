@@ -103,6 +103,8 @@ extension IncidentKind {
             "none needed: WebKit relaunches the GPU process"
         case .hostAppCrash:
             "relaunching the app; the crash is the app's own"
+        case .terminatedDuringNavigation:
+            "loading again on the failed navigation, which launches a new process; a reload has no committed page"
         }
     }
 }
@@ -132,6 +134,8 @@ public enum Rule: String, CaseIterable, Sendable {
     case crashReport = "crash-report"
     case jetsamReport = "jetsam-report"
     case hostAppCrashReport = "host-app-crash-report"
+    /// The app logged WebKit's error for a navigation whose process ended (`WKErrorDomain Code=2`).
+    case navigationError = "navigation-error"
 
     /// Quiet: WebKit was already tearing the process down, or had parked it in its process cache.
     case teardown = "quiet-teardown"

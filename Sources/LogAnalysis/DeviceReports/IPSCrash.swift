@@ -87,7 +87,7 @@ package struct CrashFields {
             event: .crashed(exception: exception, signal: signal, termination: words.isEmpty ? nil : words.joined(separator: ", ")),
             pid: pid, name: name, path: path, responsible: ReportFact.host(responsible: responsible, parent: parent),
             coalition: coalition, time: time?.micros, zoneSeconds: time?.zoneSeconds, line: lines.line(at: cited),
-            text: lines.text(at: cited))
+            text: lines.text(at: cited), os: metadata.os)
     }
 
     private enum Key {

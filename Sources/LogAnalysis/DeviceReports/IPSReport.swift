@@ -13,6 +13,8 @@ package enum IPSReport {
         package var bugType: Int?
         package var time: String?
         package var name: String?
+        /// `iPhone OS 18.1 (22B83)`: which WebKit the device ran.
+        package var os: String?
     }
 
     package static func read(_ bytes: [UInt8]) -> DiagnosticReport.Reading {
@@ -26,6 +28,8 @@ package enum IPSReport {
                     metadata.bugType = reader.integer()
                 } else if reader.key(key, is: Key.timestamp) {
                     metadata.time = reader.string()
+                } else if reader.key(key, is: Key.osVersion) {
+                    metadata.os = reader.string()
                 } else if reader.key(key, is: Key.appName) || (reader.key(key, is: Key.name) && metadata.name == nil) {
                     metadata.name = reader.string()
                 }
@@ -67,6 +71,7 @@ package enum IPSReport {
     private enum Key {
         package static let timestamp = bytes("timestamp")
         package static let appName = bytes("app_name")
+        package static let osVersion = bytes("os_version")
         package static let name = bytes("name")
     }
 }

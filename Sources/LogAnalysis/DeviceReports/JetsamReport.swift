@@ -48,7 +48,7 @@ package struct JetsamFields {
                 event: .jetsamKilled(reason: reason, pages: entry.pages, pageSize: pageSize), pid: pid,
                 name: name, path: nil, responsible: (nil, nil), coalition: entry.coalition,
                 time: time?.micros, zoneSeconds: time?.zoneSeconds, line: lines.line(at: entry.reasonAt),
-                text: lines.text(at: entry.reasonAt))
+                text: lines.text(at: entry.reasonAt), os: metadata.os)
         }
     }
 

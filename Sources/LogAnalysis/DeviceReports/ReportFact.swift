@@ -29,6 +29,8 @@ package struct ReportFact {
     /// The report's line that says it (1-based), and that line's text, for the evidence a person is shown.
     package var line: Int
     package var text: String
+    /// The device's OS as the report names it (`iPhone OS 15.4.1 (19E258)`), when it does.
+    package var os: String? = nil
 
     /// A WebKit content process: `com.apple.WebKit.WebContent`, perhaps with a suffix such as `.Extension`.
     package var isWebContent: Bool { name.contains("WebContent") }

@@ -80,7 +80,8 @@ package struct ReportedDeath {
     package var stamp: Stamp
 
     /// `killed by Jetsam (per-process-limit, 2,210 pages = 34.5 MiB)`, `crashed: EXC_BAD_ACCESS (SIGSEGV)`, `killed:
-    /// EXC_CRASH (SIGKILL), per its crash report; RunningBoard's reason: RUNNINGBOARD 0xdead10cc`.
+    /// EXC_CRASH (SIGKILL), per its crash report; its termination reason: RUNNINGBOARD 0xdead10cc: held a file or
+    /// database lock while suspended`.
     package var words: String {
         switch event {
         case .crashed(let exception, let signal, let termination):
@@ -90,8 +91,7 @@ package struct ReportedDeath {
             }
             var text = "killed: " + (what.isEmpty ? "SIGKILL" : what) + ", per its crash report"
             if let termination {
-                text += termination.uppercased().contains("RUNNINGBOARD") ? "; RunningBoard's reason: " : "; its reason: "
-                text += termination
+                text += "; its termination reason: " + (ReportedTermination(termination)?.words ?? termination)
             }
             return text
         case .jetsamKilled(let reason, let pages, let pageSize):
@@ -116,9 +116,18 @@ package struct ReportedDeath {
     package var isKill: Bool {
         switch event {
         case .jetsamKilled: return true
-        case .crashed(let exception, let signal, _):
-            return [signal, exception].contains { $0.map(Self.namesSIGKILL) == true }
+        case .crashed(let exception, let signal, let termination):
+            if [signal, exception].contains(where: { $0.map(Self.namesSIGKILL) == true }) { return true }
+            // A fault's own signal (SIGSEGV, SIGABRT) is a crash, whatever else the report says.
+            if signal != nil { return false }
+            return termination.flatMap(ReportedTermination.init)?.isKill == true
         }
+    }
+
+    /// WebKit's UI process killed it (the WEBKIT namespace): WebKit's own teardown, neither a crash nor an outside kill.
+    package var isWebKitKill: Bool {
+        guard case .crashed(_, _, let termination?) = event else { return false }
+        return ReportedTermination(termination)?.isWebKitKill == true
     }
 
     /// `SIGKILL`, or older reports' `Termination Signal: Killed: 9`.

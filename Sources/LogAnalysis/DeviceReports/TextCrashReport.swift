@@ -101,6 +101,7 @@ package enum TextCrashReport {
         package var exception: String?
         package var signal: String?
         package var termination: String?
+        package var os: String?
         package var citedAt: Int?
 
         package mutating func take(_ field: Field, _ bytes: [UInt8], _ value: Range<Int>, at lineStart: Int) {
@@ -129,6 +130,8 @@ package enum TextCrashReport {
                 if citedAt == nil { citedAt = lineStart }
             case .terminationSignal:
                 if signal == nil { signal = text }
+            case .osVersion:
+                os = text
             default:
                 break
             }
@@ -140,7 +143,8 @@ package enum TextCrashReport {
             return ReportFact(
                 event: .crashed(exception: exception, signal: signal, termination: termination), pid: pid, name: name,
                 path: path, responsible: ReportFact.host(responsible: responsible, parent: parent), coalition: coalition,
-                time: time?.micros, zoneSeconds: time?.zoneSeconds, line: lines.line(at: cited), text: lines.text(at: cited))
+                time: time?.micros, zoneSeconds: time?.zoneSeconds, line: lines.line(at: cited), text: lines.text(at: cited),
+                os: os)
         }
     }
 

@@ -61,6 +61,10 @@ public final class InputReader {
     /// keeps, in time order, as `log show --style ndjson` would print them. What could not be read is said in `notes`.
     public func read(_ archive: LogArchive) throws(SystemError) {
         let (entries, strings) = archive.entries(keep: LogArchive.analysisKeeps)
+        // The device's build says which WebKit it ran, for reasons its log wrote as numbers.
+        if let header = entries.headers.first(where: { $0.hardwareModel.hasPrefix("iP") }) {
+            analyzer.noteOS("iOS (\(header.build))", from: archive.name)
+        }
         let lines = EntryLines(entries)
         try analyzer.read(lines, name: archive.name)
         // What was passed over was read as far as telling whose it is: the file is a log read, not a stranger.

@@ -58,6 +58,8 @@ package struct Observation {
         /// The app's own termination delegate (`webViewWebContentProcessDidTerminate`) logged: the callback fired
         /// for a process that just died. The line names no pid (`DelegateAttribution` finds it).
         case appCallback
+        /// The app was told a navigation failed because the WebContent process ended (`WKErrorDomain Code=2`).
+        case navigationTerminated
         /// That line says the app called `reload()` (Swift) or `[webView reload]` (Objective-C) there.
         case appReload
         /// runningboardd set its jetsam priority or calculated its role (`runningBoard`); a role's line names the
@@ -134,6 +136,9 @@ package struct AssertionError: Equatable {
     package var code: Int?
     package var reason: Reason
 
+    /// macOS's `RBSServiceErrorDomain Code=1 "target is not running or doesn't have entitlement …"`.
+    package var notRunning: Bool { domain == .service && code == 1 && reason == .notRunning }
+
     /// The target had already exited when the assertion was asked for.
     package var targetGone: Bool {
         reason == .doesNotExist && (domain == .assertion && code != 3 || domain == .other && code == nil)
@@ -158,10 +163,14 @@ package enum TerminationCause: Equatable, CustomStringConvertible {
 
     static let crash = TerminationCause.named(.crash)
 
-    /// WebKit ended the process itself, or the system ended it for being one too many: not a kill or a crash.
+    /// WebKit ended the process itself (for the app, a swap, idleness, a hang, another of its processes' request, or
+    /// a shared process's crashes), or for being one too many: not a kill or a crash.
     package var isTeardown: Bool {
         guard case .named(let reason) = self else { return false }
-        return [.requestedByClient, .navigationSwap, .idleExit, .unresponsive, .exceededProcessCountLimit].contains(reason)
+        return [
+            .requestedByClient, .navigationSwap, .idleExit, .unresponsive, .exceededProcessCountLimit, .requestedByNetworkProcess,
+            .requestedByGPUProcess, .requestedByModelProcess, .gpuProcessCrashedTooManyTimes, .modelProcessCrashedTooManyTimes,
+        ].contains(reason)
     }
 
     /// Over a limit WebKit enforces itself: memory or CPU.
@@ -183,7 +192,7 @@ package enum Marker {
     package static let relevant = Sys.Needles(relevantWords)
     private static let relevantWords = [
         "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
-        "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring",
+        "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring", "WKErrorDomain",
     ].map { Array($0.utf8) }
 
     /// What the scanner looks for: the relevant words, what makes a line a record of our own logs (whose every

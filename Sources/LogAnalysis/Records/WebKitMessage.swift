@@ -142,7 +142,11 @@ package enum WebKitMessage {
 
     /// The kernel's memorystatus, forwarded WebContent lines, the app's own lifecycle, the app's termination.
     private static func other(_ m: Span<UInt8>, _ out: inout [Observation]) {
-        if m.contains(M.terminationDelegate) {
+        if m.contains(M.wkErrorDomain) && m.number(after: M.codeEquals) == 2 || m.contains(M.webContentProcessTerminated) {
+            // WebKit's error for a navigation whose process ended (`WKErrorWebContentProcessTerminated`, 2), as the
+            // app logs it, or as a plugin names it (webview_flutter's `webContentProcessTerminated`).
+            out.append(Observation(.navigationTerminated, pid: nil))
+        } else if m.contains(M.terminationDelegate) {
             // The app's own line from its WKNavigationDelegate method; it says what the app did there: a call of
             // reload, not the letters anywhere ("not reloading").
             out.append(Observation(.appCallback, pid: nil))
@@ -288,6 +292,8 @@ enum Words {
     package static let role = bytes(W.role)
     package static let pageProxyID = bytes(W.pageProxyID)
     package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
+    package static let wkErrorDomain = bytes("WKErrorDomain")
+    package static let webContentProcessTerminated = bytes("webContentProcessTerminated")
     package static let reloadCalls = [bytes("reload()"), bytes("reload]")]
     package static let terminatingWith = bytes("Terminating with description")
     package static let explanation = bytes("explanation:")

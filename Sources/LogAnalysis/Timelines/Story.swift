@@ -107,6 +107,7 @@ extension Observation {
         case .unobserved: return "its death was not delivered"
         case .appReload: return "the app reloaded the view"
         case .appCallback: return "the app's termination delegate was called"
+        case .navigationTerminated: return "a navigation failed: its WebContent process ended"
         case .role: return "RunningBoard: \(runningBoard?.words ?? "?")"
         case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
         }
