@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -43,6 +44,8 @@ __attribute__((constructor)) static void sv_syscall_faults_from_environment(void
 }
 
 int sv_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int sv_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC); }
 
 int sv_eventfd(int nonblocking) { return eventfd(0, EFD_CLOEXEC | (nonblocking ? EFD_NONBLOCK : 0)); }
 

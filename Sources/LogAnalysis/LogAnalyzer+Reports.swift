@@ -103,7 +103,9 @@ extension LogAnalyzer {
                             "a navigation failed: its WebContent process ended (WKErrorDomain 2); no pid, no cause")
             default:
                 if told { continue }
-                incident = (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
+                incident = classifier.jetsamSnapshot(near: stamp)
+                    ? (.killed, .likely, .jetsamSnapshot, .unknown, "ended as the kernel took a jetsam snapshot; the line names no pid")
+                    : (.crash, .likely, .reportedCrash, .none, "reported as a crash; the line names no pid")
             }
             report.add(Incident(
                 pid: nil, kind: incident.0, confidence: incident.1, rule: incident.2, seen: incident.3, detail: incident.4,
@@ -120,6 +122,45 @@ extension Observation {
             true
         default:
             false
+        }
+    }
+}
+
+extension LogAnalyzer {
+    /// A process listing taken after an incident says whether its process was still alive: one listed alive was not
+    /// gone, and an incident that rests on its seeming gone (a failed raise, a vanishing) and is not confirmed is
+    /// withdrawn, with a note; one not listed was gone by then, which its detail says. The WebContent processes alive
+    /// are said too.
+    private static let seemingGone: Set<Rule> = [
+        .raiseFailedAfterLaunch, .unpairedErrorAfterLaunch, .raiseFailedLaunchUnseen, .raiseFailedNotForeground, .vanishedAfterUse,
+    ]
+
+    func checkAgainstListings() {
+        for (name, listing) in listings {
+            var withdrawn: [String] = []
+            report.incidents.removeAll { incident in
+                guard let pid = incident.pid, incident.kind.isReplayable,
+                    listing.captured.map({ capture in incident.lastSeen.time.map { $0 <= capture } ?? true }) ?? true
+                else { return false }
+                if let row = listing.webContent.first(where: { $0.pid == pid }), incident.confidence != .confirmed,
+                    Self.seemingGone.contains(incident.rule)
+                {
+                    withdrawn.append("\(ProcessListing.words(row)), \(incident.kind.rawValue)")
+                    return true
+                }
+                return false
+            }
+            for index in report.incidents.indices {
+                guard let pid = report.incidents[index].pid, report.incidents[index].kind.isReplayable, !listing.pids.contains(pid),
+                    listing.captured.map({ capture in report.incidents[index].lastSeen.time.map { $0 <= capture } ?? true }) ?? true
+                else { continue }
+                report.incidents[index].detail += "; gone by capture (\(visible(String(name.split(separator: "/").last ?? ""))))"
+            }
+            let alive = listing.webContent.prefix(5).map(ProcessListing.words).joined(separator: ", ")
+                + (listing.webContent.count > 5 ? ", and \(listing.webContent.count - 5) more" : "")
+            readingNotes.append("\(visible(name)): \(listing.webContent.count) WebContent "
+                + (listing.webContent.count == 1 ? "process" : "processes") + " alive at capture" + (alive.isEmpty ? "" : ": " + alive)
+                + (withdrawn.isEmpty ? "" : "; withdrawn, as alive: " + withdrawn.joined(separator: "; ")))
         }
     }
 }

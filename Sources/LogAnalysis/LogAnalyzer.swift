@@ -50,6 +50,10 @@ public final class LogAnalyzer {
     /// Observations that name no pid: a GPU process exit, a launch that failed before it had a pid, iOS 14's
     /// `WebProcessProxy didClose (web process crash)`.
     var pidless: [(kind: Observation.Kind, evidence: Evidence)] = []
+    /// What the user should know of the inputs as read: a report with no process, what a process listing shows.
+    package var readingNotes: [String] = []
+    /// The process listings read (`ps.txt`), by file.
+    var listings: [(name: String, listing: ProcessListing)] = []
     var ordinal = 0
     private var observations: [Observation] = []
     private var assembler = RecordAssembler()
@@ -71,11 +75,25 @@ public final class LogAnalyzer {
         let file = report.files.count
         report.files.append(name)
         report.placed.append(0)
+        if let build = SysdiagnoseName.parse(name)?.build, name.contains("iPhone-OS") || name.contains("iPad") {
+            noteOS("iOS (\(build))", from: "the sysdiagnose's name")
+        }
         var source = try ReplaySource(source, limit: DiagnosticReport.headLimit)
         if let shape = DiagnosticReport.shape(of: source.head) {
             let reading = try DiagnosticReport.read(&source, as: shape)
             add(reading.facts, file: file)
-            if reading.understood {
+            if let note = reading.note { readingNotes.append("\(visible(name)): \(note)") }
+            if var listing = reading.listing {
+                listing.captured = SysdiagnoseName.parse(name)?.time
+                listings.append((name, listing))
+            }
+            // Read, and said: a text report that lost the lines naming its process.
+            let headless = shape == .text && reading.facts.isEmpty
+            if headless {
+                readingNotes.append("\(visible(name)): a crash report that names no process and pid (its header lines "
+                    + "are missing): nothing in it can be joined to a process")
+            }
+            if reading.understood || headless {
                 report.formatLines[reading.format, default: 0] += reading.lines
                 report.placed[file] = reading.lines
             } else {
@@ -122,6 +140,7 @@ public final class LogAnalyzer {
         report.reportFactsDropped = facts.dropped
         concludeReports()
         concludePidless()
+        checkAgainstListings()
         report.incidents.sort { $0.firstSeen.ordinal < $1.firstSeen.ordinal }
         // An error no incident explains says some process was gone, whatever else the input names.
         report.unexplainedErrors = pairing.unattributed.count { error in
@@ -173,7 +192,7 @@ public final class LogAnalyzer {
             if case .assumed = envelope.zone { report.assumedZones[file] = options.zone }
             envelope.withMessage(in: text) { WebKitMessage.observe($0, into: &observations) }
             if let pid = envelope.hostPID {
-                if let process = envelope.process, text.extracting(process).contains(Marker.webContent) {
+                if let process = envelope.process, Marker.namesWebContent(text.extracting(process)) {
                     observations.append(Observation(.alive, pid: Int(pid), process: .webContent))
                 } else if observations.contains(where: \.speaksForHost) {
                     classifier.host.pids.insert(pid)
@@ -214,6 +233,8 @@ public final class LogAnalyzer {
         case .hostQuit, .appBackground, .appForeground:
             if o.kind == .hostQuit, let pid = o.pid, !classifier.host.pids.contains(pid) { return }
             classifier.host.note(o.kind, at: stamp)
+        case .jetsamSnapshot:
+            if classifier.jetsamSnapshots.count < HostContext.limit { classifier.jetsamSnapshots.append(stamp) }
         case .hostIdentity:
             if let pid = o.pid { classifier.host.pids.insert(pid) }
         case .role:

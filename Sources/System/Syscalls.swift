@@ -85,6 +85,15 @@ public enum Sys {
         return Pipe(read: FileDescriptor(fds[0]), write: FileDescriptor(fds[1]))
     }
 
+    /// A file in memory that no path names, holding `bytes`, its offset back at 0: for a program that rereads its input
+    /// from the start (gzip), fed bytes that are not in a file of their own.
+    package static func memoryFile(named name: String, holding bytes: [UInt8]) throws(SystemError) -> FileDescriptor {
+        let fd = FileDescriptor(try retrying("memfd_create") { sv_memfd(name) })
+        try write(bytes[...], to: fd.rawValue, at: 0)
+        try seek(fd.rawValue, to: 0)
+        return fd
+    }
+
     /// `fd` at the lowest free number at or above `minimum`: itself if it is there already, else a copy there, the
     /// original closed.
     package static func raise(_ fd: consuming FileDescriptor, above minimum: Int32) throws(SystemError) -> FileDescriptor {

@@ -193,7 +193,11 @@ enum AnalyzeCommand {
     ) throws -> AnalysisReport {
         let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, zone: zone, replay: replay))
         try inputs.read(into: analyzer, progress: progress)
-        return analyzer.finish()
+        let said = analyzer.readingNotes.count
+        let report = analyzer.finish()
+        // What a process listing says of the incidents is known only once they are.
+        for note in analyzer.readingNotes.dropFirst(said) { printError("supervisor: warning: \(note)") }
+        return report
     }
 }
 

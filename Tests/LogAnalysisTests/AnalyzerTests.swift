@@ -20,6 +20,7 @@ import Vocabulary
         ("console", Fixture.consoleApp, .consoleApp, 6, 0),
         ("syslog", Fixture.syslog, .syslog, 6, 1),
         ("flutter", Fixture.flutter, .flutter, 10, 1),
+        ("pymobiledevice3", Fixture.pymobiledevice3, .xcode, 6, 1),
         ("nserror", Fixture.nsError, .xcode, 9, 0),
     ])
     func findsTheKillBeforeRender(name: String, text: String, format: LogFormat, lines: Int, skipped: Int) throws {

@@ -29,15 +29,21 @@ extension BesideOthers {
             return bands
         }
 
-        @Test func aRacedRunsLogarchiveTellsWhatItsTextTells() throws {
+        /// A raced run of 40 loads in 3 views with Jetsam on, its event log `run.jsonl` and iOS log beside it.
+        static func racedRun(race: String, seed: Int) throws -> (folder: TemporaryFolder, log: String) {
             let content = try TemporaryFolder(["a.html": page("A"), "b.html": page("B", render: "memory=24MB")])
             let folder = try TemporaryFolder([:])
             let log = folder.path + "/run.jsonl"
             let run = try runSupervisor([
-                "run", "--loads", "40", "--views", "3", "--hidden", "1", "--inject-race", "1/8", "--jetsam=budget=60",
-                "--content", content.path, "--seed", "7", "--log", log, "--log-format", "ios",
+                "run", "--loads", "40", "--views", "3", "--hidden", "1", "--inject-race", race, "--jetsam=budget=60",
+                "--content", content.path, "--seed", "\(seed)", "--log", log, "--log-format", "ios",
             ])
             try #require(run.status == 0, "\(run.stderr)")
+            return (folder, log)
+        }
+
+        @Test func aRacedRunsLogarchiveTellsWhatItsTextTells() throws {
+            let (folder, log) = try Self.racedRun(race: "1/8", seed: 7)
             let text = try String(contentsOfFile: log + ".ios.log", encoding: .utf8)
             let archive = folder.path + "/system_logs.logarchive"
             let written = try IOSLogArchive.write(text, to: archive)

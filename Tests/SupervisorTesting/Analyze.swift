@@ -8,16 +8,26 @@ import Testing
 func analyze(
     _ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil, replay: Bool = false
 ) throws -> AnalysisReport {
+    try analyzeNoting(files, disabled: disabled, story: story, replay: replay).report
+}
+
+/// The same, with the notes the reading leaves (a listing's processes, a report with no process).
+func analyzeNoting(
+    _ files: [(String, [UInt8])], disabled: Set<Rule> = [], story: Int32? = nil, replay: Bool = false
+) throws -> (report: AnalysisReport, notes: [String]) {
     let folder = try TemporaryFolder([:])
     let analyzer = LogAnalyzer(LogAnalyzer.Options(story: story, disabled: disabled, replay: replay))
     for (name, bytes) in files {
         let path = folder.path + "/" + name
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         try analyzer.read(fd, name: name)
     }
-    return analyzer.finish()
+    let report = analyzer.finish()
+    return (report, analyzer.readingNotes)
 }
 
 func analyze(_ text: String, disabled: Set<Rule> = [], story: Int32? = nil) throws -> AnalysisReport {

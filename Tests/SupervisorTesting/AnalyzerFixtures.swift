@@ -56,6 +56,19 @@ enum Fixture {
 
         """#
 
+    /// `pymobiledevice3 syslog live` (a capture without a Mac): the host's local time with no zone, whole seconds
+    /// without a fraction, `process{sender image}[pid]`, an empty image's `{}`, upper-case levels.
+    static let pymobiledevice3 = #"""
+        2025-03-02 10:11:12.120000 MyApp{WebKit}[4100] <NOTICE>: 0x10a2b3c40 - [PID=4107] WebProcessProxy::didFinishLaunching:
+        2025-03-02 10:11:12.120100 MyApp{WebKit}[4100] <NOTICE>: 0x10a2b3c40 - ProcessAssertion::acquireSync Successfully took RBS assertion 'WebProcess Background Assertion' for process with PID=4107
+        2025-03-02 10:11:12 SpringBoard{}[58] <NOTICE>: [com.example.MyApp] Scene update
+        2025-03-02 10:11:12.124000 MyApp{RunningBoardServices}[4100] <ERROR>: Error acquiring assertion: <Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}>
+        2025-03-02 10:11:12.124300 MyApp{WebKit}[4100] <ERROR>: 0x10a2b3c40 - ProcessAssertion: Failed to acquire RBS assertion 'WebProcess Foreground Assertion' for process with PID=4107, error: Error Domain=RBSAssertionErrorDomain Code=2 "Specified target process does not exist" UserInfo={NSLocalizedFailureReason=Specified target process does not exist}
+        2025-03-02 10:11:12.400000 MyApp{WebKit}[4100] <NOTICE>: 0x10a2b3c40 - [PID=4107] WebProcessProxy::didClose: (web process 0 crash)
+        2025-03-02 10:11:12.400100 runningboardd{RunningBoard}[33] <NOTICE>: [xpcservice<com.apple.WebKit.WebContent([app<application.com.example.MyApp>:4100])(501)>:4107] termination reported by launchd (2, 9, 9)
+
+        """#
+
     /// flutter -v's device relay, hard-wrapped at a fixed width inside words: inside the assertion's name and inside
     /// "does not exist", which these lines say only once. A tool line and a `flutter:` line in between.
     static let flutter = #"""

@@ -47,6 +47,9 @@ int sv_eventfd(int nonblocking);
 /// pipe2 with O_CLOEXEC; Swift cannot see pipe2 without _GNU_SOURCE.
 int sv_pipe_cloexec(int fds[2]);
 
+/// An anonymous file in memory (memfd_create(2), close-on-exec): a regular file no path names.
+int sv_memfd(const char *name);
+
 int sv_pidfd_open(pid_t pid);
 int sv_pidfd_send_signal(int pidfd, int sig);
 

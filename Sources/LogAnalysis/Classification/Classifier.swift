@@ -40,6 +40,8 @@ package struct Classifier {
     package var host = HostContext()
     /// RunningBoard's "does not exist" errors that no ProcessAssertion line claimed.
     package var unattributed: [Stamp] = []
+    /// When iOS 9–10's kernel took a jetsam snapshot: a kill then, of a process it does not name.
+    package var jetsamSnapshots: [Stamp] = []
     /// The WebKit the device ran, and where the input says so: whose numbering `reason=<number>` is read in.
     package var webKit: (major: Int, source: String)?
 
@@ -147,6 +149,10 @@ package struct Classifier {
             return incident(t, .killedAfterRender, .likely, .vanishedAfterUse, end: end,
                             "\(what), then gone (\(errorText(raise.error)))")
         }
+        if t.termination != nil, t.cause.map({ $0.isTeardown || $0.limit != nil }) != true, jetsamSnapshot(near: end) {
+            return incident(t, used ? .killedAfterRender : .killed, .likely, .jetsamSnapshot, end: end,
+                            "ended as the kernel took a jetsam snapshot")
+        }
         switch t.termination == nil ? nil : t.cause {
         case .crash?: return incident(t, .crash, .likely, .reportedCrash, end: end, "reported as a crash" + numbering(t))
         case .named(.nonMainFrameWebContentProcessCrash)?:
@@ -155,6 +161,8 @@ package struct Classifier {
         default: return nil
         }
     }
+
+    package func jetsamSnapshot(near stamp: Stamp) -> Bool { jetsamSnapshots.contains { Stamp.near($0, stamp, .burst) } }
 
     /// How a reason written as a number was read: ` (reason=3 in WebKit 612's numbering, iOS 15.2 in a report)`.
     private func numbering(_ t: Timeline) -> String {

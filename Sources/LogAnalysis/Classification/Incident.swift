@@ -136,6 +136,8 @@ public enum Rule: String, CaseIterable, Sendable {
     case hostAppCrashReport = "host-app-crash-report"
     /// The app logged WebKit's error for a navigation whose process ended (`WKErrorDomain Code=2`).
     case navigationError = "navigation-error"
+    /// iOS 9–10's kernel took a jetsam snapshot as the process ended.
+    case jetsamSnapshot = "jetsam-snapshot"
 
     /// Quiet: WebKit was already tearing the process down, or had parked it in its process cache.
     case teardown = "quiet-teardown"

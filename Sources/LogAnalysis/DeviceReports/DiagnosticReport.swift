@@ -18,6 +18,10 @@ package enum DiagnosticReport {
         case ips
         /// The text form: `.crash`, Console's "Translated Report", an iOS 14 `.ips` body pasted alone.
         case text
+        /// A sysdiagnose's `ps.txt`.
+        case processListing
+        /// A sysdiagnose's `summaries/crashes_and_spins.log`.
+        case collectionSummary
     }
 
     /// What one report gave.
@@ -25,6 +29,9 @@ package enum DiagnosticReport {
         /// `crash-report`, `jetsam-report` or `diagnostic-report`: what the report's lines are counted as.
         package var format: LogFormat
         package var facts: [ReportFact] = []
+        package var listing: ProcessListing?
+        /// What the user should know of it, beside facts.
+        package var note: String?
         /// Entries of a JetsamEvent report without `reason`: processes that were alive when it was taken.
         package var aliveProcesses = 0
         package var lines = 0
@@ -36,7 +43,7 @@ package enum DiagnosticReport {
         /// or of a kind that tells nothing the analyzer uses. A crash or JetsamEvent report that names no process
         /// (its metadata line alone, from a cut-short archive) places no line, nor does a part of one.
         package var understood: Bool {
-            !facts.isEmpty || (!cutShort && (aliveProcesses > 0 || format == .diagnosticReport))
+            !facts.isEmpty || listing != nil || (!cutShort && (aliveProcesses > 0 || format == .diagnosticReport))
         }
     }
 
@@ -45,9 +52,12 @@ package enum DiagnosticReport {
     /// Whether `head`, a file's first bytes, begins a report: an object on the first line naming `bug_type`, a lone
     /// `{` opening an object whose top level names it, or the fields of a text crash report near the top.
     package static func shape(of head: [UInt8]) -> Shape? {
+        if let unquoted = unquoted(head) { return shape(of: unquoted) }
+        if ProcessListing.looksLike(head) { return .processListing }
+        if CrashCollectionSummary.looksLike(head) { return .collectionSummary }
         let start = contentStart(of: head)
         if start < head.count, head[start] == 123, bugType(in: head, from: start) != nil { return .ips }
-        return TextCrashReport.looksLike(head) ? .text : nil
+        return TextCrashReport.looksLike(head) || TextCrashReport.looksHeadless(head) ? .text : nil
     }
 
     /// Where the text starts, past a byte-order mark and blank space.
@@ -108,11 +118,38 @@ package enum DiagnosticReport {
         return reading
     }
 
+    /// A report quoted in an e-mail reply, every line behind `> ` (or `>`, at one level or more): its lines
+    /// without the quoting, as many as before. Nil unless the first line that is not blank is quoted.
+    package static func unquoted(_ bytes: [UInt8]) -> [UInt8]? {
+        let start = contentStart(of: bytes)
+        guard start < bytes.count, bytes[start] == 62 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var atLineStart = true
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            if atLineStart, byte == 62 {
+                if i < bytes.count, bytes[i] == 32 { i += 1 }
+                continue
+            }
+            atLineStart = byte == 10
+            out.append(byte)
+        }
+        return out
+    }
+
     /// The facts in a whole report (or as much of it as there is).
     package static func parse(_ bytes: [UInt8], as shape: Shape) -> Reading {
+        if let unquoted = unquoted(bytes) { return parse(unquoted, as: shape) }
         switch shape {
         case .text:
             return Reading(format: .crashReport, facts: TextCrashReport.facts(in: bytes, from: 0))
+        case .processListing:
+            return Reading(format: .processListing, listing: ProcessListing(bytes))
+        case .collectionSummary:
+            return Reading(format: .diagnosticReport, note: CrashCollectionSummary.note(bytes))
         case .ips:
             return IPSReport.read(bytes)
         }

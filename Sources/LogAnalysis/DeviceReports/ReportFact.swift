@@ -32,8 +32,9 @@ package struct ReportFact {
     /// The device's OS as the report names it (`iPhone OS 15.4.1 (19E258)`), when it does.
     package var os: String? = nil
 
-    /// A WebKit content process: `com.apple.WebKit.WebContent`, perhaps with a suffix such as `.Extension`.
-    package var isWebContent: Bool { name.contains("WebContent") }
+    /// A WebKit content process: `com.apple.WebKit.WebContent`, perhaps with a suffix such as `.Extension`, or WebKit2's
+    /// `WebProcess` (`com.apple.WebProcess`, OS X 10.8 and before).
+    package var isWebContent: Bool { Marker.namesWebContent(Array(name.utf8).span) }
 }
 
 extension ReportFact {

@@ -37,9 +37,9 @@ package enum TextCrashReport {
     package static let headerFields = 60
     private static let processLabel = bytes("Process:")
 
-    /// Whether `head` starts a text crash report: its first line (after Console's "Translated Report" banner) a
-    /// field of a report, a `Process: name [pid]` line near the top, and at least two other fields around it. A log
-    /// that quotes a report further down is a log.
+    /// Whether `head` starts a text crash report: its first line (after Console's "Translated Report" banner, and a
+    /// few lines of an e-mail's prose) a field of a report, a `Process: name [pid]` line near the top, and at least
+    /// two other fields around it. A log that quotes a report further down is a log.
     package static func looksLike(_ head: [UInt8]) -> Bool {
         guard head.span.contains(processLabel), let first = firstLine(of: head) else { return false }
         var seen = Set<Field>()
@@ -56,17 +56,52 @@ package enum TextCrashReport {
         return startsWithField && process && seen.count >= 3
     }
 
-    /// Where the first line that is not blank, a rule of dashes or the "Translated Report" banner starts.
+    /// Whether `head` is a text crash report that lost its header lines: no `Process:` line, but it starts with a
+    /// field of a report and has at least two of those only a report has (the exception, the termination).
+    package static func looksHeadless(_ head: [UInt8]) -> Bool {
+        guard !head.span.contains(processLabel), let first = firstLine(of: head) else { return false }
+        var seen = Set<Field>()
+        var startsWithField = false
+        var fields = 0
+        forEachField(in: head, from: first) { field, _, lineStart in
+            if fields == 0 { startsWithField = lineStart == first }
+            fields += 1
+            if [.exceptionType, .terminationReason, .terminationSignal, .crashedThread].contains(field) { seen.insert(field) }
+            return fields < headerFields
+        }
+        return startsWithField && seen.count >= 2
+    }
+
+    /// Where the first line that is not blank, a rule of dashes, the "Translated Report" banner or one of the first
+    /// `proseLines` lines of prose (no field, no log record: "Here is the crash:") starts.
     private static func firstLine(of head: [UInt8]) -> Int? {
         var start = 0
+        var prose = 0
         while start < head.count {
             let end = DiagnosticReport.firstNewline(in: head, from: start)
             let line = head[start..<end].drop { $0 == 32 || $0 == 9 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
             let decoration = line.allSatisfy { $0 == 45 || $0 == 13 } || line.starts(with: banner)
-            if !decoration { return start }
+            if !decoration {
+                guard prose < proseLines, field(of: Array(line)) == nil, Envelope.shape(of: Array(line).span) == .bare else {
+                    return start
+                }
+                prose += 1
+            }
             start = end + 1
         }
         return nil
+    }
+
+    private static let proseLines = 8
+
+    /// The field `line` is a line of, if any.
+    private static func field(of line: [UInt8]) -> Field? {
+        var found: Field?
+        forEachField(in: line + [10], from: 0) { field, _, _ in
+            found = field
+            return false
+        }
+        return found
     }
 
     private static let banner = bytes("Translated Report")

@@ -38,7 +38,7 @@ struct InputNotes {
     /// Tars read from a pipe that hold a `.logarchive`.
     var logArchives = Tally()
     var binary = Tally()
-    /// gzip-compressed members of an archive: one gzip at a time is read, so these are named, not read.
+    /// gzip-compressed members of an archive not read: no gzip on PATH, or one past the size a member is held to.
     var compressedMembers = Tally()
     var hiddenMembers = Tally()
     var links = Tally()
@@ -63,7 +63,8 @@ struct InputNotes {
         }
         if !compressedMembers.isEmpty {
             messages.append("not read: \(compressedMembers.counted("gzip-compressed member")) inside an archive ("
-                + compressedMembers.listed + "); unpack the archive and analyze its folder to read them")
+                + compressedMembers.listed + "), with no gzip on PATH or past \(LogArchive.fileLimit >> 20) MB; unpack "
+                + "the archive and analyze its folder to read them")
         }
         if !hiddenMembers.isEmpty {
             messages.append("not read: \(hiddenMembers.counted("hidden member")) of an archive (a name starting "

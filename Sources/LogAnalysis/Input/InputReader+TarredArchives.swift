@@ -50,13 +50,18 @@ extension InputReader {
 
     /// The current member whole, up to `LogArchive.fileLimit` bytes (a longer one is cut there).
     static func whole<S: ByteSource>(_ archive: TarReader<S>) throws(SystemError) -> [UInt8] {
+        try upToLimit { (bytes, from) throws(SystemError) in try archive.readMember(into: &bytes, from: from) }
+    }
+
+    /// What `read` gives until it gives nothing, up to `LogArchive.fileLimit` bytes.
+    static func upToLimit(_ read: (inout [UInt8], Int) throws(SystemError) -> Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: 1 << 16)
         var count = 0
         while count < LogArchive.fileLimit {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, LogArchive.fileLimit - count)) }
-            let read = try archive.readMember(into: &bytes, from: count)
-            if read == 0 { break }
-            count += read
+            let n = try read(&bytes, count)
+            if n == 0 { break }
+            count += n
         }
         bytes.removeSubrange(count...)
         return bytes

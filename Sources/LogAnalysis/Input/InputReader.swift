@@ -91,7 +91,7 @@ public final class InputReader {
     var tarred = TarredLogArchives()
 
     /// What the user should know about the reading, one message each: what was passed over, what was damaged.
-    public var notes: [String] { archiveNotes + found.messages }
+    public var notes: [String] { archiveNotes + analyzer.readingNotes + found.messages }
 
     // MARK: - Inside a file
 
@@ -123,7 +123,7 @@ public final class InputReader {
                 if entry.cut { found.cutNames.add(memberName) }
                 let member = try ReplaySource(TarMember(archive: archive), limit: DiagnosticReport.headLimit)
                 if member.head.starts(with: [0x1F, 0x8B]) {
-                    found.compressedMembers.add(memberName)
+                    try readCompressed(member, name: memberName, tick: tick)
                 } else {
                     try readText(member, name: memberName, passingOverBinary: true, tick: tick)
                 }
@@ -131,6 +131,19 @@ public final class InputReader {
             }
         }
         if archive.damaged { found.damaged.add(name) }
+    }
+
+    /// A gzip member of an archive (a sysdiagnose's `.gz` logs and reports): held in memory up to
+    /// `LogArchive.fileLimit`, handed to gzip as a file in memory, and read unpacked as any file.
+    private func readCompressed<S: ByteSource>(_ member: ReplaySource<S>, name: String, tick: @escaping () -> Void) throws(SystemError) {
+        guard let gzip = Sys.executable(named: "gzip") else { return found.compressedMembers.add(name) }
+        var member = member
+        let bytes = try Self.upToLimit { (bytes, from) throws(SystemError) in try member.read(into: &bytes, from: from) }
+        guard bytes.count < LogArchive.fileLimit else { return found.compressedMembers.add(name) }
+        let file = try Sys.memoryFile(named: "member", holding: bytes)
+        let unpacked = try GzipSource(file: file.rawValue, gzip: gzip)
+        try readText(try ReplaySource(unpacked, limit: DiagnosticReport.headLimit), name: name, passingOverBinary: true, tick: tick)
+        if unpacked.outcome == .failed { found.damaged.add(name) }
     }
 
     private func readText<S: ByteSource>(

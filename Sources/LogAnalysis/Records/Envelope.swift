@@ -171,7 +171,7 @@ package struct Envelope {
             readProcess(line, from: i, into: &envelope)
         case .consoleApp:
             readConsole(line, from: i, into: &envelope, day: &day, assuming: zone)
-        case .messageOnly, .eventLog, .jetsamLog, .crashReport, .jetsamReport, .diagnosticReport:
+        case .messageOnly, .eventLog, .jetsamLog, .crashReport, .jetsamReport, .diagnosticReport, .processListing:
             envelope.message = i
         }
         return envelope
@@ -210,6 +210,8 @@ package struct Envelope {
         envelope.thread = thread
         var end = open
         while end > start, line.byte(end - 1) == 32 { end -= 1 }
+        // pymobiledevice3 writes the sender image after the name: `MyApp{WebKit}[4100]`.
+        if line.byte(end - 1) == 125, let brace = line.index(of: 123, from: start, to: end) { end = brace }
         envelope.process = start..<end
         var i = line.skipping(32, from: close + 1)
         if line.byte(i) == 58 { i = line.skipping(32, from: i + 1) }

@@ -38,6 +38,8 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case jetsamReport = "jetsam-report"
     /// Another of Apple's diagnostic reports (`.ips`): recognised, and saying nothing the analyzer uses.
     case diagnosticReport = "diagnostic-report"
+    /// A sysdiagnose's `ps.txt`: the processes alive at capture.
+    case processListing = "ps-listing"
 
     package var index: Int {
         switch self {
@@ -57,6 +59,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .crashReport: 13
         case .jetsamReport: 14
         case .diagnosticReport: 15
+        case .processListing: 16
         }
     }
 }

@@ -60,6 +60,8 @@ package struct Observation {
         case appCallback
         /// The app was told a navigation failed because the WebContent process ended (`WKErrorDomain Code=2`).
         case navigationTerminated
+        /// iOS 9–10's kernel took a jetsam snapshot: a kill now, of a process the line does not name.
+        case jetsamSnapshot
         /// That line says the app called `reload()` (Swift) or `[webView reload]` (Objective-C) there.
         case appReload
         /// runningboardd set its jetsam priority or calculated its role (`runningBoard`); a role's line names the
@@ -193,6 +195,7 @@ package enum Marker {
     private static let relevantWords = [
         "Proxy", "Assertion", "RBS", "Throttler", "Terminat", "WebContent", "WP[", "WebProcessCache", "WebKit",
         "EnterBackground", "EnterForeground", "BecomeActive", "[app", "Error acquiring", "WKErrorDomain",
+        "termination snapshot", "now terminated", "WebProcess[", "WebProcess(",
     ].map { Array($0.utf8) }
 
     /// What the scanner looks for: the relevant words, what makes a line a record of our own logs (whose every
@@ -204,6 +207,13 @@ package enum Marker {
     private static let flutterTimings = ["[+", "[ ", "[ms]"].map { Array($0.utf8) }
 
     package static let webContent = bytes("WebContent")
+    private static let webProcess = bytes("WebProcess")
+
+    /// A process name of WebKit's content process: `com.apple.WebKit.WebContent`, or WebKit2's `WebProcess` (OS X
+    /// 10.8 and before, `com.apple.WebProcess`).
+    package static func namesWebContent(_ name: Span<UInt8>) -> Bool {
+        name.contains(webContent) || name.count >= webProcess.count && name.matches(webProcess, at: name.count - webProcess.count)
+    }
     package static let jsonEvent = bytes(#""event":"#)
     package static let jetsamKill = bytes(#""jetsam-kill""#)
     package static let deviceLog = bytes("[DEVICE LOG]")

@@ -146,6 +146,13 @@ package enum WebKitMessage {
             // WebKit's error for a navigation whose process ended (`WKErrorWebContentProcessTerminated`, 2), as the
             // app logs it, or as a plugin names it (webview_flutter's `webContentProcessTerminated`).
             out.append(Observation(.navigationTerminated, pid: nil))
+        } else if m.contains(M.terminationSnapshot) {
+            // iOS 9–10's kernel, `jetsam: kernel termination snapshot being created`: Jetsam killed now, naming no one.
+            out.append(Observation(.jetsamSnapshot, pid: nil))
+        } else if m.contains(M.nowTerminated), m.contains(Marker.webContent) || m.contains(M.webProcessOpen) {
+            // iOS 9–10, `process com.apple.WebKit.WebContent[4107] is now terminated`: an end, its cause unsaid.
+            let pid = m.number(after: M.webContentOpen) ?? m.number(after: M.webProcessOpen)
+            out.append(Observation(.terminated, pid: pid, process: .webContent))
         } else if m.contains(M.terminationDelegate) {
             // The app's own line from its WKNavigationDelegate method; it says what the app did there: a call of
             // reload, not the letters anywhere ("not reloading").
@@ -293,6 +300,11 @@ enum Words {
     package static let pageProxyID = bytes(W.pageProxyID)
     package static let terminationDelegate = bytes("webViewWebContentProcessDidTerminate")
     package static let wkErrorDomain = bytes("WKErrorDomain")
+    package static let terminationSnapshot = bytes("termination snapshot")
+    package static let nowTerminated = bytes("is now terminated")
+    package static let webContentOpen = bytes("WebContent[")
+    /// WebKit2's name for its content process on OS X 10.8 and before (`Identifier: com.apple.WebProcess`).
+    package static let webProcessOpen = bytes("WebProcess[")
     package static let webContentProcessTerminated = bytes("webContentProcessTerminated")
     package static let reloadCalls = [bytes("reload()"), bytes("reload]")]
     package static let terminatingWith = bytes("Terminating with description")

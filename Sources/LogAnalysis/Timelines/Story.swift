@@ -108,6 +108,7 @@ extension Observation {
         case .appReload: return "the app reloaded the view"
         case .appCallback: return "the app's termination delegate was called"
         case .navigationTerminated: return "a navigation failed: its WebContent process ended"
+        case .jetsamSnapshot: return "the kernel took a jetsam snapshot"
         case .role: return "RunningBoard: \(runningBoard?.words ?? "?")"
         case .appBackground, .appForeground, .hostQuit, .identity, .hostIdentity: return "\(kind)"
         }

@@ -62,7 +62,7 @@ extension LogFormat {
         switch self {
         case .xcode, .consoleApp, .flutter, .logShow, .logShowSyslog, .logShowNDJSON, .logShowJSON: true
         case .messageOnly, .syslog, .logShowCompact, .eventLog, .jetsamLog, .unifiedLog, .crashReport, .jetsamReport,
-            .diagnosticReport: false
+            .diagnosticReport, .processListing: false
         }
     }
 }
