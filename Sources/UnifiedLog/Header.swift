@@ -10,6 +10,9 @@ public struct TraceHeader: Sendable {
     public let build: String
     public let hardwareModel: String
     public let timeZonePath: String
+    /// The boot's clock from the archive's timesync files, when they name this file's boot: entries' times come from
+    /// it rather than the header's.
+    public internal(set) var clock: Timesync.Boot?
 
     init(_ bytes: [UInt8], _ chunk: Chunk) throws(ChunkFailure) {
         let data = chunk.data
@@ -29,9 +32,11 @@ public struct TraceHeader: Sendable {
         timeZonePath = ByteReader.cString(bytes, at: base + 176, within: (base + 176)..<(base + 224)) ?? ""
     }
 
-    /// Nanoseconds since 1970 of continuous time `ticks`: the header's wall clock plus the ticks in nanoseconds, as
-    /// libyal's reader computes it when no timesync file matches the boot.
+    /// Nanoseconds since 1970 of continuous time `ticks`: from the boot's timesync records when there are some, else
+    /// the header's wall clock plus the ticks in nanoseconds, as libyal's reader computes it when no timesync file
+    /// matches the boot.
     public func wallNanoseconds(_ ticks: UInt64) -> Int {
+        if let clock { return clock.wallNanoseconds(ticks) }
         let (high, low) = ticks.multipliedFullWidth(by: UInt64(numerator))
         // Past what 64 bits of nanoseconds hold (over 500 years of ticks): damage, kept at the far end.
         guard high < UInt64(denominator) else { return Int.max }

@@ -37,6 +37,7 @@ public final class MergedEntries: Sequence, IteratorProtocol {
     private var decoded = 0
     private var heap = EntryHeap()
     private let strings: FormatStrings?
+    private let timesync: Timesync
     private let keep: ((EntryWriter) -> Bool)?
 
     /// What could not be read, by file name: a file, a chunk.
@@ -51,8 +52,9 @@ public final class MergedEntries: Sequence, IteratorProtocol {
     /// Each file's header, in the order the files were given: the device's build and model.
     public var headers: [TraceHeader] { files.map(\.header) }
 
-    public init(_ inputs: [Input], strings: FormatStrings?, keep: ((EntryWriter) -> Bool)?) {
+    public init(_ inputs: [Input], strings: FormatStrings?, timesync: Timesync = Timesync(), keep: ((EntryWriter) -> Bool)?) {
         self.strings = strings
+        self.timesync = timesync
         self.keep = keep
         for input in inputs { index(input) }
         pending.sort { ($0.start, $0.file, $0.data.lowerBound) < ($1.start, $1.file, $1.data.lowerBound) }
@@ -90,7 +92,11 @@ public final class MergedEntries: Sequence, IteratorProtocol {
                 switch Chunk.Tag(rawValue: preamble.u32(0)) {
                 case .header? where file == nil:
                     let (bytes, header) = try chunk()
-                    do throws(ChunkFailure) { file = File(input: input, header: try TraceHeader(bytes, header), reading: Reading(strings: strings, keep: keep)) } catch {
+                    do throws(ChunkFailure) {
+                        var read = try TraceHeader(bytes, header)
+                        read.clock = timesync.boots[read.bootUUID]
+                        file = File(input: input, header: read, reading: Reading(strings: strings, keep: keep))
+                    } catch {
                         throw placed(error)
                     }
                 case .catalog? where file != nil:

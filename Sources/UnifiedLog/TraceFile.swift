@@ -37,13 +37,18 @@ public struct TraceFile: Sendable {
     public private(set) var unformatted = 0
 
     /// Reads `bytes`, a whole tracev3 file. Messages are made with the format strings of `strings` (none without
-    /// it), and only for the log entries `keep` keeps; the rest are passed over before their arguments are read.
-    public init(_ bytes: [UInt8], strings: FormatStrings? = nil, keep: ((EntryWriter) -> Bool)? = nil) throws(ChunkFailure) {
+    /// it), and only for the log entries `keep` keeps; the rest are passed over before their arguments are read. Times
+    /// come from `timesync` when it knows the file's boot.
+    public init(
+        _ bytes: [UInt8], strings: FormatStrings? = nil, timesync: Timesync = Timesync(), keep: ((EntryWriter) -> Bool)? = nil
+    ) throws(ChunkFailure) {
         let (chunks, walkFailure) = Chunk.walk(bytes)
         guard let first = chunks.first, first.kind == .header else {
             throw walkFailure ?? ChunkFailure(offset: 0, reason: "no header chunk: not a tracev3 file")
         }
-        header = try TraceHeader(bytes, first)
+        var header = try TraceHeader(bytes, first)
+        header.clock = timesync.boots[header.bootUUID]
+        self.header = header
         var catalog: Catalog?
         var reading = Reading(strings: strings, keep: keep)
         for chunk in chunks.dropFirst() {

@@ -19,9 +19,9 @@ public struct ArchiveReading {
 
 extension ArchiveReading {
     /// Reads one tracev3 file, `name` in the notes, into the reading.
-    mutating func add(_ bytes: [UInt8], name: String, strings: FormatStrings, keep: ((EntryWriter) -> Bool)?) {
+    mutating func add(_ bytes: [UInt8], name: String, strings: FormatStrings, timesync: Timesync, keep: ((EntryWriter) -> Bool)?) {
         let trace: TraceFile
-        do throws(ChunkFailure) { trace = try TraceFile(bytes, strings: strings, keep: keep) } catch {
+        do throws(ChunkFailure) { trace = try TraceFile(bytes, strings: strings, timesync: timesync, keep: keep) } catch {
             return notes.append("\(visible(name)): not read: \(error.reason) (at byte \(error.offset))")
         }
         for failure in trace.failures {
@@ -60,7 +60,17 @@ extension LogArchive {
                 return try Sys.read(file.fd, count: range.count, at: range.lowerBound)
             })
         }
-        return (MergedEntries(inputs, strings: strings, keep: keep), strings)
+        return (MergedEntries(inputs, strings: strings, timesync: timesync(), keep: keep), strings)
+    }
+
+    /// The boots' clocks, from the root's `timesync/*.timesync` files (none when there is no such folder).
+    func timesync() -> Timesync {
+        var timesync = Timesync()
+        guard let root, let names = try? Sys.directoryEntries(root + "/timesync") else { return timesync }
+        for name in names.sorted() where name.hasSuffix(".timesync") && !name.hasPrefix("._") {
+            if let bytes = try? InputFile(root + "/timesync/" + name).readAll(limit: Self.fileLimit) { timesync.add(bytes) }
+        }
+        return timesync
     }
 
     /// What went wrong in reading `entries` (after they were all read), one note each: a file or chunk not read, the

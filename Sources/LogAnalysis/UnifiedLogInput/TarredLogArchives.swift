@@ -14,6 +14,8 @@ final class TarredLogArchives {
         var strings: [String: [UInt8]] = [:]
         /// Strings files met before anything needed them.
         var passed: Set<String> = []
+        /// The boots' clocks (`timesync/*.timesync`), small and all read in the first pass.
+        var timesync = Timesync()
     }
 
     /// By the archive's folder within the tar.
@@ -50,6 +52,8 @@ final class TarredLogArchives {
         if relative.hasSuffix(".tracev3"), relative.split(separator: "/").last?.hasPrefix("._") == false {
             archive.traces += 1
             archive.needed.formUnion(TraceFile.stringsFiles(try read()))
+        } else if relative.hasPrefix("timesync/"), relative.hasSuffix(".timesync"), !relative.contains("/._") {
+            archive.timesync.add(try read())
         } else if let path = Self.stringsPath(relative) {
             if archive.needed.contains(path) { archive.strings[path] = try read() } else { archive.passed.insert(path) }
         }
@@ -73,7 +77,8 @@ final class TarredLogArchives {
         else { return }
         let strings = formats[folder] ?? FormatStrings { archive.strings[$0] }
         formats[folder] = strings
-        readings[folder, default: ArchiveReading()].add(try read(), name: name, strings: strings, keep: LogArchive.analysisKeeps)
+        readings[folder, default: ArchiveReading()].add(
+            try read(), name: name, strings: strings, timesync: archive.timesync, keep: LogArchive.analysisKeeps)
     }
 
     /// Each archive read, in the order met: its name and its reading.
