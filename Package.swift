@@ -103,6 +103,7 @@ let package = Package(
         .executable(name: "WebContent", targets: ["WebContent"]),
         .executable(name: "WebContentPortable", targets: ["WebContentPortable"]),
         .executable(name: "Jetsam", targets: ["Jetsam"]),
+        .executable(name: "Holder", targets: ["Holder"]),
     ],
     targets: [
         /// The supervisor's system calls that Swift cannot make itself: posix_spawn of a recipe given as data, pidfds,
@@ -179,8 +180,8 @@ let package = Package(
             name: "supervisor",
             dependencies: [
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
-                "Replay", "Charts", "Bench", "WebContent", "WebContentPortable", "Jetsam", "FoundationProbe", "Vocabulary",
-                "UnifiedLog",
+                "Replay", "Charts", "Bench", "WebContent", "WebContentPortable", "Jetsam", "Holder", "FoundationProbe",
+                "Vocabulary", "UnifiedLog",
             ]),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
@@ -206,6 +207,9 @@ let package = Package(
             linkerSettings: staticExecutable
         ),
         .executableTarget(name: "Jetsam", dependencies: ["CShim", "ProcFS", "Killer", "Vocabulary"], path: "Workers/Jetsam", linkerSettings: staticExecutable),
+        /// Keeps the workers it spawns alive across the supervisor's death for a lease, and no longer (issue 34: the
+        /// supervisor's side, adoption, is still to come).
+        .executableTarget(name: "Holder", dependencies: ["CShim", "Vocabulary"], path: "Workers/Holder", linkerSettings: staticExecutable),
         /// What the tests share: the process gate and its tiers, the built binaries, runs of the simulated world,
         /// fixtures. A test target, so it may see what the modules keep internal, and no release build compiles it.
         .testTarget(

@@ -47,6 +47,18 @@ int sv_eventfd(int nonblocking);
 /// pipe2 with O_CLOEXEC; Swift cannot see pipe2 without _GNU_SOURCE.
 int sv_pipe_cloexec(int fds[2]);
 
+/// The most descriptors one message passes (SCM_RIGHTS).
+#define SV_MAX_PASSED_FDS 8
+
+/// socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC): messages kept whole, in order.
+int sv_socketpair_seqpacket(int fds[2]);
+/// sendmsg of `bytes` with `count` descriptors (at most SV_MAX_PASSED_FDS) passed as SCM_RIGHTS; MSG_NOSIGNAL.
+ssize_t sv_send_with_fds(int socket, const void *bytes, size_t length, const int *fds, int count);
+/// recvmsg into `bytes`, the descriptors passed into `fds` (room for SV_MAX_PASSED_FDS, close-on-exec), their number
+/// in `*count`; `*truncated` is 1 if the message or its descriptors were cut short. Returns the bytes, 0 at the end,
+/// or -1 with errno.
+ssize_t sv_receive_with_fds(int socket, void *bytes, size_t capacity, int *fds, int *count, int *truncated);
+
 /// An anonymous file in memory (memfd_create(2), close-on-exec): a regular file no path names.
 int sv_memfd(const char *name);
 

@@ -1,0 +1,50 @@
+#define _GNU_SOURCE
+#include "CShim.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int sv_socketpair_seqpacket(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }
+
+ssize_t sv_send_with_fds(int socket, const void *bytes, size_t length, const int *fds, int count) {
+    if (count < 0 || count > SV_MAX_PASSED_FDS) { errno = EINVAL; return -1; }
+    char control[CMSG_SPACE(sizeof(int) * SV_MAX_PASSED_FDS)];
+    memset(control, 0, sizeof control);
+    struct iovec iov = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (count > 0) {
+        message.msg_control = control;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * (size_t)count);
+    }
+    return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+ssize_t sv_receive_with_fds(int socket, void *bytes, size_t capacity, int *fds, int *count, int *truncated) {
+    char control[CMSG_SPACE(sizeof(int) * SV_MAX_PASSED_FDS)];
+    struct iovec iov = { .iov_base = bytes, .iov_len = capacity };
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control };
+    *count = 0;
+    *truncated = 0;
+    ssize_t received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (received < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        for (int i = 0; i < n; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(header) + sizeof(int) * (size_t)i, sizeof fd);
+            /* Never more than the caller has room for: any beyond are closed, not leaked. */
+            if (*count < SV_MAX_PASSED_FDS) fds[(*count)++] = fd; else close(fd);
+        }
+    }
+    /* A message cut short (MSG_TRUNC) or whose descriptors did not all fit (MSG_CTRUNC, the kernel closed the rest). */
+    if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) *truncated = 1;
+    return received;
+}

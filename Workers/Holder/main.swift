@@ -1,0 +1,154 @@
+import CShim
+import Glibc
+import Vocabulary
+
+/// Holder: keeps a run's workers alive across the supervisor's death, for a lease, and never longer (issue 34).
+///
+/// It is the workers' parent (and a subreaper, so nothing they start escapes it): the supervisor asks it to spawn
+/// each worker, over a SOCK_SEQPACKET socket on fd 3, and gets back the worker's pidfd and channel ends (SCM_RIGHTS)
+/// while the holder keeps its own copies, so a worker's channel stays open when the supervisor dies. When the socket
+/// ends (the supervisor died or let go), the lease runs; when it runs out, every worker still held is SIGKILLed
+/// through its pidfd and reaped, and the holder exits. The workers die with the holder (their parent-death signal),
+/// so nothing is ever orphaned.
+///
+///   Holder --lease-ms N
+///
+/// A request is one message of NUL-separated fields: `spawn`, the program's path, the number of arguments, the
+/// arguments, then the environment's entries. The answer is `spawned` and the pid, with the pidfd, the worker's
+/// input (to write), its output and its standard error (to read) passed; or `failed` and an errno.
+
+func fail(_ message: String) -> Never {
+    _ = message.withCString { write(2, $0, strlen($0)) }
+    _ = write(2, "\n", 1)
+    exit(64)
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+var leaseNanoseconds = 0
+while let name = arguments.popFirst() {
+    guard name == "--lease-ms", let value = arguments.popFirst(), let ms = Int(value), (1...600_000).contains(ms) else {
+        fail("usage: Holder --lease-ms N (1 to 600000)")
+    }
+    leaseNanoseconds = ms * 1_000_000
+}
+guard leaseNanoseconds > 0 else { fail("usage: Holder --lease-ms N (1 to 600000)") }
+
+let supervisorFD: Int32 = 3
+_ = sv_set_child_subreaper()
+var blocked = sigset_t()
+sigemptyset(&blocked)
+sigaddset(&blocked, SIGCHLD)
+sigprocmask(SIG_BLOCK, &blocked, nil)
+let childEnded = signalfd(-1, &blocked, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+guard childEnded >= 0, null >= 0 else { fail("Holder: cannot set up: errno \(errno)") }
+
+/// A worker held: its pid, its pidfd, and the holder's copies of its channel and error ends.
+struct Held {
+    let pid: Int32
+    let pidfd: Int32
+    let ends: [Int32]
+}
+var held: [Int32: Held] = [:]
+
+func monotonic() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return now.tv_sec * 1_000_000_000 + now.tv_nsec
+}
+
+/// Reaps every child that ended, closing what was held of it.
+@MainActor func reap() {
+    while true {
+        let pid = waitpid(-1, nil, WNOHANG)
+        guard pid > 0 else { return }
+        if let gone = held.removeValue(forKey: pid) { ([gone.pidfd] + gone.ends).forEach { _ = close($0) } }
+    }
+}
+
+/// An end of a pipe above 4, where mapping the child's 0 to 4 cannot clobber it.
+func aboveChannel(_ fd: Int32) -> Int32 {
+    guard fd <= 4 else { return fd }
+    let raised = fcntl(fd, F_DUPFD_CLOEXEC, 5)
+    close(fd)
+    return raised
+}
+
+/// Spawns the worker a request names and answers with its descriptors, keeping copies.
+@MainActor func spawn(_ fields: [String]) {
+    func answer(_ words: String, _ fds: [Int32] = []) {
+        let bytes = Array(words.utf8)
+        _ = bytes.withUnsafeBytes { raw in fds.withUnsafeBufferPointer { sv_send_with_fds(supervisorFD, raw.baseAddress, raw.count, $0.baseAddress, Int32($0.count)) } }
+    }
+    guard fields.count >= 3, let count = Int(fields[2]), count >= 0, fields.count >= 3 + count else {
+        return answer(HolderWords.failed + "\0\(EINVAL)")
+    }
+    var pipes: [Int32] = []
+    for _ in 0..<3 {
+        var ends: [Int32] = [-1, -1]
+        guard sv_pipe_cloexec(&ends) == 0 else {
+            pipes.forEach { _ = close($0) }
+            return answer(HolderWords.failed + "\0\(errno)")
+        }
+        pipes += ends
+    }
+    // To the worker, from it, its errors: the child's ends raised above its channel's numbers.
+    let (childIn, parentOut, parentIn, childOut, errorsIn, childErrors) =
+        (aboveChannel(pipes[0]), pipes[1], pipes[2], aboveChannel(pipes[3]), pipes[4], aboveChannel(pipes[5]))
+    let table = [
+        sv_child_fd(target: 0, source: null, path: nil, flags: 0, mode: 0), sv_child_fd(target: 1, source: null, path: nil, flags: 0, mode: 0),
+        sv_child_fd(target: 2, source: childErrors, path: nil, flags: 0, mode: 0),
+        sv_child_fd(target: SV_CHANNEL_IN_FD, source: childIn, path: nil, flags: 0, mode: 0),
+        sv_child_fd(target: SV_CHANNEL_OUT_FD, source: childOut, path: nil, flags: 0, mode: 0),
+    ]
+    let argv = ([fields[1]] + fields[3..<(3 + count)]).map { strdup($0) } + [nil]
+    let envp = fields[(3 + count)...].map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    var pidfd: Int32 = -1
+    let rc = sv_spawn(fields[1], argv, envp, table, Int32(table.count), 1, &pid, &pidfd)
+    [childIn, childOut, childErrors].forEach { _ = close($0) }
+    guard rc == 0 else {
+        [parentOut, parentIn, errorsIn].forEach { _ = close($0) }
+        return answer(HolderWords.failed + "\0\(rc)")
+    }
+    held[pid] = Held(pid: pid, pidfd: pidfd, ends: [parentOut, parentIn, errorsIn])
+    answer(HolderWords.spawned + "\0\(pid)", [pidfd, parentOut, parentIn, errorsIn])
+}
+
+var leaseEnds: Int?
+var buffer = [UInt8](repeating: 0, count: 64 << 10)
+while true {
+    if let ends = leaseEnds, monotonic() >= ends { break }
+    var ready = [pollfd(fd: childEnded, events: Int16(POLLIN), revents: 0)]
+    if leaseEnds == nil { ready.append(pollfd(fd: supervisorFD, events: Int16(POLLIN), revents: 0)) }
+    let timeout = leaseEnds.map { Int32(max(0, ($0 - monotonic() + 999_999) / 1_000_000)) } ?? -1
+    guard poll(&ready, nfds_t(ready.count), timeout) >= 0 || errno == EINTR else { break }
+    if ready[0].revents != 0 {
+        var info = signalfd_siginfo()
+        while withUnsafeMutableBytes(of: &info, { read(childEnded, $0.baseAddress, $0.count) }) > 0 {}
+        reap()
+    }
+    guard ready.count > 1, ready[1].revents != 0 else { continue }
+    var fds = [Int32](repeating: -1, count: Int(SV_MAX_PASSED_FDS))
+    var passed: Int32 = 0
+    var truncated: Int32 = 0
+    let received = buffer.withUnsafeMutableBytes { raw in
+        fds.withUnsafeMutableBufferPointer { sv_receive_with_fds(supervisorFD, raw.baseAddress, raw.count, $0.baseAddress, &passed, &truncated) }
+    }
+    // Nothing is taken from the supervisor: anything it passed is closed.
+    fds.prefix(Int(passed)).forEach { _ = close($0) }
+    if received < 0, errno == EINTR || errno == EAGAIN { continue }
+    guard received > 0 else {
+        // The supervisor is gone, or let go: the lease runs from now.
+        close(supervisorFD)
+        leaseEnds = monotonic() + leaseNanoseconds
+        continue
+    }
+    let fields = buffer[..<received].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    if fields.first == HolderWords.spawn, truncated == 0 { spawn(fields) }
+}
+// The lease ran out: every worker still held dies, and is reaped, before the holder goes.
+for worker in held.values { _ = sv_pidfd_send_signal(worker.pidfd, SIGKILL) }
+for worker in held.values { _ = waitpid(worker.pid, nil, 0) }
+exit(0)
