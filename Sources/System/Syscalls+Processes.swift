@@ -28,6 +28,15 @@ extension Sys {
         return code == sv_cld_exited() ? .code(Int(status)) : .signal(Int(status))
     }
 
+    /// How the process `pidfd` names ended, read by a holder of the pidfd that is not its parent once its parent has
+    /// reaped it (PIDFD_GET_INFO with PIDFD_INFO_EXIT, Linux 6.15); nil until then.
+    package static func reapedExit(_ pidfd: Int32) throws(SystemError) -> ProcessExit? {
+        var status: Int32 = 0
+        guard try retrying("ioctl(PIDFD_GET_INFO)", fd: pidfd, { sv_pidfd_exit_status(pidfd, &status) }) == 1 else { return nil }
+        // A wait status: the signal in the low 7 bits, else the exit code in the next 8.
+        return status & 0x7F == 0 ? .code(Int((status >> 8) & 0xFF)) : .signal(Int(status & 0x7F))
+    }
+
     /// Sends `signal` to the process group `group`; false when the group is empty. The corresponding C function is
     /// `kill`, with a negative pid.
     @discardableResult

@@ -114,3 +114,21 @@ final class HolderUnderTest {
         }
     }
 }
+
+extension BesideOthers.Holding {
+    /// A worker the supervisor did not start is still its to watch: its pidfd says when it ended, and once the holder
+    /// has reaped it (a ping's answer says so) the kernel tells how (PIDFD_INFO_EXIT).
+    @Test func aHeldWorkersEndIsReadThroughItsPidfd() throws {
+        let holder = try HolderUnderTest(leaseMilliseconds: 50)
+        let answer = try holder.ask([HolderWords.spawn, workerPath, "1", "\(holder.pid)", SpawnRecipe.environment])
+        let pidfd = try #require(answer.descriptors.borrow(0))
+        #expect(try Sys.reapedExit(pidfd) == nil, "alive, not reaped")
+        #expect(sv_pidfd_send_signal(pidfd, SIGKILL) == 0)
+        #expect(Self.ended(pidfd, within: 5_000))
+        let pong = try holder.ask([HolderWords.ping])
+        #expect(pong.bytes == Array(HolderWords.pong.utf8))
+        #expect(try Sys.reapedExit(pidfd) == .signal(Int(SIGKILL)))
+        holder.supervisorDies()
+        #expect(try holder.reap() == .code(0))
+    }
+}

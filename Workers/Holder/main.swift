@@ -15,7 +15,9 @@ import Vocabulary
 ///
 /// A request is one message of NUL-separated fields: `spawn`, the program's path, the number of arguments, the
 /// arguments, then the environment's entries. The answer is `spawned` and the pid, with the pidfd, the worker's
-/// input (to write), its output and its standard error (to read) passed; or `failed` and an errno.
+/// input (to write), its output and its standard error (to read) passed; or `failed` and an errno. `ping` is
+/// answered `pong` once every child that ended before it has been reaped, so that the kernel has their exit for any
+/// pidfd (PIDFD_INFO_EXIT).
 
 func fail(_ message: String) -> Never {
     _ = message.withCString { write(2, $0, strlen($0)) }
@@ -147,6 +149,12 @@ while true {
     }
     let fields = buffer[..<received].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     if fields.first == HolderWords.spawn, truncated == 0 { spawn(fields) }
+    if fields.first == HolderWords.ping {
+        // Every child whose end was signalled before the ping came is reaped before the answer.
+        reap()
+        let pong = Array(HolderWords.pong.utf8)
+        _ = pong.withUnsafeBytes { sv_send_with_fds(supervisorFD, $0.baseAddress, $0.count, nil, 0) }
+    }
 }
 // The lease ran out: every worker still held dies, and is reaped, before the holder goes.
 for worker in held.values { _ = sv_pidfd_send_signal(worker.pidfd, SIGKILL) }

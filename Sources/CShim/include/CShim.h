@@ -74,6 +74,11 @@ int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait);
 /// the process group it leads, from being reused until the reap.
 int sv_pidfd_exited(int pidfd, int wait);
 
+/// How the process `pidfd` names ended, for a holder of the pidfd that is not its parent, once its parent has reaped
+/// it: PIDFD_GET_INFO asking for PIDFD_INFO_EXIT (Linux 6.15). 1 with `*status` a wait status, 0 if it has not been
+/// reaped yet, -1 with errno (ENOTTY or EINVAL before 6.15).
+int sv_pidfd_exit_status(int pidfd, int *status);
+
 /// Sends `sig` to every process in the group `pgid`: kill(-pgid, sig). -1 with errno (ESRCH: the group is empty;
 /// EINVAL for a `pgid` of 1 or less, which would name the caller's group or every process).
 int sv_kill_group(pid_t pgid, int sig);

@@ -1,10 +1,33 @@
+/* What a supervisor needs to hold workers another process started: descriptors passed over a socket (SCM_RIGHTS),
+   and a reaped process's exit read through a pidfd that is not its parent's. */
 #define _GNU_SOURCE
 #include "CShim.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+/* The first published struct pidfd_info (include/uapi/linux/pidfd.h, 64 bytes), which older headers lack. */
+struct sv_pidfd_info {
+    uint64_t mask;
+    uint64_t cgroupid;
+    uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+    int32_t exit_code;
+};
+#define SV_PIDFD_INFO_EXIT (1UL << 3)
+#define SV_PIDFD_GET_INFO _IOWR(0xFF, 11, struct sv_pidfd_info)
+
+int sv_pidfd_exit_status(int pidfd, int *status) {
+    struct sv_pidfd_info info;
+    memset(&info, 0, sizeof info);
+    info.mask = SV_PIDFD_INFO_EXIT;
+    if (ioctl(pidfd, SV_PIDFD_GET_INFO, &info) != 0) return -1;
+    if (!(info.mask & SV_PIDFD_INFO_EXIT)) return 0;
+    *status = info.exit_code;
+    return 1;
+}
 
 int sv_socketpair_seqpacket(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }
 
