@@ -15,16 +15,10 @@ extension BesideOthers {
         static let leaseMilliseconds = 400
 
         @Test func workersOutliveTheirSupervisorForTheLeaseAndNoLonger() throws {
-            let holder = try HolderUnderTest(leaseMilliseconds: Self.leaseMilliseconds)
-            // Each answer's descriptors (pidfd, channel, errors), held as the supervisor holds them.
-            var answers: [(pid: Int32, descriptors: ReceivedDescriptors)] = []
-            for _ in 0..<8 {
-                let answer = try holder.ask([HolderWords.spawn, workerPath, "1", "\(holder.pid)", SpawnRecipe.environment])
-                let fields = String(decoding: answer.bytes, as: UTF8.self).split(separator: "\0").map(String.init)
-                try #require(fields.count == 2 && fields[0] == HolderWords.spawned && answer.descriptors.count == 4, "\(fields)")
-                answers.append((try #require(Int32(fields[1])), answer.descriptors))
-            }
-            let pidfds = answers.compactMap { $0.descriptors.borrow(0) }
+            let holder = try Self.start(leaseMilliseconds: Self.leaseMilliseconds)
+            // Each worker's descriptors (pidfd, channel, errors), held as the supervisor holds them.
+            let answers = try (0..<8).map { _ in try Self.spawnWorker(holder) }
+            let pidfds = answers.compactMap { $0.descriptors.borrow(HolderLink.HeldWorker.pidfd) }
             // Each is the holder's child, and alive.
             let family = processes().filter { $0.parent == holder.pid }.map(\.pid)
             #expect(Set(family) == Set(answers.map(\.pid)), "\(family)")
@@ -32,7 +26,7 @@ extension BesideOthers {
 
             // The supervisor dies: its socket closes, and its copies of the channels with it.
             let died = Sys.monotonicNanoseconds()
-            holder.supervisorDies()
+            holder.letGo()
             for answer in answers {
                 for index in 1...3 { if let end = answer.descriptors.take(index) { end.close() } }
             }
@@ -48,16 +42,25 @@ extension BesideOthers {
             #expect(live.isEmpty, "\(live)")
         }
 
-        /// A request it cannot carry out is answered, not fatal: the holder lives on and serves the next.
+        /// A request it cannot carry out is answered with its errno, not fatal: the holder lives on and serves the next.
         @Test func aBadRequestIsAnsweredAndTheHolderServesOn() throws {
-            let holder = try HolderUnderTest(leaseMilliseconds: 50)
-            for request in [[HolderWords.spawn, "/nonexistent/worker", "0"], [HolderWords.spawn, workerPath, "7"]] {
-                let answer = try holder.ask(request)
-                #expect(String(decoding: answer.bytes, as: UTF8.self).hasPrefix(HolderWords.failed + "\0"))
-                #expect(answer.descriptors.count == 0)
+            let holder = try Self.start(leaseMilliseconds: 50)
+            #expect(throws: SystemError("spawn through the holder (/nonexistent/worker)", errno: ENOENT)) {
+                try holder.spawn("/nonexistent/worker", arguments: [], environment: [])
             }
-            holder.supervisorDies()
+            try holder.ping()
+            _ = try Self.spawnWorker(holder)
+            holder.letGo()
             #expect(try holder.reap() == .code(0))
+        }
+
+        static func start(leaseMilliseconds: Int) throws -> HolderLink {
+            try HolderLink(holder: productsDirectory + "/Holder", leaseMilliseconds: leaseMilliseconds)
+        }
+
+        /// A real worker, spawned by the holder as `run` would ask for one.
+        static func spawnWorker(_ holder: HolderLink) throws -> HolderLink.HeldWorker {
+            try holder.spawn(workerPath, arguments: ["\(holder.pid)"], environment: [SpawnRecipe.environment])
         }
 
         /// Whether `pidfd`'s process has ended, waiting up to `milliseconds`.
@@ -71,64 +74,19 @@ extension BesideOthers {
     }
 }
 
-/// A holder started by a test standing for its supervisor, with the supervisor's end of its socket.
-final class HolderUnderTest {
-    let pid: Int32
-    private var child: ChildProcess?
-    private var supervisor: Int32
-
-    init(leaseMilliseconds: Int) throws {
-        let pair = try Sys.messagePair()
-        // Above the child's fd 3, so that mapping it there cannot clobber it.
-        let holderEnd = try Sys.duplicate(pair.second.rawValue, above: 5)
-        let started = try Sys.spawn(
-            SpawnProgram(productsDirectory + "/Holder", arguments: ["--lease-ms", "\(leaseMilliseconds)"], environment: []),
-            [.copy(holderEnd.rawValue, as: 3)], ownGroup: true)
-        pid = started.pid
-        child = consume started
-        supervisor = fcntl(pair.first.rawValue, F_DUPFD_CLOEXEC, 5)
-    }
-
-    /// Sends `fields` as one request and returns the answer.
-    func ask(_ fields: [String]) throws -> (bytes: [UInt8], descriptors: ReceivedDescriptors) {
-        try Sys.send(Array(fields.joined(separator: "\0").utf8), on: supervisor)
-        return try #require(try Sys.receive(on: supervisor, capacity: 256))
-    }
-
-    /// Closes the supervisor's end, as its death does.
-    func supervisorDies() {
-        if supervisor >= 0 { Sys.close(supervisor) }
-        supervisor = -1
-    }
-
-    func reap() throws -> ProcessExit {
-        guard let child = child.take() else { throw SystemError("reap", errno: ECHILD) }
-        return try child.reap()
-    }
-
-    deinit {
-        supervisorDies()
-        if let child = child.take() {
-            try? child.signal(SIGKILL)
-            _ = try? child.reap()
-        }
-    }
-}
-
 extension BesideOthers.Holding {
     /// A worker the supervisor did not start is still its to watch: its pidfd says when it ended, and once the holder
     /// has reaped it (a ping's answer says so) the kernel tells how (PIDFD_INFO_EXIT).
     @Test func aHeldWorkersEndIsReadThroughItsPidfd() throws {
-        let holder = try HolderUnderTest(leaseMilliseconds: 50)
-        let answer = try holder.ask([HolderWords.spawn, workerPath, "1", "\(holder.pid)", SpawnRecipe.environment])
-        let pidfd = try #require(answer.descriptors.borrow(0))
+        let holder = try Self.start(leaseMilliseconds: 50)
+        let worker = try Self.spawnWorker(holder)
+        let pidfd = try #require(worker.descriptors.borrow(HolderLink.HeldWorker.pidfd))
         #expect(try Sys.reapedExit(pidfd) == nil, "alive, not reaped")
         #expect(sv_pidfd_send_signal(pidfd, SIGKILL) == 0)
         #expect(Self.ended(pidfd, within: 5_000))
-        let pong = try holder.ask([HolderWords.ping])
-        #expect(pong.bytes == Array(HolderWords.pong.utf8))
+        try holder.ping()
         #expect(try Sys.reapedExit(pidfd) == .signal(Int(SIGKILL)))
-        holder.supervisorDies()
+        holder.letGo()
         #expect(try holder.reap() == .code(0))
     }
 }

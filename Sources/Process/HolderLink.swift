@@ -1,0 +1,81 @@
+import CShim
+import Glibc
+import System
+import Vocabulary
+
+/// The supervisor's side of a holder (Workers/Holder, issue 34): the holder started with its lease, asked to spawn
+/// workers, each answered with the worker's descriptors (`HeldWorker`); letting go of the link, as dying does, starts
+/// the lease. `run` does not use it yet: adoption by a restarted supervisor is still to come.
+package final class HolderLink {
+    /// A worker the holder spawned: its pid, and its pidfd, input (to write), output and standard error (to read)
+    /// at `pidfd`, `input`, `output` and `errors` in `descriptors`, each closed unless taken.
+    package struct HeldWorker {
+        package let pid: Int32
+        package let descriptors: ReceivedDescriptors
+        package static let pidfd = 0, input = 1, output = 2, errors = 3
+    }
+
+    package let pid: Int32
+    private var holder: ChildProcess?
+    /// The supervisor's end of the holder's socket; -1 once let go.
+    private var socket: Int32
+
+    /// Starts the holder at `path`, which keeps its workers `leaseMilliseconds` after this link is let go.
+    package init(holder path: String, leaseMilliseconds: Int) throws(SystemError) {
+        let pair = try Sys.messagePair()
+        // Above the child's fd 3, so that mapping it there cannot clobber it.
+        let holderEnd = try Sys.duplicate(pair.second.rawValue, above: 5)
+        let started = try Sys.spawn(
+            SpawnProgram(path, arguments: ["--lease-ms", "\(leaseMilliseconds)"], environment: []),
+            [.copy(holderEnd.rawValue, as: 3)], ownGroup: true)
+        pid = started.pid
+        holder = consume started
+        socket = try retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(pair.first.rawValue, F_DUPFD_CLOEXEC, 5) }
+    }
+
+    /// Asks the holder to spawn `path` with `arguments` and `environment`; the holder's errno if it could not.
+    package func spawn(_ path: String, arguments: [String], environment: [String]) throws(SystemError) -> HeldWorker {
+        let answer = try ask([HolderWords.spawn, path, "\(arguments.count)"] + arguments + environment)
+        let fields = String(decoding: answer.bytes, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false)
+        guard fields.count == 2, fields[0] == HolderWords.spawned, let pid = Int32(fields[1]), answer.descriptors.count == 4 else {
+            let code = fields.count == 2 && fields[0] == HolderWords.failed ? Int32(fields[1]) ?? EPROTO : EPROTO
+            throw SystemError("spawn through the holder (\(path))", errno: code)
+        }
+        return HeldWorker(pid: pid, descriptors: answer.descriptors)
+    }
+
+    /// Returns once the holder has reaped every child that ended before this call: their exits are then the
+    /// kernel's to tell any pidfd (`Sys.reapedExit`).
+    package func ping() throws(SystemError) {
+        let answer = try ask([HolderWords.ping])
+        guard answer.bytes == Array(HolderWords.pong.utf8) else { throw SystemError("ping the holder", errno: EPROTO) }
+    }
+
+    private func ask(_ fields: [String]) throws(SystemError) -> (bytes: [UInt8], descriptors: ReceivedDescriptors) {
+        guard socket >= 0 else { throw SystemError("ask the holder", errno: EPIPE) }
+        try Sys.send(Array(fields.joined(separator: "\0").utf8), on: socket)
+        guard let answer = try Sys.receive(on: socket, capacity: 256) else { throw SystemError("ask the holder", errno: EPIPE) }
+        return answer
+    }
+
+    /// Lets go of the holder, as this process's death would: its lease starts.
+    package func letGo() {
+        guard socket >= 0 else { return }
+        Sys.close(socket)
+        socket = -1
+    }
+
+    /// Waits for the holder's exit (after its lease, once let go).
+    package func reap() throws(SystemError) -> ProcessExit {
+        guard let holder = holder.take() else { throw SystemError("reap the holder", errno: ECHILD) }
+        return try holder.reap()
+    }
+
+    deinit {
+        letGo()
+        if let holder = holder.take() {
+            try? holder.signal(SIGKILL)
+            _ = try? holder.reap()
+        }
+    }
+}
