@@ -1,4 +1,5 @@
 import CShim
+import Glibc
 import System
 
 /// What every child the supervisor starts (a worker, Jetsam) is given, beyond its program and arguments.
@@ -7,6 +8,12 @@ package enum SpawnRecipe {
     /// none): its crash backtracer would turn every crashing page into a seconds-long symbolication, and naming
     /// its program, even as nothing, spares every start the runtime's search for it (nine path lookups).
     package static let environment = "SWIFT_BACKTRACE=enable=no,swift-backtrace="
+
+    /// A worker's arguments: the pid of the parent it must have (one whose parent is another by the time it runs
+    /// was orphaned), and `--no-sandbox` unless `sandboxed`.
+    package static func workerArguments(parent: pid_t, sandboxed: Bool) -> [String] {
+        ["\(parent)"] + (sandboxed ? [] : ["--no-sandbox"])
+    }
 
     /// What a worker (or Jetsam) starts with: its channel's input and output on fds 3 and 4, /dev/null on 0 and 1, and
     /// `errors` on 2 (without it, this process's standard error).

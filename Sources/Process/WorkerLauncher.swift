@@ -39,7 +39,8 @@ package final class WorkerLauncher: Launcher {
         self.loop = loop
         null = try SpawnRecipe.aboveChannel(try Sys.open("/dev/null", O_RDWR))
         program = SpawnProgram(
-            executable, arguments: ["\(parent)"] + (sandboxed ? [] : ["--no-sandbox"]), environment: [SpawnRecipe.environment])
+            executable, arguments: SpawnRecipe.workerArguments(parent: parent, sandboxed: sandboxed),
+            environment: [SpawnRecipe.environment])
     }
 
     /// A running worker with its pidfd and channel, or the reason it could not start.
@@ -80,7 +81,7 @@ package final class WorkerLauncher: Launcher {
         let child = try Sys.spawn(program, descriptors, ownGroup: true)
         let errorRelay = StandardErrorRelay(pid: child.pid, pipe: errorsIn)
         return WorkerProcess(
-            child, channel: Channel(read: parentIn, write: parentOut), errors: errorRelay, spawnedAt: spawnedAt,
+            ChildWorkerExit(child), channel: Channel(read: parentIn, write: parentOut), errors: errorRelay, spawnedAt: spawnedAt,
             loop: loop, scratch: scratch)
     }
 }

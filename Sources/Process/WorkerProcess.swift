@@ -20,18 +20,18 @@ package final class WorkerProcess: WorkerHandle {
     /// Where received bytes land on their way to the decoder: one buffer for every worker of a launcher.
     private let scratch: ScratchBuffer
     /// The process until it is reaped; nil after.
-    private var child: ChildProcess?
+    private var child: (any WorkerExit)?
     private var exitToken: UInt64 = 0
     private var channelToken: UInt64 = 0
     package private(set) var channelOpen = true
     package private(set) var sent: (signal: Int32, by: DeathCause.Sender)?
 
     init(
-        _ child: consuming ChildProcess, channel: Channel, errors: consuming StandardErrorRelay, spawnedAt: Int, loop: EventLoop,
+        _ child: any WorkerExit, channel: Channel, errors: consuming StandardErrorRelay, spawnedAt: Int, loop: EventLoop,
         scratch: ScratchBuffer
     ) {
         pid = child.pid
-        self.child = consume child
+        self.child = child
         self.channel = channel
         self.errors = errors
         self.spawnedAt = spawnedAt

@@ -90,3 +90,21 @@ extension BesideOthers.Holding {
         #expect(try holder.reap() == .code(0))
     }
 }
+
+extension BesideOthers.Holding {
+    /// A worker launched through the holder speaks as one launched by this process does, and its death by SIGKILL
+    /// is read as such: the supervisor's side works the same over the holder's descriptors.
+    @Test func aWorkerLaunchedThroughTheHolderIsDrivenAndReapedAsAnyOther() throws {
+        let holder = try Self.start(leaseMilliseconds: 50)
+        let driver = try WorkerDriver(holder: holder)
+        guard case .hello = try driver.receive() else {
+            Issue.record("no hello from the held worker")
+            return
+        }
+        #expect(processes().first { $0.pid == driver.worker.pid }?.parent == holder.pid)
+        driver.worker.signal(SIGKILL, by: .supervisor)
+        #expect(try driver.exit() == .signal(Int(SIGKILL)))
+        holder.letGo()
+        #expect(try holder.reap() == .code(0))
+    }
+}

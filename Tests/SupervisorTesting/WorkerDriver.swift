@@ -10,12 +10,19 @@ import WireProtocol
 final class WorkerDriver {
     let worker: WorkerProcess
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
-    private let launcher: WorkerLauncher
+    /// The launcher, kept as long as its worker.
+    private let launcher: any Launcher
 
-    init(parent: pid_t = getpid()) throws {
+    /// A worker started by this process, told `parent` is its parent; or by `holder`, whose child it is then.
+    init(parent: pid_t = getpid(), holder: HolderLink? = nil) throws {
         Sys.ignoreSignal(SIGPIPE)
-        launcher = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent, sandboxed: true)
-        worker = try launcher.launchProcess()
+        if let holder {
+            let held = HeldLauncher(executable: workerPath, holder: holder, loop: try EventLoop(), sandboxed: true)
+            (launcher, worker) = (held, try held.launchProcess())
+        } else {
+            let own = try WorkerLauncher(executable: workerPath, loop: EventLoop(), parent: parent, sandboxed: true)
+            (launcher, worker) = (own, try own.launchProcess())
+        }
     }
 
     deinit {
