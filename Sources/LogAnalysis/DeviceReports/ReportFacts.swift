@@ -76,8 +76,16 @@ package struct ReportFacts {
 
 /// What a report says of a process's death, joined to its timeline.
 package struct ReportedDeath {
-    package var event: ReportFact.Event
-    package var stamp: Stamp
+    package let event: ReportFact.Event
+    package let stamp: Stamp
+    /// A crash report's termination reason, decoded once.
+    private let termination: ReportedTermination?
+
+    package init(event: ReportFact.Event, stamp: Stamp) {
+        (self.event, self.stamp) = (event, stamp)
+        guard case .crashed(_, _, let text?) = event else { termination = nil; return }
+        termination = ReportedTermination(text)
+    }
 
     /// `killed by Jetsam (per-process-limit, 2,210 pages = 34.5 MiB)`, `crashed: EXC_BAD_ACCESS (SIGSEGV)`, `killed:
     /// EXC_CRASH (SIGKILL), per its crash report; its termination reason: RUNNINGBOARD 0xdead10cc: held a file or
@@ -91,7 +99,7 @@ package struct ReportedDeath {
             }
             var text = "killed: " + (what.isEmpty ? "SIGKILL" : what) + ", per its crash report"
             if let termination {
-                text += "; its termination reason: " + (ReportedTermination(termination)?.words ?? termination)
+                text += "; its termination reason: " + (self.termination?.words ?? termination)
             }
             return text
         case .jetsamKilled(let reason, let pages, let pageSize):
@@ -116,19 +124,16 @@ package struct ReportedDeath {
     package var isKill: Bool {
         switch event {
         case .jetsamKilled: return true
-        case .crashed(let exception, let signal, let termination):
+        case .crashed(let exception, let signal, _):
             if [signal, exception].contains(where: { $0.map(Self.namesSIGKILL) == true }) { return true }
             // A fault's own signal (SIGSEGV, SIGABRT) is a crash, whatever else the report says.
             if signal != nil { return false }
-            return termination.flatMap(ReportedTermination.init)?.isKill == true
+            return termination?.isKill == true
         }
     }
 
     /// WebKit's UI process killed it (the WEBKIT namespace): WebKit's own teardown, neither a crash nor an outside kill.
-    package var isWebKitKill: Bool {
-        guard case .crashed(_, _, let termination?) = event else { return false }
-        return ReportedTermination(termination)?.isWebKitKill == true
-    }
+    package var isWebKitKill: Bool { termination?.isWebKitKill == true }
 
     /// `SIGKILL`, or older reports' `Termination Signal: Killed: 9`.
     private static func namesSIGKILL(_ text: String) -> Bool {
