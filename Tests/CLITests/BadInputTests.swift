@@ -39,7 +39,8 @@ extension Processes {
             // The sound workers all end cleanly, when their views close.
             #expect(statuses.sorted() == ([status] + Array(repeating: "normal", count: statuses.count - 1)).sorted(), "\(name)")
             #expect(summary.rendered == 2 && summary.blank == 0)
-            #expect(try leakedDescriptors(since: before).isEmpty)
+            let leaked = try leakedDescriptors(since: before)
+            #expect(leaked.isEmpty, "\(leaked)")
         }
     }
 

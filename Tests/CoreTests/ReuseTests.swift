@@ -84,7 +84,8 @@ extension Processes {
                 // Never handed out after the kill.
                 #expect(!events.named("cache-taken").contains { $0.pid == killed && $0.monotonic > killedAt })
             }
-            #expect(try leakedDescriptors(since: before).isEmpty)
+            let leaked = try leakedDescriptors(since: before)
+            #expect(leaked.isEmpty, "\(leaked)")
             #expect(childProcesses().isEmpty)
         }
     }

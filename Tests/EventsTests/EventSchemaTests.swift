@@ -159,7 +159,7 @@ import Vocabulary
 extension Processes {
     /// A real run's every event, written as the log writes it and read back, is the event that was emitted.
     @Suite struct RunLogSchema {
-        @Test(.timeLimit(.minutes(1))) func aRealRunsLogReadsBackWhole() throws {
+        @Test(.runningLimit(.seconds(60))) func aRealRunsLogReadsBackWhole() throws {
             let folder = try TemporaryFolder([:])
             let (_, events) = try simulate({
                 $0.policy = .guarded

@@ -27,7 +27,7 @@ extension Processes {
                 band: .background, lifetimeMs: 3, cause: .outside, shutdown: false)),
         ]
 
-        @Test(.timeLimit(.minutes(1))) func aRenamedKeyInTheTruthIsOneError() throws {
+        @Test(.runningLimit(.seconds(60))) func aRenamedKeyInTheTruthIsOneError() throws {
             let folder = try TemporaryFolder([
                 "good.jsonl": Self.log(Self.run), "bad.jsonl": Self.log(Self.run, renaming: ("rendered", "painted")),
             ])

@@ -42,7 +42,7 @@ import Testing
 
 extension Processes {
     @Suite struct InconclusiveCLI {
-        @Test(.timeLimit(.minutes(1))) func theHTMLReportOfTheBareErrorIsNotGreen() throws {
+        @Test(.runningLimit(.seconds(60))) func theHTMLReportOfTheBareErrorIsNotGreen() throws {
             let folder = try TemporaryFolder(["rbs.log": Inconclusive.bare + "\n"])
             let file = folder.path + "/report.html"
             let result = try runSupervisor(["analyze", folder.path + "/rbs.log", "--html", file])
@@ -54,7 +54,7 @@ extension Processes {
 
         /// A CI gate on kills before render trips on the error alone (a possible one), and a gate on likely ones
         /// passes but says the input was inconclusive; neither is silent.
-        @Test(.timeLimit(.minutes(1))) func aGateIsNeverSilentOnAnInconclusiveInput() throws {
+        @Test(.runningLimit(.seconds(60))) func aGateIsNeverSilentOnAnInconclusiveInput() throws {
             let folder = try TemporaryFolder(["rbs.log": Inconclusive.bare + "\n"])
             let possible = try runSupervisor(["analyze", folder.path + "/rbs.log", "--fail-on", "killed-before-render"])
             #expect(possible.status == 3)

@@ -8,7 +8,7 @@ extension Processes {
     /// Issue 29, item 4: what this tool wrote (a replay schedule, an HTML report, an SVG chart) left in the folder of
     /// logs is not evidence: it is skipped, with one note, and the incident the logs show stays what it is.
     @Suite struct OwnOutputs {
-        @Test(.timeLimit(.minutes(1))) func aScheduleAReportAndAChartInTheLogFolderAreSkippedWithOneNote() throws {
+        @Test(.runningLimit(.seconds(60))) func aScheduleAReportAndAChartInTheLogFolderAreSkippedWithOneNote() throws {
             let folder = try TemporaryFolder([:])
             let logs = folder.path + "/logs"
             try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Vocabulary
 @testable import SupervisorTesting
 @testable import System
 
-extension BesideOthers {
+extension Processes {
     /// The holder (Workers/Holder, issue 34): it spawns workers for its supervisor and hands over their pidfds and
     /// channels, keeps them alive while the supervisor is gone, for its lease, and then kills every one: a
     /// supervisor that never comes back leaves nothing behind.
@@ -74,7 +74,7 @@ extension BesideOthers {
     }
 }
 
-extension BesideOthers.Holding {
+extension Processes.Holding {
     /// A worker the supervisor did not start is still its to watch: its pidfd says when it ended, and once the holder
     /// has reaped it (a ping's answer says so) the kernel tells how (PIDFD_INFO_EXIT).
     @Test func aHeldWorkersEndIsReadThroughItsPidfd() throws {
@@ -91,7 +91,7 @@ extension BesideOthers.Holding {
     }
 }
 
-extension BesideOthers.Holding {
+extension Processes.Holding {
     /// A worker launched through the holder speaks as one launched by this process does, and its death by SIGKILL
     /// is read as such: the supervisor's side works the same over the holder's descriptors.
     @Test func aWorkerLaunchedThroughTheHolderIsDrivenAndReapedAsAnyOther() throws {

@@ -56,7 +56,7 @@ extension BesideOthers {
         /// The must-show: every policy, each incident ten times, finishes in under a minute (a death 158 s after
         /// launch passes in simulated time), each incident reproduced or said not to be; on a terminal, a progress
         /// line with an estimate of the time left.
-        @Test(.timeLimit(.minutes(2))) func threeIncidentsWithADeath158sAfterLaunchReplayInUnderAMinute() throws {
+        @Test func threeIncidentsWithADeath158sAfterLaunchReplayInUnderAMinute() throws {
             let folder = try TemporaryFolder(["s.json": threeIncidentSchedule])
             let started = Date()
             let out = try runSupervisorBounded(["compare", "--replay", folder.path + "/s.json", "--json"], seconds: 110)
@@ -79,7 +79,7 @@ extension BesideOthers {
         /// With `--jobs 3`, three policies replay at once, each on a thread of its own: one SIGINT reaches all three
         /// (each stops, interrupted, its workers reaped) and the other three never start. One after another, the
         /// same SIGINT would have cut one policy short and left five unrun.
-        @Test(.timeLimit(.minutes(2))) func policiesSideBySideAllHearOneSignal() throws {
+        @Test func policiesSideBySideAllHearOneSignal() throws {
             let folder = try TemporaryFolder(["s.json": threeIncidentSchedule])
             let (status, stdout) = try #require(try interruptedSupervisor(
                 ["compare", "--replay", folder.path + "/s.json", "--jobs", "3", "--repeat", "100", "--json"], within: 20))

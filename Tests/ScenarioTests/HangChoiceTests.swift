@@ -5,7 +5,7 @@ import Testing
 @testable import Scenario
 @testable import SupervisorTesting
 
-extension BesideOthers {
+extension Processes {
     /// A page that hangs for a while and then goes on (`hang=400ms`), on a real worker, at a tenth of the device's
     /// times: found unresponsive after the 200 ms hang timeout (pinged every 50 ms), then treated as the policy
     /// chooses. `unresponsive=kill` kills it; `wait:500` lets it answer, and it renders; `reload` kills it and its

@@ -29,7 +29,7 @@ extension Processes {
 @Suite struct GateOrder {
     /// A test beside others never runs while one that must be alone does, and the other way round.
     @Test func theGateKeepsTheTiersApart() async {
-        let gate = ProcessGate()
+        let gate = ProcessGate(besideCapacity: 4)
         await gate.enter(alone: false)
         await gate.enter(alone: false)
         let entered = Mutex(false)
@@ -51,7 +51,7 @@ extension Processes {
     /// Once a test that must be alone leaves, another that must be alone goes first, even one that came after
     /// a test beside others: the tiers take turns as seldom as they can.
     @Test func aTestThatMustBeAloneGoesFirst() async {
-        let gate = ProcessGate()
+        let gate = ProcessGate(besideCapacity: 4)
         await gate.enter(alone: true)
         let order = Entries()
         let beside = Task {
@@ -71,6 +71,39 @@ extension Processes {
         await beside.value
         #expect(await order.entries == ["alone", "beside"])
         await gate.leave()
+    }
+}
+
+extension GateOrder {
+    /// Tests beside others come in only as there is room: a third waits for one of two to leave.
+    @Test func testsBesideOthersComeInAsThereIsRoom() async {
+        let gate = ProcessGate(besideCapacity: 2)
+        await gate.enter(alone: false)
+        await gate.enter(alone: false)
+        let third = Task { await gate.enter(alone: false) }
+        for _ in 0..<1000 where await gate.waitingCount == 0 { await Task.yield() }
+        #expect(await gate.waitingCount == 1)
+        await gate.leave()
+        await third.value
+        #expect(await gate.waitingCount == 0)
+        await gate.leave()
+        await gate.leave()
+    }
+
+    /// The running limit is told of a test still running past it (this one runs until it is told), and not of
+    /// one that returned within it.
+    @Test(.timeLimit(.minutes(1))) func theRunningLimitIsToldOfATestStillRunningPastIt() async throws {
+        let (told, tell) = AsyncStream.makeStream(of: Void.self)
+        try await ProcessGateTrait.withRunningLimit(.milliseconds(20), onExceeding: { tell.yield() }) {
+            for await _ in told { return }
+        }
+        let (quick, tellQuick) = AsyncStream.makeStream(of: Void.self)
+        try await ProcessGateTrait.withRunningLimit(.milliseconds(200), onExceeding: { tellQuick.yield() }) {}
+        try await Task.sleep(for: .milliseconds(400))
+        tellQuick.finish()
+        var toldOfQuick = false
+        for await _ in quick { toldOfQuick = true }
+        #expect(!toldOfQuick)
     }
 }
 

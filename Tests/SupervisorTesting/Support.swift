@@ -66,6 +66,7 @@ func simulate(
         $0.outsideKillsPath = outsideKills
         configure(&$0)
     }
+    ProcessGateTrait.expectAlone("simulate")
     return try recorded(react) { log in try Simulation(configuration: configuration, content: content, log: log) }
 }
 

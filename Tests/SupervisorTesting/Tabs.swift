@@ -11,6 +11,7 @@ func runTabs(
     _ tabs: [SavedTab], content: ContentProvider, configure: (inout RunConfiguration) -> Void = { _ in },
     script: @escaping (Simulation, Tab, TabEvent) -> Void
 ) throws -> (simulation: Simulation, events: [Event]) {
+    ProcessGateTrait.expectAlone("runTabs")
     var configuration = RunConfiguration(workerPath: workerPath)
     configuration.policy = .guarded
     configuration.policy.spareWorkers = 0

@@ -7,10 +7,13 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     static let alone = ThreadExecutor(threads: 2, name: "alone")
     static let besideOthers = ThreadExecutor(threads: 4, name: "beside others")
 
+    /// How many threads run its jobs.
+    let threads: Int
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
     private init(threads: Int, name: String) {
+        self.threads = threads
         for index in 0..<threads {
             let thread = Thread { [unowned self] in self.run() }
             thread.name = "\(name) \(index)"

@@ -15,6 +15,7 @@ final class WorkerDriver {
 
     /// A worker started by this process, told `parent` is its parent; or by `holder`, whose child it is then.
     init(parent: pid_t = getpid(), holder: HolderLink? = nil) throws {
+        ProcessGateTrait.expectAlone("WorkerDriver")
         Sys.ignoreSignal(SIGPIPE)
         if let holder {
             let held = HeldLauncher(executable: workerPath, holder: holder, loop: try EventLoop(), sandboxed: true)

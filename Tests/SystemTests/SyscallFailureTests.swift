@@ -150,7 +150,7 @@ extension Processes {
                     #expect(made == 1)
                     #expect(error.underlying.errno == EMFILE)
                     #expect(error.description == "cannot launch worker '\(workerPath)': Too many open files")
-                    #expect(try leakedDescriptors(since: before).isEmpty, "step \(step)")
+                    #expect(try leakedDescriptors(since: before) == [], "step \(step)")
                     failedSteps += 1
                 }
             }
