@@ -124,6 +124,12 @@ int sv_pidfd_exited(int pidfd, int wait) {
     return info.si_pid != 0;
 }
 
+pid_t sv_next_exited_child(void) {
+    siginfo_t info = {0};
+    if (waitid(P_ALL, 0, &info, WEXITED | WNOWAIT | WNOHANG) != 0) return -1;
+    return info.si_pid;
+}
+
 int sv_kill_group(pid_t pgid, int sig) {
     /* kill(0) and kill(-1) would reach the caller's own group, or every process it may signal. */
     if (pgid <= 1) {

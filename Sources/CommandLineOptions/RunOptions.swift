@@ -48,11 +48,21 @@ public struct RunOptions: Sendable {
         help: "A file a killer outside the run (scripts/chaos) appends each worker's pid to, one a line, before it "
             + "kills it: such a death is logged with cause 'outside', as Jetsam's kills are. A kill nobody named is "
             + "'unknown' (the worker may have sent it itself) and counts toward a crash loop.")
+    public let keepWorkers = Flag(
+        "--keep-workers",
+        help: "Start the workers through a holder process that keeps them alive for --lease once the supervisor is "
+            + "gone, SIGKILLed or not, and then kills every one; without it they die with the supervisor, as on iOS.")
+    public let lease = DefaultedOption(
+        "--lease", .wholeMilliseconds(KeepWorkersSettings.leaseMilliseconds),
+        default: KeepWorkersSettings.defaultLeaseNanoseconds,
+        help: "How long the holder keeps the workers once the supervisor is gone. (needs --keep-workers)")
     public let json = Flag("--json", help: "Print the summary as one JSON object.")
     public let force = forceFlag
 
     public var table: OptionTable {
-        OptionTable([policy] + workload.all + [session, tabs, allowHost, log, logFormat, outsideKills, json, force])
+        OptionTable(
+            [policy] + workload.all
+                + [session, tabs, allowHost, log, logFormat, outsideKills, keepWorkers, lease, json, force])
     }
 
     public var help: CommandHelp {
@@ -75,7 +85,8 @@ public struct RunOptions: Sendable {
             usage: """
                 supervisor run [--policy <policy>] [<workload options>] [--session <file> [--tabs <n>]]
                                       [--allow-host <hosts>] [--log <file>] [--log-format ios]
-                                      [--outside-kills <file>] [--json] [--force]
+                                      [--outside-kills <file>] [--keep-workers [--lease <ms>]]
+                                      [--json] [--force]
                 """,
             tables: [("OPTIONS", table)], after: policiesHelp)
     }

@@ -5,7 +5,7 @@ import Vocabulary
 
 /// The supervisor's side of a holder (Workers/Holder, issue 34): the holder started with its lease, asked to spawn
 /// workers, each answered with the worker's descriptors (`HeldWorker`); letting go of the link, as dying does, starts
-/// the lease. `run` does not use it yet: adoption by a restarted supervisor is still to come.
+/// the lease. `run --keep-workers` uses it; adoption by a restarted supervisor is still to come.
 package final class HolderLink {
     /// A worker the holder spawned: its pid, and its pidfd, input (to write), output and standard error (to read)
     /// at `pidfd`, `input`, `output` and `errors` in `descriptors`, each closed unless taken.

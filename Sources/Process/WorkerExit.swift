@@ -10,6 +10,9 @@ package protocol WorkerExit: AnyObject {
     /// The pidfd, readable once the process has exited.
     var descriptor: Int32 { get }
     func signal(_ signal: Int32) throws(SystemError)
+    /// Signals the rest of its process group (whatever it started), and only while that group's id cannot be anyone
+    /// else's.
+    func signalGroup(_ signal: Int32)
     /// Whether it has exited (with `wait`, once it has), still unreaped.
     func hasExited(wait: Bool) throws(SystemError) -> Bool
     /// How it ended, once it has exited; after this the value is dropped, and its pidfd with it.
@@ -28,6 +31,8 @@ package final class ChildWorkerExit: WorkerExit {
 
     package var descriptor: Int32 { child.descriptor }
     package func signal(_ signal: Int32) throws(SystemError) { try child.signal(signal) }
+    /// Until this process reaps it, its pid, the group's id, is its own.
+    package func signalGroup(_ signal: Int32) { Sys.signalGroup(pid, signal) }
     package func hasExited(wait: Bool) throws(SystemError) -> Bool { try child.hasExited(wait: wait) }
     package func reap() throws(SystemError) -> ProcessExit { try child.reap() }
 }
@@ -47,6 +52,14 @@ package final class HeldWorkerExit: WorkerExit {
 
     package var descriptor: Int32 { pidfd.rawValue }
     package func signal(_ signal: Int32) throws(SystemError) { try Sys.pidfdSignal(pidfd.rawValue, signal) }
+
+    /// Only while it runs: once it has exited, the holder kills its group and reaps it, and its pid may then name
+    /// another process. Between the check and the signal, a pid could be taken again only after the holder's reap
+    /// and a whole turn of the pid space.
+    package func signalGroup(_ signal: Int32) {
+        guard (try? hasExited(wait: false)) == false else { return }
+        Sys.signalGroup(pid, signal)
+    }
 
     package func hasExited(wait: Bool) throws(SystemError) -> Bool {
         var ready = [pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)]

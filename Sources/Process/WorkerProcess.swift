@@ -77,12 +77,12 @@ package final class WorkerProcess: WorkerHandle {
         channel.close()
     }
 
-    /// Sends `signal` through the pidfd, which cannot hit a recycled pid, and to the rest of its process group:
-    /// until the reap, its pid (the group's id) cannot be anyone else's.
+    /// Sends `signal` through the pidfd, which cannot hit a recycled pid, and to the rest of its process group while
+    /// the group's id cannot be anyone else's (`WorkerExit.signalGroup`).
     package func signal(_ signal: Int32, by sender: DeathCause.Sender) {
         guard child != nil else { return }
         if (try? child?.signal(signal)) != nil { sent = (signal, sender) }
-        Sys.signalGroup(pid, signal)
+        child?.signalGroup(signal)
     }
 
     package var reaped: Bool { child == nil }
@@ -92,10 +92,11 @@ package final class WorkerProcess: WorkerHandle {
 
     /// Reaps the process once it has exited, then closes the pidfd. Between its death and the reap, while its
     /// zombie still holds the group's id, what it left in its group is killed: children that would otherwise live
-    /// on holding its channel's pipes. What it wrote to its standard error before it died is passed on first.
+    /// on holding its channel's pipes (a held worker's are the holder's to kill). What it wrote to its standard
+    /// error before it died is passed on first.
     package func reap(wait: Bool) throws(SystemError) -> ProcessExit? {
         guard try child?.hasExited(wait: wait) == true else { return nil }
-        Sys.signalGroup(pid, SIGKILL)
+        child?.signalGroup(SIGKILL)
         guard let result = try child?.reap() else { return nil }
         child = nil
         loop.unwatch(nil, token: exitToken)

@@ -40,7 +40,8 @@ package final class JetsamProcess {
     /// The read end of the pipe Jetsam names its victims on, one pid a line (non-blocking), until it is taken.
     package var claims: FileDescriptor?
 
-    package init(_ settings: JetsamSettings) throws(SystemError) {
+    /// Jetsam for the workers that are `workersOf`'s children: this process's, or its holder's.
+    package init(_ settings: JetsamSettings, workersOf: Int32 = getpid()) throws(SystemError) {
         // Every descriptor handed over must sit above the ones it is mapped onto (0, 1, 3, 4).
         let null = try SpawnRecipe.aboveChannel(try Sys.open("/dev/null", O_RDWR))
         // Its standard output: the log it is given, or nowhere.
@@ -50,7 +51,7 @@ package final class JetsamProcess {
         let claimed = try SpawnRecipe.aboveChannel(pipe.write)
         try Sys.setNonBlocking(claims.rawValue)
         var arguments = [
-            "--supervisor", "\(getpid())", "--budget-mb", "\(settings.budgetMegabytes)",
+            "--supervisor", "\(getpid())", "--workers-of", "\(workersOf)", "--budget-mb", "\(settings.budgetMegabytes)",
             "--interval-ms", "\(settings.intervalMilliseconds)", "--pressure", settings.critical ? "critical" : "normal",
             "--claims-fd", "\(SV_CHANNEL_IN_FD)",
         ]

@@ -57,6 +57,8 @@ public struct RunConfiguration: Sendable {
     public var tabs = 3
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
+    /// Start the workers through a holder that keeps them alive for a lease when the supervisor dies.
+    public var keepWorkers: KeepWorkersSettings?
     /// A file killers outside the run (scripts/chaos) append a worker's pid to, one a line, before they kill it:
     /// only a kill named there or by Jetsam counts as from outside (`KillClaims`).
     public var outsideKillsPath: String?

@@ -33,6 +33,8 @@ public final class Simulation {
     let claims = KillClaims()
     /// What the operator is warned of, once each, as the run meets it.
     let warnings = RunWarnings()
+    /// Whose children the workers are: this process's, or the holder's (`RunConfiguration.keepWorkers`).
+    var workersParent = getpid()
 
     /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
     /// up, a `FileError` when the journal cannot be used.
@@ -40,9 +42,17 @@ public final class Simulation {
         // A write to a worker that just died must fail with EPIPE, not kill the supervisor.
         Sys.ignoreSignal(SIGPIPE)
         let loop = try EventLoop()
-        let launcher = try WorkerLauncher(
-            executable: configuration.workerPath, loop: loop, sandboxed: configuration.sandbox)
+        guard let keep = configuration.keepWorkers else {
+            let launcher = try WorkerLauncher(
+                executable: configuration.workerPath, loop: loop, sandboxed: configuration.sandbox)
+            try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
+            return
+        }
+        let holder = try HolderLink(holder: keep.holderPath, leaseMilliseconds: keep.leaseNanoseconds / 1_000_000)
+        let launcher = HeldLauncher(
+            executable: configuration.workerPath, holder: holder, loop: loop, sandboxed: configuration.sandbox)
         try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
+        workersParent = holder.pid
     }
 
     /// A run on the clock and launcher given: the event loop and real workers, or, for the policies' tests, a
@@ -122,7 +132,9 @@ public final class Simulation {
             policy: policy.name, delegate: policy.delegate, loads: configuration.loads, views: configuration.views, hidden: configuration.hidden,
             seed: Int(truncatingIfNeeded: configuration.seed), raceRate: configuration.raceRate,
             killRate: configuration.killRate, tabs: browser.browsesSession ? browser.tabs.count : nil)))
-        let jetsam = try configuration.jetsam.map { settings throws(SystemError) in try JetsamProcess(settings) }
+        let jetsam = try configuration.jetsam.map { settings throws(SystemError) in
+            try JetsamProcess(settings, workersOf: workersParent)
+        }
         defer { jetsam?.stop() }
         if let jetsam, let pipe = jetsam.claims.take() {
             let claimsFD = pipe.rawValue

@@ -26,6 +26,14 @@ enum RunCommand {
         if arguments.given(options.tabs) && sessionPath == nil {
             throw UsageError("'--tabs' is the size of a new session: it needs '--session <file>'")
         }
+        if arguments[options.keepWorkers] {
+            var keep = KeepWorkersSettings(holderPath: siblingExecutable("Holder"))
+            keep.leaseNanoseconds = arguments[options.lease]
+            try requireExecutable(keep.holderPath, "Holder", hint: "build it with 'swift build'")
+            workload.settings.keepWorkers = keep
+        } else if arguments.given(options.lease) {
+            throw UsageError("'--lease' is how long the holder keeps the workers: it needs '--keep-workers'")
+        }
         let force = arguments[options.force]
         var roles = try workloadFiles(options.workload, arguments, workload, force: force)
         if let sessionPath { try roles.uses(sessionPath, as: "the session") }

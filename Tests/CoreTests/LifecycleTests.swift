@@ -107,33 +107,11 @@ extension Processes {
 /// with the pid of the worker showing it. The event log goes to stdout, so this awaits the render event instead
 /// of sleeping.
 func startSupervisorShowingAPage(_ content: TemporaryFolder) throws -> (Process, Int32) {
-    // A worker orphaned by its supervisor's death is re-parented to this process, which reaps it.
-    _ = sv_set_child_subreaper()
-    let supervisor = Process()
-    supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
-    supervisor.arguments = ["run", "--loads", "1", "--dwell", "60000", "--content", content.path, "--log", "/dev/stdout"]
-    let out = Pipe()
-    supervisor.standardOutput = out
-    try supervisor.run()
-    var buffered = ""
-    while true {
-        var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let chunk = poll(&ready, 1, 10_000) == 1 ? out.fileHandleForReading.availableData : Data()
-        if chunk.isEmpty {
-            supervisor.terminate()
-            supervisor.waitUntilExit()
-            throw CancellationError()
-        }
-        buffered += String(decoding: chunk, as: UTF8.self)
-        for line in buffered.split(separator: "\n") where line.contains("\"event\":\"render\"") {
-            if let range = line.range(of: "\"pid\":"), let pid = Int32(line[range.upperBound...].prefix { $0.isNumber }) {
-                return (supervisor, pid)
-            }
-        }
-    }
+    let (supervisor, workers) = try startSupervisorShowing(views: 1, ["--content", content.path])
+    return (supervisor, workers[0])
 }
 
-/// Reaps a worker that was orphaned into this process (see `startSupervisorShowingAPage`), once it has exited.
+/// Reaps a worker that was orphaned into this process (see `startSupervisorShowing`), once it has exited.
 func reapOrphan(_ pidfd: Int32) throws {
     var ready = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
     try #require(poll(&ready, 1, 5000) == 1)

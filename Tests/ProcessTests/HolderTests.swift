@@ -108,3 +108,25 @@ extension Processes.Holding {
         #expect(try holder.reap() == .code(0))
     }
 }
+
+extension Processes.Holding {
+    /// What a held worker started (a `--worker` script's children), in its group or out of it (`setsid`), dies when
+    /// the worker is reaped: re-parented to the holder, a subreaper, it is killed as the supervisor's orphans are.
+    @Test(arguments: ["sleep 60", "setsid sleep 60"])
+    func whatAHeldWorkerLeftDiesAtItsReap(left command: String) throws {
+        let folder = try TemporaryFolder([:])
+        let holder = try Self.start(leaseMilliseconds: 50)
+        let worker = try holder.spawn(
+            "/bin/sh", arguments: ["-c", "\(command) & echo $! > '\(folder.path)/left'; exec sleep 60"], environment: [])
+        let pidfd = try #require(worker.descriptors.borrow(HolderLink.HeldWorker.pidfd))
+        #expect(eventually(within: 5) { (try? String(contentsOfFile: folder.path + "/left", encoding: .utf8))?.hasSuffix("\n") == true })
+        let left = try #require(Int32(try String(contentsOfFile: folder.path + "/left", encoding: .utf8).dropLast()))
+        #expect(!isDead(left))
+        #expect(sv_pidfd_send_signal(pidfd, SIGKILL) == 0)
+        #expect(Self.ended(pidfd, within: 5_000))
+        try holder.ping()
+        #expect(eventually(within: 1) { isDead(left) }, "the worker's child outlived its reap")
+        holder.letGo()
+        #expect(try holder.reap() == .code(0))
+    }
+}

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import Glibc
 import ProcFS
@@ -78,7 +79,7 @@ func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
 }
 
 /// After their supervisor was SIGKILLed: waits (bounded) until `pids` are dead, and reaps those that were
-/// re-parented to this process (a child subreaper since `startSupervisorShowingAPage`). Returns whether all died.
+/// re-parented to this process (a child subreaper since `startSupervisorShowing`). Returns whether all died.
 @discardableResult
 func reapOrphans(_ pids: [Int32]) -> Bool {
     let died = eventually(within: 5) { pids.allSatisfy(isDead) }
@@ -93,4 +94,39 @@ func reapOrphans(_ pids: [Int32]) -> Bool {
 /// Whether `pid` is gone or a zombie: dead either way.
 func isDead(_ pid: Int32) -> Bool {
     ProcFS.stat(.pid(pid))?.isLive != true
+}
+
+/// A `supervisor run` with `views` views whose pages stay on screen, started with `arguments`, once each view has
+/// rendered: the supervisor and its workers' pids. This process becomes a child subreaper first, so that workers
+/// orphaned by the supervisor's death come to it, which reaps them (`reapOrphans`).
+func startSupervisorShowing(views: Int, _ arguments: [String]) throws -> (Process, [Int32]) {
+    _ = sv_set_child_subreaper()
+    let supervisor = Process()
+    supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
+    supervisor.arguments = [
+        "run", "--loads", "\(views)", "--views", "\(views)", "--dwell", "60000", "--log", "/dev/stdout",
+    ] + arguments
+    let out = Pipe()
+    supervisor.standardOutput = out
+    try supervisor.run()
+    var buffered = ""
+    var rendered: Set<Int32> = []
+    while rendered.count < views {
+        var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let chunk = poll(&ready, 1, 10_000) == 1 ? out.fileHandleForReading.availableData : Data()
+        if chunk.isEmpty {
+            supervisor.terminate()
+            supervisor.waitUntilExit()
+            throw CancellationError()
+        }
+        buffered += String(decoding: chunk, as: UTF8.self)
+        let lines = buffered.split(separator: "\n", omittingEmptySubsequences: false)
+        buffered = String(lines.last ?? "")
+        for line in lines.dropLast() where line.contains(#""event":"render""#) {
+            if let range = line.range(of: #""pid":"#), let pid = Int32(line[range.upperBound...].prefix { $0.isNumber }) {
+                rendered.insert(pid)
+            }
+        }
+    }
+    return (supervisor, rendered.sorted())
 }

@@ -59,13 +59,29 @@ func monotonic() -> Int {
     return now.tv_sec * 1_000_000_000 + now.tv_nsec
 }
 
-/// Reaps every child that ended, closing what was held of it.
+/// Reaps every child that ended, closing what was held of it; then kills every live child it does not hold. The
+/// holder is a subreaper, so what a held worker started (a `--worker` script's children, in its group or escaped
+/// from it with `setsid`) is re-parented here when that worker dies, and dies now, as the supervisor's orphans do
+/// (`Orphans` in System). Each of them is still the holder's child until it is reaped, so its pid names no one else.
 @MainActor func reap() {
     while true {
-        let pid = waitpid(-1, nil, WNOHANG)
-        guard pid > 0 else { return }
+        let pid = sv_next_exited_child()
+        guard pid > 0 else { break }
         if let gone = held.removeValue(forKey: pid) { ([gone.pidfd] + gone.ends).forEach { _ = close($0) } }
+        _ = waitpid(pid, nil, 0)
     }
+    for pid in children() where held[pid] == nil { kill(pid, SIGKILL) }
+}
+
+/// The holder's children, from /proc/self/task/PID/children (it has one thread).
+func children() -> [Int32] {
+    let fd = open("/proc/self/task/\(getpid())/children", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var text: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let count = read(fd, &chunk, chunk.count), count > 0 { text += chunk[..<count] }
+    return text.split(separator: UInt8(ascii: " ")).compactMap { Int32(String(decoding: $0, as: UTF8.self)) }
 }
 
 /// An end of a pipe above 4, where mapping the child's 0 to 4 cannot clobber it.
@@ -159,4 +175,10 @@ while true {
 // The lease ran out: every worker still held dies, and is reaped, before the holder goes.
 for worker in held.values { _ = sv_pidfd_send_signal(worker.pidfd, SIGKILL) }
 for worker in held.values { _ = waitpid(worker.pid, nil, 0) }
+held = [:]
+// What the last of them left, re-parented here as they died.
+while !children().isEmpty {
+    reap()
+    _ = waitpid(-1, nil, 0)
+}
 exit(0)

@@ -6,7 +6,8 @@ import Vocabulary
 
 /// Jetsam: the "OS" of this model, after iOS jetsam and Android's lmkd.
 ///
-/// It knows only the supervisor's pid. Every interval it scans /proc for the supervisor's WebContent children and,
+/// It knows only the supervisor's pid, and the holder's when the workers are its children (`--workers-of`, for
+/// `run --keep-workers`). Every interval it scans /proc for the workers' WebContent processes and,
 /// under memory pressure, SIGKILLs the lowest-priority one (`Killer.victim`, the rule `compare --replay` deals its
 /// kills by too): highest oom_score_adj, then highest nice, then largest RSS. The kill goes through a pidfd opened on the victim and checked to be the process the scan saw (same start
 /// time, same parent): a pid recycled since the scan is never killed. The supervisor learns of each death through
@@ -15,8 +16,8 @@ import Vocabulary
 /// `pressure critical` or `pressure normal` when memory pressure begins or ends, before any kill it brings.
 /// Every kill is logged as a JSON line: the ground truth that log analysis is checked against.
 ///
-///   Jetsam --supervisor PID [--budget-mb N] [--interval-ms N] [--pressure normal|critical] [--log-fd FD]
-///          [--claims-fd FD]
+///   Jetsam --supervisor PID [--workers-of PID] [--budget-mb N] [--interval-ms N] [--pressure normal|critical]
+///          [--log-fd FD] [--claims-fd FD]
 ///
 /// Its log and its claims go to descriptors it inherits, never to files it opens: the supervisor decides what
 /// they are.
@@ -37,6 +38,8 @@ struct Candidate {
 
 struct Options {
     var supervisor: Int32 = 0
+    /// Whose children the workers are: the supervisor's, or its holder's (`run --keep-workers`).
+    var workersOf: Int32 = 0
     var budgetBytes = 256 << 20
     var intervalNanoseconds = 2_000_000
     var critical = false
@@ -49,6 +52,7 @@ struct Options {
             guard let value = rest.popFirst() else { fail("missing value for '\(name)'") }
             switch name {
             case "--supervisor": supervisor = Int32(value) ?? 0
+            case "--workers-of": workersOf = Int32(value) ?? -1
             case "--budget-mb": budgetBytes = Int(value).map { (1...Self.maxBudgetMegabytes).contains($0) ? $0 << 20 : 0 } ?? 0
             case "--interval-ms":
                 let ms = Double(value) ?? 0
@@ -59,8 +63,10 @@ struct Options {
             default: fail("unknown option '\(name)'")
             }
         }
-        guard supervisor > 0, budgetBytes > 0, intervalNanoseconds > 0 else {
-            fail("usage: Jetsam --supervisor PID [--budget-mb 1-\(Self.maxBudgetMegabytes)] [--interval-ms \(Self.intervalMilliseconds)] "
+        if workersOf == 0 { workersOf = supervisor }
+        guard supervisor > 0, workersOf > 0, budgetBytes > 0, intervalNanoseconds > 0 else {
+            fail("usage: Jetsam --supervisor PID [--workers-of PID] [--budget-mb 1-\(Self.maxBudgetMegabytes)] "
+                + "[--interval-ms \(Self.intervalMilliseconds)] "
                 + "[--pressure normal|critical] [--log-fd FD] [--claims-fd FD]")
         }
     }
@@ -129,7 +135,7 @@ var dying: Set<Int32> = []
 /// The memory pressure last reported on the claims pipe.
 var reportedPressure = false
 while getppid() == options.supervisor {
-    let listed = scan(options.supervisor, pageSize: pageSize)
+    let listed = scan(options.workersOf, pageSize: pageSize)
     dying.formIntersection(listed.map(\.pid))
     let workers = listed.filter { !dying.contains($0.pid) }
     let total = workers.reduce(0) { $0 + $1.rssBytes }

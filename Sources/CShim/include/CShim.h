@@ -74,6 +74,10 @@ int sv_waitid_pidfd(int pidfd, int *code, int *status, int wait);
 /// the process group it leads, from being reused until the reap.
 int sv_pidfd_exited(int pidfd, int wait);
 
+/// The pid of a child that has exited, left unreaped (waitid with WNOWAIT), so that its zombie still holds its pid
+/// and its group's id; 0 if none has, -1 with errno (ECHILD: no children).
+pid_t sv_next_exited_child(void);
+
 /// How the process `pidfd` names ended, for a holder of the pidfd that is not its parent, once its parent has reaped
 /// it: PIDFD_GET_INFO asking for PIDFD_INFO_EXIT (Linux 6.15). 1 with `*status` a wait status, 0 if it has not been
 /// reaped yet, -1 with errno (ENOTTY or EINVAL before 6.15).
