@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* The first published struct pidfd_info (include/uapi/linux/pidfd.h, 64 bytes), which older headers lack. */
@@ -70,4 +72,68 @@ ssize_t sv_receive_with_fds(int socket, void *bytes, size_t capacity, int *fds, 
     /* A message cut short (MSG_TRUNC) or whose descriptors did not all fit (MSG_CTRUNC, the kernel closed the rest). */
     if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) *truncated = 1;
     return received;
+}
+
+/* An abstract address (Linux, unix(7)): a leading NUL, then `name`, which names no file and vanishes with its last
+   socket. */
+static int abstract_address(const char *name, struct sockaddr_un *address, socklen_t *length) {
+    size_t count = strlen(name);
+    if (count == 0 || count + 1 > sizeof address->sun_path) { errno = ENAMETOOLONG; return -1; }
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    memcpy(address->sun_path + 1, name, count);
+    *length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + count);
+    return 0;
+}
+
+int sv_listen_abstract(const char *name) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (abstract_address(name, &address, &length) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, length) != 0 || listen(fd, 4) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/* The peer's credentials (SO_PEERCRED): only a process of this user is answered, or trusted. */
+static int same_user(int fd, pid_t *pid) {
+    struct ucred peer;
+    socklen_t size = sizeof peer;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0) return -1;
+    if (peer.uid != geteuid()) { errno = EACCES; return -1; }
+    if (pid) *pid = peer.pid;
+    return 0;
+}
+
+int sv_accept_same_user(int listener) {
+    int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) return -1;
+    if (same_user(fd, NULL) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int sv_connect_abstract(const char *name, pid_t *peer) {
+    struct sockaddr_un address;
+    socklen_t length;
+    if (abstract_address(name, &address, &length) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, length) != 0 || same_user(fd, peer) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }

@@ -16,21 +16,66 @@ package final class HolderLink {
     }
 
     package let pid: Int32
+    /// The holder while it is this process's child (it started it); nil for one an earlier supervisor started.
     private var holder: ChildProcess?
     /// The supervisor's end of the holder's socket; -1 once let go.
     private var socket: Int32
 
-    /// Starts the holder at `path`, which keeps its workers `leaseMilliseconds` after this link is let go.
-    package init(holder path: String, leaseMilliseconds: Int) throws(SystemError) {
+    /// Starts the holder at `path`, which keeps its workers `leaseMilliseconds` after this link is let go; with a
+    /// `name`, it waits there for the next supervisor (`connect`) while the lease runs.
+    package init(holder path: String, leaseMilliseconds: Int, name: String? = nil) throws(SystemError) {
         let pair = try Sys.messagePair()
         // Above the child's fd 3, so that mapping it there cannot clobber it.
         let holderEnd = try Sys.duplicate(pair.second.rawValue, above: 5)
+        let arguments = ["--lease-ms", "\(leaseMilliseconds)"] + (name.map { ["--name", $0] } ?? [])
         let started = try Sys.spawn(
-            SpawnProgram(path, arguments: ["--lease-ms", "\(leaseMilliseconds)"], environment: []),
-            [.copy(holderEnd.rawValue, as: 3)], ownGroup: true)
+            SpawnProgram(path, arguments: arguments, environment: []), [.copy(holderEnd.rawValue, as: 3)], ownGroup: true)
         pid = started.pid
         holder = consume started
         socket = try retrying("fcntl(F_DUPFD_CLOEXEC)") { fcntl(pair.first.rawValue, F_DUPFD_CLOEXEC, 5) }
+    }
+
+    /// The holder an earlier supervisor started with `name`, if one of this user's still waits there; nil if none
+    /// does.
+    package static func connect(name: String) throws(SystemError) -> HolderLink? {
+        var peer: pid_t = 0
+        let fd = sv_connect_abstract(name, &peer)
+        guard fd >= 0 else {
+            if errno == ECONNREFUSED || errno == ENOENT { return nil }
+            throw SystemError("connect to the holder '\(name)'", errno: errno)
+        }
+        return HolderLink(connected: fd, pid: peer)
+    }
+
+    private init(connected socket: Int32, pid: Int32) {
+        self.socket = socket
+        self.pid = pid
+        holder = nil
+    }
+
+    /// The workers the holder holds, each with its descriptors, and this link's generation: 1 for the supervisor that
+    /// started the holder, one more for each that came back to it.
+    package func list() throws(SystemError) -> (generation: Int, workers: [HeldWorker]) {
+        guard socket >= 0 else { throw SystemError("ask the holder", errno: EPIPE) }
+        try Sys.send(Array(HolderWords.list.utf8), on: socket)
+        var workers: [HeldWorker] = []
+        while true {
+            guard let answer = try Sys.receive(on: socket, capacity: 256) else {
+                throw SystemError("list the held workers", errno: EPIPE)
+            }
+            let fields = String(decoding: answer.bytes, as: UTF8.self)
+                .split(separator: "\0", omittingEmptySubsequences: false)
+            if fields.count == 2, fields[0] == HolderWords.held, let pid = Int32(fields[1]),
+                answer.descriptors.count == 4
+            {
+                workers.append(HeldWorker(pid: pid, descriptors: answer.descriptors))
+                continue
+            }
+            guard fields.count == 3, fields[0] == HolderWords.listed, let generation = Int(fields[1]),
+                Int(fields[2]) == workers.count
+            else { throw SystemError("list the held workers", errno: EPROTO) }
+            return (generation, workers)
+        }
     }
 
     /// Asks the holder to spawn `path` with `arguments` and `environment`; the holder's errno if it could not.

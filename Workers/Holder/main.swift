@@ -8,16 +8,21 @@ import Vocabulary
 /// each worker, over a SOCK_SEQPACKET socket on fd 3, and gets back the worker's pidfd and channel ends (SCM_RIGHTS)
 /// while the holder keeps its own copies, so a worker's channel stays open when the supervisor dies. When the socket
 /// ends (the supervisor died or let go), the lease runs; when it runs out, every worker still held is SIGKILLed
-/// through its pidfd and reaped, and the holder exits. The workers die with the holder (their parent-death signal),
-/// so nothing is ever orphaned.
+/// through its pidfd and reaped, and the holder exits. With nothing held, it exits at once.
 ///
-///   Holder --lease-ms N
+/// With `--name`, it listens on that abstract socket address for the next supervisor of the same session: a process
+/// of the same user only (SO_PEERCRED), and one at a time: one that connects while another is attached waits for it
+/// to hang up, and a third is refused. A supervisor that connects ends the lease and takes the workers back (`list`);
+/// it is the holder's next generation.
+///
+///   Holder --lease-ms N [--name NAME]
 ///
 /// A request is one message of NUL-separated fields: `spawn`, the program's path, the number of arguments, the
 /// arguments, then the environment's entries. The answer is `spawned` and the pid, with the pidfd, the worker's
 /// input (to write), its output and its standard error (to read) passed; or `failed` and an errno. `ping` is
 /// answered `pong` once every child that ended before it has been reaped, so that the kernel has their exit for any
-/// pidfd (PIDFD_INFO_EXIT).
+/// pidfd (PIDFD_INFO_EXIT). `list` is answered with a `held` message and the pid per worker, its four descriptors
+/// passed as a spawn's are, then `listed`, the generation (the first supervisor's is 1) and the count.
 
 func fail(_ message: String) -> Never {
     _ = message.withCString { write(2, $0, strlen($0)) }
@@ -25,17 +30,29 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
+let usage = "usage: Holder --lease-ms N (1 to 600000) [--name NAME]"
 var arguments = CommandLine.arguments.dropFirst()
 var leaseNanoseconds = 0
+var listener: Int32?
 while let name = arguments.popFirst() {
-    guard name == "--lease-ms", let value = arguments.popFirst(), let ms = Int(value), (1...600_000).contains(ms) else {
-        fail("usage: Holder --lease-ms N (1 to 600000)")
+    guard let value = arguments.popFirst() else { fail(usage) }
+    switch name {
+    case "--lease-ms":
+        guard let ms = Int(value), (1...600_000).contains(ms) else { fail(usage) }
+        leaseNanoseconds = ms * 1_000_000
+    case "--name":
+        let fd = sv_listen_abstract(value)
+        guard fd >= 0 else { fail("Holder: cannot listen on '\(value)': \(String(cString: strerror(errno)))") }
+        listener = fd
+    default: fail(usage)
     }
-    leaseNanoseconds = ms * 1_000_000
 }
-guard leaseNanoseconds > 0 else { fail("usage: Holder --lease-ms N (1 to 600000)") }
+guard leaseNanoseconds > 0 else { fail(usage) }
 
-let supervisorFD: Int32 = 3
+/// The supervisor's socket; nil while none is attached.
+var supervisor: Int32? = 3
+/// How many supervisors have been attached: the generation of the one attached now.
+var generation = 1
 _ = sv_set_child_subreaper()
 var blocked = sigset_t()
 sigemptyset(&blocked)
@@ -94,10 +111,6 @@ func aboveChannel(_ fd: Int32) -> Int32 {
 
 /// Spawns the worker a request names and answers with its descriptors, keeping copies.
 @MainActor func spawn(_ fields: [String]) {
-    func answer(_ words: String, _ fds: [Int32] = []) {
-        let bytes = Array(words.utf8)
-        _ = bytes.withUnsafeBytes { raw in fds.withUnsafeBufferPointer { sv_send_with_fds(supervisorFD, raw.baseAddress, raw.count, $0.baseAddress, Int32($0.count)) } }
-    }
     guard fields.count >= 3, let count = Int(fields[2]), count >= 0, fields.count >= 3 + count else {
         return answer(HolderWords.failed + "\0\(EINVAL)")
     }
@@ -134,20 +147,32 @@ func aboveChannel(_ fd: Int32) -> Int32 {
     answer(HolderWords.spawned + "\0\(pid)", [pidfd, parentOut, parentIn, errorsIn])
 }
 
-var leaseEnds: Int?
-var buffer = [UInt8](repeating: 0, count: 64 << 10)
-while true {
-    if let ends = leaseEnds, monotonic() >= ends { break }
-    var ready = [pollfd(fd: childEnded, events: Int16(POLLIN), revents: 0)]
-    if leaseEnds == nil { ready.append(pollfd(fd: supervisorFD, events: Int16(POLLIN), revents: 0)) }
-    let timeout = leaseEnds.map { Int32(max(0, ($0 - monotonic() + 999_999) / 1_000_000)) } ?? -1
-    guard poll(&ready, nfds_t(ready.count), timeout) >= 0 || errno == EINTR else { break }
-    if ready[0].revents != 0 {
-        var info = signalfd_siginfo()
-        while withUnsafeMutableBytes(of: &info, { read(childEnded, $0.baseAddress, $0.count) }) > 0 {}
-        reap()
+/// Sends `words` and `fds` to the supervisor attached.
+@MainActor func answer(_ words: String, _ fds: [Int32] = []) {
+    guard let supervisor else { return }
+    let bytes = Array(words.utf8)
+    _ = bytes.withUnsafeBytes { raw in
+        fds.withUnsafeBufferPointer {
+            sv_send_with_fds(supervisor, raw.baseAddress, raw.count, $0.baseAddress, Int32($0.count))
+        }
     }
-    guard ready.count > 1, ready[1].revents != 0 else { continue }
+}
+
+/// Hands every worker held to the supervisor attached: its own copies of each one's descriptors.
+@MainActor func list() {
+    for worker in held.values.sorted(by: { $0.pid < $1.pid }) {
+        answer(HolderWords.held + "\0\(worker.pid)", [worker.pidfd] + worker.ends)
+    }
+    answer(HolderWords.listed + "\0\(generation)\0\(held.count)")
+}
+
+var leaseEnds: Int?
+/// The next supervisor, connected while the one before was still attached: it takes over when that one hangs up.
+var next: Int32?
+var buffer = [UInt8](repeating: 0, count: 64 << 10)
+
+/// Serves one request of the supervisor attached; false once it has hung up.
+@MainActor func serve(_ supervisorFD: Int32) -> Bool {
     var fds = [Int32](repeating: -1, count: Int(SV_MAX_PASSED_FDS))
     var passed: Int32 = 0
     var truncated: Int32 = 0
@@ -156,20 +181,63 @@ while true {
     }
     // Nothing is taken from the supervisor: anything it passed is closed.
     fds.prefix(Int(passed)).forEach { _ = close($0) }
-    if received < 0, errno == EINTR || errno == EAGAIN { continue }
-    guard received > 0 else {
-        // The supervisor is gone, or let go: the lease runs from now.
-        close(supervisorFD)
-        leaseEnds = monotonic() + leaseNanoseconds
-        continue
-    }
+    if received < 0, errno == EINTR || errno == EAGAIN { return true }
+    guard received > 0 else { return false }
     let fields = buffer[..<received].split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     if fields.first == HolderWords.spawn, truncated == 0 { spawn(fields) }
     if fields.first == HolderWords.ping {
         // Every child whose end was signalled before the ping came is reaped before the answer.
         reap()
-        let pong = Array(HolderWords.pong.utf8)
-        _ = pong.withUnsafeBytes { sv_send_with_fds(supervisorFD, $0.baseAddress, $0.count, nil, 0) }
+        answer(HolderWords.pong)
+    }
+    if fields.first == HolderWords.list { list() }
+    return true
+}
+
+while true {
+    if let ends = leaseEnds, monotonic() >= ends { break }
+    var ready = [pollfd(fd: childEnded, events: Int16(POLLIN), revents: 0)]
+    if let supervisor { ready.append(pollfd(fd: supervisor, events: Int16(POLLIN), revents: 0)) }
+    if let listener { ready.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0)) }
+    let timeout = leaseEnds.map { Int32(max(0, ($0 - monotonic() + 999_999) / 1_000_000)) } ?? -1
+    guard poll(&ready, nfds_t(ready.count), timeout) >= 0 || errno == EINTR else { break }
+    if ready[0].revents != 0 {
+        var info = signalfd_siginfo()
+        while withUnsafeMutableBytes(of: &info, { read(childEnded, $0.baseAddress, $0.count) }) > 0 {}
+        reap()
+        // The lease keeps workers; once none is left, there is nothing to keep.
+        if supervisor == nil && held.isEmpty { break }
+    }
+    if let supervisorFD = supervisor, ready.contains(where: { $0.fd == supervisorFD && $0.revents != 0 }),
+        !serve(supervisorFD)
+    {
+        // The supervisor is gone, or let go: the next one takes over, or the lease runs from now, or, with nothing
+        // held, is over.
+        close(supervisorFD)
+        supervisor = next
+        next = nil
+        if supervisor != nil {
+            generation += 1
+        } else if held.isEmpty {
+            break
+        } else {
+            leaseEnds = monotonic() + leaseNanoseconds
+        }
+    }
+    if let listener, ready.contains(where: { $0.fd == listener && $0.revents != 0 }) {
+        let connected = sv_accept_same_user(listener)
+        if connected >= 0, supervisor == nil {
+            // The next supervisor of the session: the lease ends, and the workers are its to take back.
+            supervisor = connected
+            generation += 1
+            leaseEnds = nil
+        } else if connected >= 0, next == nil {
+            // The one attached may be dead with its hang-up not read yet (a supervisor restarted at once): this one
+            // waits for it.
+            next = connected
+        } else if connected >= 0 {
+            close(connected)
+        }
     }
 }
 // The lease ran out: every worker still held dies, and is reaped, before the holder goes.

@@ -59,6 +59,15 @@ ssize_t sv_send_with_fds(int socket, const void *bytes, size_t length, const int
 /// or -1 with errno.
 ssize_t sv_receive_with_fds(int socket, void *bytes, size_t capacity, int *fds, int *count, int *truncated);
 
+/// A SOCK_SEQPACKET socket listening on the abstract address `name` (close-on-exec, non-blocking), or -1 with errno
+/// (EADDRINUSE: another process listens there).
+int sv_listen_abstract(const char *name);
+/// Accepts a connection on `listener` (close-on-exec) from a process of this user only: -1 with EACCES for another's.
+int sv_accept_same_user(int listener);
+/// Connects to the abstract address `name` (close-on-exec), and only to a process of this user, whose pid goes in
+/// `*peer`: -1 with errno otherwise (ECONNREFUSED: nobody listens there).
+int sv_connect_abstract(const char *name, pid_t *peer);
+
 /// An anonymous file in memory (memfd_create(2), close-on-exec): a regular file no path names.
 int sv_memfd(const char *name);
 
