@@ -4,6 +4,9 @@
 #include "CShim.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <stddef.h>
@@ -29,6 +32,17 @@ int sv_pidfd_exit_status(int pidfd, int *status) {
     if (!(info.mask & SV_PIDFD_INFO_EXIT)) return 0;
     *status = info.exit_code;
     return 1;
+}
+
+int sv_pidfd_queue_signal(int pidfd, int sig, uint64_t value) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    info.si_signo = sig;
+    info.si_code = SI_QUEUE;
+    info.si_pid = getpid();
+    info.si_uid = getuid();
+    info.si_value.sival_ptr = (void *)(uintptr_t)value;
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, &info, 0);
 }
 
 int sv_socketpair_seqpacket(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }

@@ -51,6 +51,9 @@ extension Conversation {
             uncommitted = nil
             let provisional = if case .didFail = message { false } else { true }
             return [.failed(provisional: provisional, error: error)]
+        case .resynced:
+            // Asked only by a supervisor that takes a worker over, which this conversation never does yet (issue 34).
+            return unasked(message)
         case .navigationAction:
             guard owed.navigations > 0 else { return unasked(message) }
             owed.navigations -= 1

@@ -96,6 +96,33 @@ public struct FrameDecoder<Message: WireMessage>: Sendable {
     }
 }
 
+extension FrameDecoder where Message == FromWorker {
+    /// For a supervisor that took a channel over mid-stream (issue 34): drops every byte before the `resynced`
+    /// frame that answers `generation`, which may be mid-frame, and returns true once that frame is next; until it
+    /// has arrived, keeps only the bytes that may begin it. Nothing before it is ever decoded, so a frame cut in half
+    /// by the supervisor before is never misread.
+    public mutating func skip(toResynced generation: UInt64) -> Bool {
+        var pattern: [UInt8] = [32]
+        pattern.appendInteger(resyncMarker)
+        pattern.appendInteger(generation)
+        let searchFrom = start + 4
+        if buffer.count >= searchFrom + pattern.count {
+            for at in searchFrom...(buffer.count - pattern.count) where buffer[at] == pattern[0] {
+                guard buffer[at..<at + pattern.count].elementsEqual(pattern) else { continue }
+                start = at - 4
+                return true
+            }
+        }
+        // The frame may begin in the last bytes: its length, then all but the last byte of the pattern.
+        start = max(start, buffer.count - (4 + pattern.count - 1))
+        if start > 4096 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        return false
+    }
+}
+
 extension WireMessage {
     /// A frame body read by `fields`, which knows this direction's tags: nothing may be left over, and every limit
     /// must hold.

@@ -24,6 +24,13 @@ public enum FromWorker: WireMessage {
     case sandboxViolation(syscall: Int32)
     /// The answer to `prepareToSuspend`: it has done what it must before it is stopped.
     case readyToSuspend
+    /// The answer to a supervisor that took the channel over (issue 34), asked by a signal carrying `generation`:
+    /// everything sent before it is of the supervisor before, and everything that supervisor sent and the worker had
+    /// not yet read was dropped. What it has: its committed entry, whether the page finished, its back/forward list's
+    /// position and length, and the last typed input it applied with the document's digest then.
+    case resynced(
+        generation: UInt64, url: String, title: String, finished: Bool, historyIndex: UInt32, historyCount: UInt32,
+        inputSeq: UInt64, digest: UInt64)
 
     public var tag: UInt8 {
         switch self {
@@ -43,6 +50,7 @@ public enum FromWorker: WireMessage {
         case .documentData: 27
         case .sandboxViolation: 28
         case .readyToSuspend: 31
+        case .resynced: 32
         }
     }
 
@@ -57,6 +65,16 @@ public enum FromWorker: WireMessage {
             out.appendInteger(UInt32(bitPattern: syscall))
         case .readyToSuspend:
             break
+        case .resynced(let generation, let url, let title, let finished, let index, let count, let seq, let digest):
+            out.appendInteger(resyncMarker)
+            out.appendInteger(generation)
+            out.appendString(url)
+            out.appendString(title)
+            out.append(finished ? 1 : 0)
+            out.appendInteger(index)
+            out.appendInteger(count)
+            out.appendInteger(seq)
+            out.appendInteger(digest)
         case .fetch(let url, let kind):
             out.appendString(url)
             out.append(kind.rawValue)
@@ -114,9 +132,19 @@ public enum FromWorker: WireMessage {
             case 27: .documentData(text: try reader.bytes())
             case 28: .sandboxViolation(syscall: Int32(bitPattern: try reader.integer()))
             case 31: .readyToSuspend
+            case 32: try resynced(&reader)
             default: throw .notOfThisDirection(tag)
             }
         }
+    }
+
+    /// A `resynced` body, which begins with `resyncMarker`.
+    static func resynced(_ reader: inout PayloadReader) throws(WireError) -> FromWorker {
+        guard try reader.integer() as UInt64 == resyncMarker else { throw .badValue(tag: 32) }
+        return .resynced(
+            generation: try reader.integer(), url: try reader.string(), title: try reader.string(),
+            finished: try reader.flag(), historyIndex: try reader.integer(), historyCount: try reader.integer(),
+            inputSeq: try reader.integer(), digest: try reader.integer())
     }
 
     public var frameLength: Int {
@@ -125,6 +153,8 @@ public enum FromWorker: WireMessage {
             case .hello: 4 + 2 + 1
             case .sandboxViolation: 4
             case .readyToSuspend: 0
+            case .resynced(_, let url, let title, _, _, _, _, _):
+                8 + 8 + stringLength(url) + stringLength(title) + 1 + 4 + 4 + 8 + 8
             case .fetch(let url, _): stringLength(url) + 1
             case .didCommit(let text), .didFinish(let text), .didFailProvisional(let text), .didFail(let text):
                 stringLength(text)
@@ -145,6 +175,8 @@ public enum FromWorker: WireMessage {
         return switch self {
         case .fetch(let url, _), .didCommit(let url), .navigationAction(_, _, let url): over(url, maxURLBytes, tag: tag)
         case .didFinish(let title), .title(_, let title): over(title, maxTitleBytes, tag: tag)
+        case .resynced(_, let url, let title, _, _, _, _, _):
+            over(url, maxURLBytes, tag: tag) ?? over(title, maxTitleBytes, tag: tag)
         case .history(_, let count, let urls): historyViolation(count: count, urls, tag: tag)
         case .historyData(let urls): historyViolation(count: nil, urls, tag: tag)
         default: nil

@@ -1,9 +1,17 @@
 /// The version both sides must agree on in `hello`; bump it whenever a message's layout changes.
-public let protocolVersion: UInt16 = 7
+public let protocolVersion: UInt16 = 8
 
 /// Tags run from 1 to this with no gap, across both directions: a tag in that range that a side's decoder does not
 /// know is a message of the other direction.
-let highestTag: UInt8 = 31
+let highestTag: UInt8 = 32
+
+/// The first field of `FromWorker.resynced`, before the generation it answers: what a supervisor that takes a
+/// channel over mid-stream looks for (`FrameDecoder.skip(toResynced:)`).
+public let resyncMarker: UInt64 = 0x2144_4543_4E59_5352
+
+/// The signal a supervisor that takes a channel over queues to the worker, the generation it asks under as its value
+/// (SIGURG, which a process that does not watch for it ignores).
+public let resyncSignal: Int32 = 23
 
 /// A message of one direction of the channel between the supervisor and a WebContent worker: `ToWorker` or
 /// `FromWorker`. The directions are two types, so that sending the wrong one, or handling a message the peer never

@@ -28,7 +28,7 @@ import WireProtocol
 
     /// A message of each kind a worker sends, with its frame.
     static let fromWorker: [(FromWorker, String)] = [
-        (.hello(pid: 4107, version: protocolVersion, sandbox: .installed), "08000000010b100000070001"),
+        (.hello(pid: 4107, version: protocolVersion, sandbox: .installed), "08000000010b100000080001"),
         (.sandboxViolation(syscall: 2), "050000001c02000000"),
         (.fetch(url: "app://local/a", kind: .document), "13000000050d0000006170703a2f2f6c6f63616c2f6100"),
         (.fetch(url: "app-image://logo", kind: .image), "1600000005100000006170702d696d6167653a2f2f6c6f676f01"),
@@ -45,6 +45,13 @@ import WireProtocol
         (.historyData(urls: ["app://local/c"]), "160000001a010000000d0000006170703a2f2f6c6f63616c2f63"),
         (.documentData(text: [1]), "060000001b0100000001"),
         (.readyToSuspend, "010000001f"),
+        (
+            .resynced(
+                generation: 2, url: "app://local/a", title: "A", finished: true, historyIndex: 0, historyCount: 1,
+                inputSeq: 1, digest: 5),
+            "40000000205253594e434544210200000000000000" + "0d0000006170703a2f2f6c6f63616c2f61010000004101"
+                + "000000000100000001000000000000000500000000000000"
+        ),
     ]
 
     static var toWorkerSamples: [ToWorker] { toWorker.map(\.0) }
@@ -55,9 +62,9 @@ import WireProtocol
         for (message, hex) in Self.fromWorker { #expect(message.frame.hex == hex, "\(message)") }
     }
 
-    @Test func everyTagFrom1To31IsOneMessageInOneDirectionButHistoryData() {
+    @Test func everyTagFrom1To32IsOneMessageInOneDirectionButHistoryData() {
         let tags = Self.toWorkerSamples.map(\.tag) + Self.fromWorkerSamples.map(\.tag)
-        #expect(Set(tags) == Set(1...31))
+        #expect(Set(tags) == Set(1...32))
         #expect(Set(Self.toWorkerSamples.map(\.tag)).intersection(Self.fromWorkerSamples.map(\.tag)) == [26])
     }
 
@@ -135,7 +142,7 @@ import WireProtocol
             ([2, 0, 0, 0, 4, 9], .trailingBytes(tag: 4, count: 1)),
             ([7, 0, 0, 0, 2, 2, 0, 0, 0, 0xC3, 0x28], .invalidUTF8(tag: 2)),
             ([6, 0, 0, 0, 2, 0, 0, 0, 0, 2], .badValue(tag: 2)),
-            ([1, 0, 0, 0, 32], .unknownTag(32)),
+            ([1, 0, 0, 0, 33], .unknownTag(33)),
         ]
         for (bytes, expected) in cases {
             var decoder = FrameDecoder<ToWorker>()

@@ -13,6 +13,8 @@ struct Channel {
     /// A `restoreHistory` whose `historyData` pieces are still arriving.
     private var restoring: (index: UInt32, count: UInt32, urls: [String])?
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
+    /// A supervisor's request to resynchronise (resync.c), once taken from the runtime and until the worker answers.
+    private var asked: UInt64?
     private var outgoing: [UInt8] = []
     let input: Int32
     let output: Int32
@@ -44,9 +46,13 @@ struct Channel {
         }
     }
 
-    /// The next message; with `wait` false, nil when nothing complete has arrived yet.
+    /// The next message; nil when a supervisor asks to resynchronise (`takeResync`), and with `wait` false, when
+    /// nothing complete has arrived yet.
     mutating func receive(wait: Bool) -> ToWorker? {
         while true {
+            var generation: UInt64 = 0
+            if asked == nil, wr_take_resync(&generation) != 0 { asked = generation }
+            if asked != nil { return nil }
             do {
                 while let message = try decoder.next() {
                     if let whole = assembled(message) { return whole }
@@ -61,6 +67,24 @@ struct Channel {
             if n <= 0 { wr_exit(0) }
             readBuffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
+    }
+
+    /// The generation a supervisor that took the channel over asked to resynchronise under, once: everything not yet
+    /// handled is then dropped, the bytes decoded and those still in the pipe, which were all sent by the supervisor
+    /// before (the new one waits for the answer). Whatever was cut in half is never read.
+    mutating func takeResync() -> UInt64? {
+        var generation: UInt64 = 0
+        if asked == nil, wr_take_resync(&generation) != 0 { asked = generation }
+        guard let asked else { return nil }
+        self.asked = nil
+        decoder = FrameDecoder()
+        restoring = nil
+        while wr_readable(input) != 0 {
+            let n = readBuffer.withUnsafeMutableBytes { wr_read(input, $0.baseAddress, $0.count) }
+            if n == -Int(WR_EINTR) { continue }
+            if n <= 0 { wr_exit(0) }
+        }
+        return asked
     }
 
     /// `message`, or nil while it is a piece of a restore still arriving. The supervisor sends a restore's pieces

@@ -9,6 +9,12 @@ struct Worker {
     var typed: [UInt8] = []
     /// The digest of `typed`, kept as it grows: each input costs its own bytes, never the whole document's.
     var typedDigest = documentDigestBasis
+    /// The last typed input applied to the document, 0 for none.
+    var lastInput: UInt64 = 0
+    /// Whether the page committed last has finished (`didFinish`).
+    var finished = false
+    /// How many times a supervisor has resynchronised: a navigation under way stops at one.
+    var resyncs = 0
     var memory: (base: UnsafeMutableRawPointer, size: Int)?
     /// The share of a CPU, in percent, the rendered page keeps busy until it is unloaded.
     var busyPercent = 0
@@ -25,6 +31,7 @@ struct Worker {
     }
 
     mutating func run() -> Never {
+        _ = wr_watch_resync(resyncSignal)
         let sandbox = Sandbox.enter(input: channel.input, output: channel.output)
         channel.send(.hello(pid: wr_getpid(), version: protocolVersion, sandbox: sandbox))
         while true {
@@ -49,15 +56,31 @@ struct Worker {
     /// rest for a message, so it answers within a period whatever the page does.
     mutating func nextMessage() -> ToWorker {
         let period = 10_000_000
-        while busyPercent > 0 {
-            if let message = channel.receive(wait: false) { return message }
-            let spinning = period * busyPercent / 100
-            let until = wr_now() + spinning
-            var spin: UInt64 = 0
-            while wr_now() < until { spin &+= 1 }
-            if spinning < period { _ = wr_wait_readable(channel.input, period - spinning) }
+        while true {
+            while busyPercent > 0 {
+                if let message = channel.receive(wait: false) { return message }
+                resynchronizeIfAsked()
+                let spinning = period * busyPercent / 100
+                let until = wr_now() + spinning
+                var spin: UInt64 = 0
+                while wr_now() < until { spin &+= 1 }
+                if spinning < period { _ = wr_wait_readable(channel.input, period - spinning) }
+            }
+            if let message = channel.receive(wait: true) { return message }
+            resynchronizeIfAsked()
         }
-        return channel.receive(wait: true)!
+    }
+
+    /// Answers a supervisor that took the channel over (`Channel.takeResync`), if one asked: with what this worker
+    /// has, which is all the new supervisor may believe of it.
+    mutating func resynchronizeIfAsked() {
+        guard let generation = channel.takeResync() else { return }
+        deferred = []
+        resyncs += 1
+        channel.send(.resynced(
+            generation: generation, url: history.current?.url ?? "", title: title, finished: finished,
+            historyIndex: UInt32(truncatingIfNeeded: history.index), historyCount: UInt32(history.entries.count),
+            inputSeq: lastInput, digest: typedDigest))
     }
 
     /// Replies to what can be answered at any moment; navigations wait for the current one to end.
@@ -68,6 +91,7 @@ struct Worker {
         case .input(let seq, let text):
             typed.append(contentsOf: text.utf8)
             typedDigest = documentDigest(text.utf8, from: typedDigest)
+            lastInput = seq
             channel.send(.inputApplied(seq: seq, digest: typedDigest))
         case .documentQuery:
             for piece in FromWorker.documentPieces(typed) { channel.send(piece) }
@@ -88,7 +112,10 @@ struct Worker {
     mutating func navigate(to target: String, entry: Entry) {
         unload()
         url = target
+        let resyncsBefore = resyncs
         let reply = fetch(target, .document)
+        // A new supervisor took the channel over: it was told what this worker has, and this navigation is not it.
+        guard resyncs == resyncsBefore else { return }
         guard reply.status == 200 else {
             channel.send(.didFailProvisional(error: "status \(reply.status) fetching \(target)"))
             return
@@ -116,9 +143,13 @@ struct Worker {
             return
         }
         // Sub-resources count toward the render: the page is finished only once each has answered, whatever it said.
-        for (source, kind) in document.resources { _ = fetch(source, kind) }
+        for (source, kind) in document.resources {
+            _ = fetch(source, kind)
+            guard resyncs == resyncsBefore else { return }
+        }
         render(document)
         title = document.title
+        finished = true
         busyPercent = document.busyPercent
         channel.send(.didFinish(title: title))
         document.attemptForbiddenCall(at: .rendered)
@@ -136,7 +167,10 @@ struct Worker {
         var length = 0
         var body: [UInt8] = []
         while status == nil || body.count < length {
-            let message = channel.receive(wait: true)!
+            guard let message = channel.receive(wait: true) else {
+                resynchronizeIfAsked()
+                return (0, [])
+            }
             switch message {
             case .fetchReply(let code, _, let total, let first) where status == nil:
                 status = code
@@ -183,6 +217,7 @@ struct Worker {
 
     mutating func serviceChannel() {
         while let message = channel.receive(wait: false) { answer(message) }
+        resynchronizeIfAsked()
     }
 
     /// Forgets the page: its memory goes back to the system, and nothing typed into it outlives it.
@@ -192,8 +227,10 @@ struct Worker {
         busyPercent = 0
         url = ""
         title = ""
+        finished = false
         typed = []
         typedDigest = documentDigestBasis
+        lastInput = 0
     }
 
     func commit(_ fault: Document.Fault) -> Never {

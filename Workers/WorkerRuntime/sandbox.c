@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include "raw_syscall.h"
+#include "signals.h"
 
 /* A call the filter never allows. The trap handler makes it with SIGSYS blocked, so the kernel's second trap
  * cannot be handled: it kills the worker with SIGSYS. */
@@ -37,32 +38,10 @@ static void on_trap(int signal, void *info, void *context) {
     for (;;) sys(WR_NEVER_ALLOWED, 0, 0, 0);
 }
 
-#if defined(__x86_64__)
-/* The kernel returns from a handler through the restorer its sigaction names; this one never returns, but
- * x86_64 refuses a handler without one. */
-extern void wr_restore(void);
-__asm__(".text\n.globl wr_restore\nwr_restore:\n mov $15, %eax\n syscall\n");
-#define WR_SA_RESTORER 0x04000000
-#endif
-
-static long install_trap_handler(void) {
-    struct {
-        void *handler;
-        unsigned long flags;
-        void *restorer;
-        unsigned long mask;
-    } action = {(void *)on_trap, 4 /* SA_SIGINFO */, 0, 0};
-#if defined(__x86_64__)
-    action.flags |= WR_SA_RESTORER;
-    action.restorer = (void *)wr_restore;
-#endif
-    return sys6(SYS_rt_sigaction, 31 /* SIGSYS */, (long)&action, 0, sizeof action.mask, 0, 0);
-}
-
 /* The filter, built once at start-up and kept short, since the kernel's cost of taking it grows with every
  * instruction (on the benchmark VM, 11 µs for one of 4 instructions, 15 µs for 20, 18 µs for 40): the number is
  * loaded once, one jump per allowed call leads to ALLOW or to its argument's check, and every check ends at the
- * shared TRAP or ALLOW at the end. Only the calls the runtime makes are allowed (26 instructions in all; 42 with
+ * shared TRAP or ALLOW at the end. Only the calls the runtime makes are allowed (27 instructions in all; 42 with
  * glibc's). */
 
 enum check { any, equals, clear };
@@ -120,11 +99,12 @@ static void build(int input, int output, int self, int glibc) {
     ALLOW(SYS_getrandom);
     rule(SYS_kill, equals, 0, (unsigned)self, (unsigned)self); /* abort: SIGABRT to itself, no one else */
     ALLOW(SYS_exit_group);
+    /* The return from the handler of a supervisor's resynchronisation (resync.c). */
+    ALLOW(SYS_rt_sigreturn);
     if (glibc) {
         /* What glibc's allocator, its locks, its threads' ends and its abort() make besides. */
         ALLOW(SYS_getpid);
         ALLOW(SYS_exit);
-        ALLOW(SYS_rt_sigreturn);
         ALLOW(SYS_brk);
         ALLOW(SYS_madvise);
         ALLOW(SYS_mremap);
@@ -182,7 +162,7 @@ long wr_sandbox(const unsigned char *frame, long frame_length, int input, int ou
     int self = wr_getpid();
     build(input, output, self, glibc);
     if (rule_count > most_rules || length > capacity) return -7; /* E2BIG: the program outgrew its arrays */
-    long result = install_trap_handler();
+    long result = wr_handle_signal(31 /* SIGSYS */, on_trap);
     if (result < 0) return result;
     result = sys(SYS_prctl, 38 /* PR_SET_NO_NEW_PRIVS */, 1, 0);
     if (result < 0) return result;

@@ -73,6 +73,9 @@ int sv_memfd(const char *name);
 
 int sv_pidfd_open(pid_t pid);
 int sv_pidfd_send_signal(int pidfd, int sig);
+/// Queues `sig` with `value` as its value (SI_QUEUE) through `pidfd`: how a supervisor that takes a worker's channel
+/// over asks it to resynchronise under a generation (issue 34).
+int sv_pidfd_queue_signal(int pidfd, int sig, uint64_t value);
 
 /// Reaps the child behind `pidfd`, without blocking unless `wait` is set. On success `*code` is CLD_EXITED,
 /// CLD_KILLED or CLD_DUMPED and `*status` the exit code or signal; `*code` is 0 when the child has not exited yet.

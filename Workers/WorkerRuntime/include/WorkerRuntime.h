@@ -48,6 +48,12 @@ int wr_is_no_sandbox(const char *argument);
 /// The leading decimal digits of `text` as a number, 0 if there are none.
 int wr_parse_pid(const char *text);
 
+/// Records a supervisor's request to resynchronise the channel (resync.c): `signal` queued with the generation it
+/// asks under as its value. Installed before the sandbox, which allows no sigaction. 0, or -errno.
+long wr_watch_resync(int signal);
+/// 1 and the generation if a request came since the last call, else 0.
+int wr_take_resync(unsigned long long *generation);
+
 /// Asks the kernel to SIGKILL this process when the thread that spawned it dies.
 void wr_die_with_parent(void);
 void wr_disable_core_dumps(void);
