@@ -152,12 +152,28 @@ extension Event {
 /// Open descriptors of this process of the kinds a supervisor opens (pipes, pidfds, epoll, timerfd, signalfd,
 /// /dev/null), by number and target. Other kinds, such as Foundation's own, come and go on other threads.
 func openSupervisorDescriptors() throws -> [String] {
+    _ = dispatchTimersStarted
     let kinds = ["pipe:", "anon_inode:[pidfd]", "anon_inode:[eventpoll]", "anon_inode:[timerfd]", "anon_inode:[signalfd]", "/dev/null"]
     return ProcFS.descriptors(of: .current).compactMap { fd in
         guard let target = ProcFS.descriptorTarget(.current, fd), kinds.contains(where: target.hasPrefix) else { return nil }
         return "\(fd) \(target)"
     }.sorted()
 }
+
+/// libdispatch opens a timerfd for each of its clocks the first time a timer of that clock is armed (Task.sleep,
+/// asyncAfter), and keeps it: armed by a test beside one that counts descriptors, it looked like a leak. Each is
+/// armed once, before the first count.
+private let dispatchTimersStarted: Void = {
+    let fired = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { fired.signal() }
+    DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(1)) { fired.signal() }
+    Task.detached {
+        try? await Task.sleep(for: .milliseconds(1), clock: .continuous)
+        try? await Task.sleep(for: .milliseconds(1), clock: .suspending)
+        fired.signal()
+    }
+    for _ in 0..<3 { fired.wait() }
+}()
 
 /// The descriptors of those kinds open now that were not open `before`, and stay open. A test that needs no gate (a
 /// simulation on a virtual clock, an exit test) opens an epoll, a timerfd or a pipe beside the test that counts, for
