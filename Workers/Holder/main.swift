@@ -8,7 +8,8 @@ import Vocabulary
 /// each worker, over a SOCK_SEQPACKET socket on fd 3, and gets back the worker's pidfd and channel ends (SCM_RIGHTS)
 /// while the holder keeps its own copies, so a worker's channel stays open when the supervisor dies. When the socket
 /// ends (the supervisor died or let go), the lease runs; when it runs out, every worker still held is SIGKILLed
-/// through its pidfd and reaped, and the holder exits. With nothing held, it exits at once.
+/// through its pidfd and reaped, and the holder exits; with nothing held, it exits at once. The workers die with the
+/// holder (their parent-death signal), so nothing is ever orphaned.
 ///
 /// With `--name`, it listens on that abstract socket address for the next supervisor of the same session: a process
 /// of the same user only (SO_PEERCRED), and one at a time: one that connects while another is attached waits for it
