@@ -23,7 +23,8 @@ static void on_resync(int signal, void *info, void *context) {
 long wr_watch_resync(int signal) { return wr_handle_signal(signal, on_resync); }
 
 int wr_take_resync(unsigned long long *generation) {
-    if (!__atomic_exchange_n(&requested, 0, __ATOMIC_ACQUIRE)) return 0;
+    /* Asked before every message the worker reads: a plain load first, the locked exchange only once asked. */
+    if (!__atomic_load_n(&requested, __ATOMIC_RELAXED) || !__atomic_exchange_n(&requested, 0, __ATOMIC_ACQUIRE)) return 0;
     *generation = __atomic_load_n(&requested_generation, __ATOMIC_RELAXED);
     return 1;
 }
