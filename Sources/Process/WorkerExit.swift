@@ -53,8 +53,8 @@ package final class HeldWorkerExit: WorkerExit {
     package var descriptor: Int32 { pidfd.rawValue }
     package func signal(_ signal: Int32) throws(SystemError) { try Sys.pidfdSignal(pidfd.rawValue, signal) }
 
-    /// Only while it runs: once it has exited, the holder kills its group and reaps it, and its pid may then name
-    /// another process. Between the check and the signal, a pid could be taken again only after the holder's reap
+    /// Only while it runs: once it has exited, the holder reaps it (and kills what it left, re-parented to the
+    /// holder), and its pid may then name another process. Between the check and the signal, a pid could be taken again only after the holder's reap
     /// and a whole turn of the pid space.
     package func signalGroup(_ signal: Int32) {
         guard (try? hasExited(wait: false)) == false else { return }

@@ -113,11 +113,18 @@ extension Processes.Holding {
     /// An abstract socket name no other test or run takes.
     static func uniqueName() -> String { "supervisor-test-holder-\(getpid())-\(UUID().uuidString)" }
 
-    /// The next message on `fd`, waiting up to 5 s.
+    /// The next message on `fd`, waiting up to 5 s for each read.
     static func read(_ fd: Int32, _ decoder: inout FrameDecoder<FromWorker>) throws -> FromWorker? {
+        try read(fd, &decoder) { try $0.next() }
+    }
+
+    /// Reads `fd` into `decoder` until `found` gives a value; nil at the end, or after 5 s without a byte.
+    static func read<T>(
+        _ fd: Int32, _ decoder: inout FrameDecoder<FromWorker>, until found: (inout FrameDecoder<FromWorker>) throws -> T?
+    ) throws -> T? {
         var bytes = [UInt8](repeating: 0, count: 4096)
         while true {
-            if let message = try decoder.next() { return message }
+            if let value = try found(&decoder) { return value }
             var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 5_000) == 1 else { return nil }
             let count = Glibc.read(fd, &bytes, bytes.count)

@@ -5,6 +5,7 @@ import ProcFS
 import Testing
 
 @testable import SupervisorTesting
+@testable import System
 
 extension Processes {
     /// `run --keep-workers` (issue 34): the workers are the holder's children, and outlive a SIGKILLed supervisor for
@@ -23,13 +24,13 @@ extension Processes {
             let holder = try #require(processes().first { $0.parent == supervisor.processIdentifier && $0.name == "Holder" }?.pid)
             #expect(workers.allSatisfy { ProcFS.stat(.pid($0))?.parent == holder }, "the workers are the holder's children")
             kill(supervisor.processIdentifier, SIGKILL)
-            let killed = Self.now()
+            let killed = Sys.monotonicNanoseconds()
             supervisor.waitUntilExit()
             var lastSeen = killed
             var aliveHalfway: Int?
-            while Self.now() - killed < 5_000_000_000 {
+            while Sys.monotonicNanoseconds() - killed < 5_000_000_000 {
                 let alive = workers.filter { !isDead($0) }
-                let now = Self.now()
+                let now = Sys.monotonicNanoseconds()
                 if aliveHalfway == nil, now - killed >= Self.leaseMilliseconds * 500_000 { aliveHalfway = alive.count }
                 if alive.isEmpty && isDead(holder) { break }
                 lastSeen = now
@@ -73,12 +74,6 @@ extension Processes {
             if supervisor.isRunning { kill(supervisor.processIdentifier, SIGKILL) }
             supervisor.waitUntilExit()
             reapOrphans(workers)
-        }
-
-        static func now() -> Int {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return time.tv_sec * 1_000_000_000 + time.tv_nsec
         }
     }
 }

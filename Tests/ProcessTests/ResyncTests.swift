@@ -79,16 +79,8 @@ extension Processes.Holding {
         try message.frame.withUnsafeBytes { try Sys.writeAll(fd, $0) }
     }
 
-    /// Reads `fd` until the `resynced` frame answering `generation` is next in `decoder`, waiting up to 5 s.
+    /// Reads `fd` until the `resynced` frame answering `generation` is next in `decoder`.
     static func readResynced(_ fd: Int32, _ decoder: inout FrameDecoder<FromWorker>, generation: UInt64) throws -> Bool {
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        while !decoder.skip(toResynced: generation) {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 5_000) == 1 else { return false }
-            let count = Glibc.read(fd, &bytes, bytes.count)
-            guard count > 0 else { return false }
-            bytes.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
-        return true
+        try read(fd, &decoder) { $0.skip(toResynced: generation) ? true : nil } ?? false
     }
 }

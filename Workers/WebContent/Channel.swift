@@ -50,8 +50,7 @@ struct Channel {
     /// nothing complete has arrived yet.
     mutating func receive(wait: Bool) -> ToWorker? {
         while true {
-            var generation: UInt64 = 0
-            if asked == nil, wr_take_resync(&generation) != 0 { asked = generation }
+            noteResync()
             if asked != nil { return nil }
             do {
                 while let message = try decoder.next() {
@@ -73,8 +72,7 @@ struct Channel {
     /// handled is then dropped, the bytes decoded and those still in the pipe, which were all sent by the supervisor
     /// before (the new one waits for the answer). Whatever was cut in half is never read.
     mutating func takeResync() -> UInt64? {
-        var generation: UInt64 = 0
-        if asked == nil, wr_take_resync(&generation) != 0 { asked = generation }
+        noteResync()
         guard let asked else { return nil }
         self.asked = nil
         decoder = FrameDecoder()
@@ -85,6 +83,12 @@ struct Channel {
             if n <= 0 { wr_exit(0) }
         }
         return asked
+    }
+
+    /// Takes a request to resynchronise from the runtime, if one came.
+    private mutating func noteResync() {
+        var generation: UInt64 = 0
+        if asked == nil, wr_take_resync(&generation) != 0 { asked = generation }
     }
 
     /// `message`, or nil while it is a piece of a restore still arriving. The supervisor sends a restore's pieces
