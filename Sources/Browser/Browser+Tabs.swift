@@ -6,16 +6,18 @@ import Vocabulary
 /// Tabs (seeds 002–004): realized on demand, navigated with browser semantics, every navigation decided by the
 /// navigation policy, and failures shown as internal error pages that stand in history for what failed.
 extension Browser {
-    /// Gives `tab` a view and a worker, which receives the tab's history over the channel. One-way; observers are
-    /// told.
-    func realize(_ tab: Tab, because reason: TabRealizeReason) {
+    /// Gives `tab` a view and a worker, which receives the tab's history over the channel, or the worker taken back
+    /// that shows it already (`adopting`, its list checked). One-way; observers are told.
+    func realize(
+        _ tab: Tab, because reason: TabRealizeReason, adopting reclaimed: (worker: Worker, page: WorkerClaim)? = nil
+    ) {
         guard !stopping, tab.markRealized() else { return }
         screenHistory(of: tab)
         let load = Load(index: -1, client: TabClient(browser: self, tab: tab), startedAt: clock.now)
         tab.load = load
         if tab.visible { supervisor.shown(load) }
         log.emit(.tabRealized(tab: Int(tab.id), reason: reason, entries: tab.history.entries.count, index: tab.history.index))
-        supervisor.open(load)
+        supervisor.open(load, adopting: reclaimed)
     }
 
     /// Brings `tab` to the front, realizing it if it was not; the tab shown before goes to the background.

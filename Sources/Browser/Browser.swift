@@ -34,6 +34,7 @@ package final class Browser {
         self.content = content
         self.loop = loop
         supervisor.stopRun = { [weak self] in self?.stop() }
+        supervisor.reclaimed = { [weak self] in self?.reclaimed($0, $1) }
         guard editor else { return }
         let journal = try settings.journalPath.map { path throws(FileError) in
             try InputJournal(path: path, salvage: settings.salvageJournal)

@@ -12,6 +12,7 @@ extension Conversation {
     }
 
     private mutating func check(_ message: FromWorker, _ allowance: Allowance) -> [Action] {
+        if case .resyncing(let generation) = stage { return resynced(message, generation) }
         guard saidHello else { return greeting(message) }
         if let incoming { return continuePieces(of: incoming, with: message) }
         switch message {
@@ -52,7 +53,7 @@ extension Conversation {
             let provisional = if case .didFail = message { false } else { true }
             return [.failed(provisional: provisional, error: error)]
         case .resynced:
-            // Asked only by a supervisor that takes a worker over, which this conversation never does yet (issue 34).
+            // Asked once, and answered (`resynced(_:_:)`).
             return unasked(message)
         case .navigationAction:
             guard owed.navigations > 0 else { return unasked(message) }
@@ -110,6 +111,19 @@ extension Conversation {
         guard pid == self.pid else { return violation("hello names pid \(pid)") }
         stage = stage == .launching ? .ready : .exiting(saidHello: true)
         return [.hello(sandbox)]
+    }
+
+    /// A worker taken back must first answer the resynchronisation it was asked for: the channel skips every byte
+    /// before that answer, so anything else here is a lie about the generation. It then owes its list, which the
+    /// core asks for next.
+    private mutating func resynced(_ message: FromWorker, _ generation: UInt64) -> [Action] {
+        guard case .resynced(generation, let url, let title, let finished, let index, _, let seq, let digest) = message
+        else { return violation("message \(message.tag) where the answer to resynchronisation \(generation) belongs") }
+        stage = .ready
+        let claim = WorkerClaim(
+            url: url, title: title, finished: finished, historyIndex: Int(index), history: [], inputSeq: seq,
+            digest: digest)
+        return [.resynced(claim), .send(.historyQuery)]
     }
 
     /// The next piece of a history or document; the worker sends them back to back, so anything else between them,

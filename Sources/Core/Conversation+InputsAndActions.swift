@@ -67,6 +67,8 @@ extension Conversation {
         case reportDeath(ProcessExit)
         // What it said, checked, for the core to act on.
         case hello(Sandbox)
+        /// A worker taken back answered its resynchronisation with what it shows; its list is asked for next.
+        case resynced(WorkerClaim)
         case serve(url: String, kind: ResourceKind)
         case commit(url: String)
         case finished(title: String)

@@ -25,6 +25,9 @@ package struct Conversation {
     package enum Stage: Equatable {
         /// Spawned; its hello not heard yet.
         case launching
+        /// Taken back from a holder after the supervisor before died (issue 34): it said hello to that one, and
+        /// owes this one its answer to resynchronisation `generation`, before which nothing it sent is read.
+        case resyncing(generation: UInt64)
         /// Said hello: it serves its view, or waits as a spare.
         case ready
         /// Told to shut down, after its hello or before: a clean exit is then not a failed launch.
@@ -114,9 +117,10 @@ package struct Conversation {
     /// The system call its sandbox caught, as its trap handler reported it.
     package internal(set) var forbiddenCall: Int32?
 
-    init(pid: Int32, limits: Limits) {
+    init(pid: Int32, limits: Limits, resyncing generation: UInt64? = nil) {
         self.pid = pid
         self.limits = limits
+        if let generation { stage = .resyncing(generation: generation) }
     }
 
     static let maxUnsolicited = 16
@@ -125,14 +129,14 @@ package struct Conversation {
     package var saidHello: Bool {
         switch stage {
         case .launching, .killed: false
-        case .ready: true
+        case .ready, .resyncing: true
         case .exiting(let saidHello): saidHello
         }
     }
 
     package var toldToExit: Bool {
         switch stage {
-        case .launching, .ready: false
+        case .launching, .resyncing, .ready: false
         case .exiting: true
         case .killed(_, let told): told
         }
@@ -277,7 +281,7 @@ package struct Conversation {
     private mutating func shutDown() -> [Action] {
         switch stage {
         case .launching: stage = .exiting(saidHello: false)
-        case .ready: stage = .exiting(saidHello: true)
+        case .ready, .resyncing: stage = .exiting(saidHello: true)
         case .killed(let verdict, _): stage = .killed(verdict: verdict, toldToExit: true)
         case .exiting: break
         }
@@ -321,6 +325,9 @@ package struct Conversation {
         case .launching, .exiting(saidHello: false):
             let reason = "no hello within \(limits.helloTimeoutMs) ms"
             return kill(reason: reason, verdict: .launchFailed(reason: reason))
+        case .resyncing(let generation):
+            let reason = "no answer to resynchronisation \(generation) within \(limits.helloTimeoutMs) ms"
+            return kill(reason: reason, verdict: .unresponsive)
         case .ready where serving && suspension == .suspended: return [.watchLiveness]
         case .ready where serving: return ping() + [.watchLiveness]
         case .ready, .exiting, .killed: return []

@@ -39,6 +39,7 @@ extension Supervisor {
             step(worker, .endOfFile)
         case .reportDeath(let exit): died(worker, exit)
         case .hello(let sandbox): saidHello(worker, sandbox: sandbox)
+        case .resynced(let claim): worker.claim = claim
         case .serve(let url, let kind): fetch(url, kind, for: worker)
         case .commit(let url): committed(url, by: worker)
         case .finished(let title): rendered(worker, title: title)
@@ -79,6 +80,10 @@ extension Supervisor {
 
     /// Every whole frame received, while the conversation still reads them.
     private func readFrames(of worker: Worker) {
+        // A worker taken back is read from its answer to the resynchronisation on: what came before may be cut.
+        if case .resyncing(let generation) = worker.conversation.stage, !worker.handle.skip(toResynced: generation) {
+            return
+        }
         do {
             while worker.conversation.readable, let message = try worker.handle.next() {
                 step(worker, .frame(message, allowance(for: worker)))
@@ -121,6 +126,7 @@ extension Supervisor {
 
     func historyReceived(index: UInt32, urls: [String], from worker: Worker) {
         log.emit(.workerHistory(index: Int(index), urls: urls), view: worker.view?.id, pid: worker.pid)
+        if worker.claim != nil { return reclaimedList(worker, index: index, urls: urls) }
         _ = worker.view?.load.client.received(
             .history(index: index, count: UInt32(urls.count), urls: urls), from: worker, in: worker.view)
     }

@@ -24,6 +24,7 @@ extension Supervisor {
         clock.cancel(worker.cpuWindowEnd)
         forget(worker)
         forgetRank(of: worker)
+        settleReclaim(of: worker)
         // Its process is gone: a view waiting for one may have it now.
         if !waitingForProcess.isEmpty { clock.soon { [weak self] in self?.retryWaitingView() } }
         let conversation = worker.conversation

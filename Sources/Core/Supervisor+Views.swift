@@ -5,22 +5,26 @@ import Vocabulary
 /// Views: opened with a worker; attached to the window, which takes the foreground assertion and only then wires
 /// the termination observer; shown or hidden; closed.
 extension Supervisor {
-    /// Opens a view for `load` with a spare worker or a new one; it enters the window after `attachDelay`.
+    /// Opens a view for `load` with a spare worker or a new one; it enters the window after `attachDelay`. With
+    /// `adopting`, it takes that worker taken back, which shows the load's page already, and enters the window at
+    /// once.
     @discardableResult
-    package func open(_ load: Load) -> View {
+    package func open(_ load: Load, adopting reclaimed: (worker: Worker, page: WorkerClaim)? = nil) -> View {
         let view = View(id: nextViewID, load: load, visible: load.shownAt != nil, at: clock.now)
         nextViewID += 1
         views[view.id] = view
         load.view = view
         log.emit(.viewOpen(load: load.index, visible: view.visible), view: view.id)
-        if takeCached(for: view) {
+        if let reclaimed {
+            adopt(reclaimed.worker, into: view, showing: reclaimed.page)
+        } else if takeCached(for: view) {
             // Its worker comes once it answers the cache's ping.
         } else if let worker = takeSpare(for: view) {
             adopt(worker, into: view)
         } else {
             startWorker(for: view)
         }
-        view.attachAt = view.createdAt + attachDelay(view)
+        view.attachAt = view.createdAt + (reclaimed == nil ? attachDelay(view) : 0)
         view.timers.append(clock.schedule(at: view.attachAt) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             attach(view)

@@ -34,6 +34,12 @@ extension Supervisor {
             }
             return nil
         }
+        watch(worker)
+        return worker
+    }
+
+    /// Registers a worker and starts hearing from it: its messages, its exit, its liveness and its memory.
+    func watch(_ worker: Worker) {
         register(worker)
         do {
             try worker.handle.watch(
@@ -44,7 +50,6 @@ extension Supervisor {
         }
         watchLiveness(of: worker)
         watchMemory(of: worker)
-        return worker
     }
 
     /// What a launch that failed for want of descriptors or memory ran into: the machine's limit, not the worker
@@ -59,17 +64,23 @@ extension Supervisor {
         }
     }
 
-    func adopt(_ worker: Worker, into view: View) {
+    /// Gives `view` its worker, which is sent the view's load once it has said hello; a worker taken back that
+    /// shows `page` already is sent nothing.
+    func adopt(_ worker: Worker, into view: View, showing page: WorkerClaim? = nil) {
         worker.view = view
         worker.load = view.load
         view.worker = worker
         worker.views += 1
         // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
         step(worker, .newPage)
-        log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
+        if let page {
+            adoptShowing(page, worker, into: view)
+        } else {
+            log.emit(.spawn(load: view.load.index, reused: worker.views > 1), view: view.id, pid: worker.pid)
+        }
         setBand(band(for: worker), of: worker)
         watchCPU(of: worker)
-        if worker.conversation.saidHello { sendLoad(to: worker, of: view) }
+        if page == nil, worker.conversation.saidHello { sendLoad(to: worker, of: view) }
     }
 
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while

@@ -46,6 +46,8 @@ package final class Supervisor {
     var waitingForProcess: [View] = []
     var processRetry: TimerID?
     var refusalsWithNoneAlive = 0
+    /// Workers taken back (their pids) that have not yet been adopted, refused or died.
+    var reclaiming = Set<Int32>()
 
     /// How long after its creation a view enters the window (its opener's choice; at once by default).
     package var attachDelay: (View) -> Int = { _ in 0 }
@@ -61,6 +63,11 @@ package final class Supervisor {
     /// so takes that claim: asked at each death, and the only thing that makes a death by a signal the supervisor
     /// did not send a kill from outside. By default nobody claims anything.
     package var claimedKill: (Int32) -> Bool = { _ in false }
+    /// Called with each worker taken back once it has said what it shows: the browser opens a view adopting it
+    /// (`open(_:adopting:)`) or refuses it (`refuse`). With none, every such worker is refused.
+    package var reclaimed: ((Worker, WorkerClaim) -> Void)?
+    /// Called once the last worker taken back has been adopted, refused or has died.
+    package var reclaimsSettled: () -> Void = {}
     /// How its driver stops the run when the supervisor aborts it; by default, every worker is shut down.
     package var stopRun: (() -> Void)?
 

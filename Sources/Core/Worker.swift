@@ -51,9 +51,12 @@ package final class Worker {
     /// The view this worker renders for; nil once the view let it go.
     package internal(set) weak var view: View?
 
-    init(_ handle: any WorkerHandle, limits: Conversation.Limits) {
+    /// What a worker taken back said it shows, until its list has come and a view has taken it or it was refused.
+    var claim: WorkerClaim?
+
+    init(_ handle: any WorkerHandle, limits: Conversation.Limits, resyncing generation: UInt64? = nil) {
         self.handle = handle
-        conversation = Conversation(pid: handle.pid, limits: limits)
+        conversation = Conversation(pid: handle.pid, limits: limits, resyncing: generation)
     }
 
     /// Its exit has been collected.

@@ -18,6 +18,9 @@ extension SupervisorEvent {
         case .show: "show"
         case .hide: "hide"
         case .spawn: "spawn"
+        case .reclaim: "reclaim"
+        case .adopt: "adopt"
+        case .adoptionRefused: "adoption-refused"
         case .spare: "spare"
         case .spareTaken: "spare-taken"
         case .noSpare: "no-spare"
@@ -116,6 +119,9 @@ extension SupervisorEvent {
         case .suspended(let answered): f.bool("answered", answered)
         case .resumed(let ms): f.double("suspendedMs", ms)
         case .spawn(let load, let reused): f.int("load", load).flag("reused", reused)
+        case .reclaim(let generation): f.int("generation", generation)
+        case .adopt(let url): f.string("url", url)
+        case .adoptionRefused(let reason): f.string("reason", reason)
         case .spare(let reused): f.flag("reused", reused)
         case .hello(let ms, let sandbox):
             f.double("spawnToHelloMs", ms)

@@ -53,6 +53,13 @@ public enum SupervisorEvent: Equatable, Sendable {
     case spareTaken(ready: Bool?)
     /// A view opened with no spare waiting, and why.
     case noSpare(reason: NoSpareReason)
+    /// A worker a holder kept alive across the death of the supervisor before (`run --keep-workers`) is taken
+    /// back: it is asked to resynchronise, its answer stamped with `generation`, the holder's count of supervisors.
+    case reclaim(generation: Int)
+    /// A view took a worker taken back, showing `url` already: nothing is loaded again.
+    case adopt(url: String)
+    /// A worker taken back is not adopted: what it said is not what the session saved. It is killed next.
+    case adoptionRefused(reason: String)
 
     // The process cache (WebKit's WebProcessCache): workers of closed views kept for later views of their site.
     /// A closed view's worker is pinged before it is cached (`Checking if process is responsive before caching it`).

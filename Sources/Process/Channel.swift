@@ -91,6 +91,12 @@ package final class Channel {
     package func next() throws(WireError) -> FromWorker? {
         try decoder.next()
     }
+
+    /// Drops what was received before the answer to resynchronisation `generation` (`FrameDecoder.skip`); true
+    /// once that answer is next.
+    package func skip(toResynced generation: UInt64) -> Bool {
+        decoder.skip(toResynced: generation)
+    }
 }
 
 /// The bytes queued for a worker, and how many of them went out: one value, so that sending a message is one

@@ -27,16 +27,26 @@ package final class HeldLauncher: Launcher {
         do throws(SystemError) {
             let spawnedAt = loop.now
             let held = try holder.spawn(executable, arguments: arguments, environment: [SpawnRecipe.environment])
-            typealias Held = HolderLink.HeldWorker
-            guard let pidfd = held.descriptors.take(Held.pidfd), let input = held.descriptors.take(Held.input),
-                let output = held.descriptors.take(Held.output), let errors = held.descriptors.take(Held.errors)
-            else { throw SystemError("spawn through the holder", errno: EPROTO) }
-            for fd in [input.rawValue, output.rawValue, errors.rawValue] { try Sys.setNonBlocking(fd) }
-            return WorkerProcess(
-                HeldWorkerExit(pid: held.pid, pidfd: pidfd, holder: holder), channel: Channel(read: output, write: input),
-                errors: StandardErrorRelay(pid: held.pid, pipe: errors), spawnedAt: spawnedAt, loop: loop, scratch: scratch)
+            return try process(held, since: spawnedAt)
         } catch {
             throw LaunchError(executable: executable, underlying: error)
         }
+    }
+
+    /// A worker the holder kept for the supervisor before (`HolderLink.list`), as this one's: its life is counted
+    /// from now.
+    package func takeBack(_ held: HolderLink.HeldWorker) throws(SystemError) -> WorkerProcess {
+        try process(held, since: loop.now)
+    }
+
+    private func process(_ held: HolderLink.HeldWorker, since spawnedAt: Int) throws(SystemError) -> WorkerProcess {
+        typealias Held = HolderLink.HeldWorker
+        guard let pidfd = held.descriptors.take(Held.pidfd), let input = held.descriptors.take(Held.input),
+            let output = held.descriptors.take(Held.output), let errors = held.descriptors.take(Held.errors)
+        else { throw SystemError("take a worker from the holder", errno: EPROTO) }
+        for fd in [input.rawValue, output.rawValue, errors.rawValue] { try Sys.setNonBlocking(fd) }
+        return WorkerProcess(
+            HeldWorkerExit(pid: held.pid, pidfd: pidfd, holder: holder), channel: Channel(read: output, write: input),
+            errors: StandardErrorRelay(pid: held.pid, pipe: errors), spawnedAt: spawnedAt, loop: loop, scratch: scratch)
     }
 }

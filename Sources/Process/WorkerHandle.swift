@@ -21,6 +21,11 @@ package protocol WorkerHandle: AnyObject {
     func receive() -> Bool
     /// The next whole message received, if any.
     func next() throws(WireError) -> FromWorker?
+    /// Continues it if it was stopped and asks it to resynchronise (issue 34): it drops what it had half read and
+    /// answers `FromWorker.resynced` stamped with `generation`.
+    func askResync(generation: UInt64) throws(SystemError)
+    /// Drops what it sent before its answer to resynchronisation `generation`; true once that answer is next.
+    func skip(toResynced generation: UInt64) -> Bool
     /// Closes its end of the channel: nothing more is read or written.
     func closeChannel()
     /// Sends `signal`; `sender` says whose doing the death is.

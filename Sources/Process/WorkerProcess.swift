@@ -69,6 +69,18 @@ package final class WorkerProcess: WorkerHandle {
         try channel.next()
     }
 
+    package func askResync(generation: UInt64) throws(SystemError) {
+        guard let child else { throw SystemError("ask a reaped worker to resynchronise", errno: ESRCH) }
+        try child.signal(SIGCONT)
+        guard sv_pidfd_queue_signal(child.descriptor, resyncSignal, generation) == 0 else {
+            throw SystemError("pidfd_send_signal(resync)", errno: errno)
+        }
+    }
+
+    package func skip(toResynced generation: UInt64) -> Bool {
+        channel.skip(toResynced: generation)
+    }
+
     package func closeChannel() {
         guard channelOpen else { return }
         channelOpen = false

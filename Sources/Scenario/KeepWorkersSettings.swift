@@ -1,3 +1,5 @@
+import Glibc
+
 /// How `run --keep-workers` keeps the workers alive when the supervisor dies (issue 34): a holder process
 /// (Workers/Holder) is their parent and keeps their pidfds and channels; once the supervisor is gone, it keeps them
 /// for the lease and then kills every one. The default, without it, is iOS's: the workers die with the supervisor.
@@ -6,6 +8,9 @@ public struct KeepWorkersSettings: Sendable, Equatable {
     public var holderPath: String
     /// How long the holder keeps the workers once the supervisor is gone.
     public var leaseNanoseconds = KeepWorkersSettings.defaultLeaseNanoseconds
+    /// Where the holder waits for the session's next supervisor, which takes its workers back; nil for a run that
+    /// browses no session, whose workers only outlive it for the lease.
+    public var holderName: String?
 
     /// A few seconds: time for a supervisor restarted at once to come back, and no more.
     public static let defaultLeaseNanoseconds = 5_000_000_000
@@ -14,5 +19,14 @@ public struct KeepWorkersSettings: Sendable, Equatable {
 
     public init(holderPath: String) {
         self.holderPath = holderPath
+    }
+
+    /// The holder's name for the session at `absolutePath` (resolved, so that every spelling of one file names one
+    /// holder) and this user: an abstract socket address, FNV-1a of the path in hex.
+    public static func holderName(session absolutePath: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in absolutePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "supervisor-holder-\(getuid())-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

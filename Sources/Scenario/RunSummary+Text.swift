@@ -41,6 +41,10 @@ extension RunSummary {
             ("suspensions", .int(suspensions)),
             ("suspendedSeconds", .double((suspendedSeconds * 1000).rounded() / 1000)),
             ("hangs", .object([("unresponsive", .int(hangs.found)), ("responsive", .int(hangs.recovered))])),
+            ("takenBack", .object([
+                ("asked", .int(takenBack.asked)), ("adopted", .int(takenBack.adopted)),
+                ("refused", .int(takenBack.refused)),
+            ])),
             ("unobservedDeaths", .int(unobservedDeaths)),
             ("deadChannelSends", .int(deadChannelSends)), ("blankMs", .double((blankMs * 1000).rounded() / 1000)),
             ("foregroundWorkerSeconds", .double((foregroundWorkerSeconds * 1000).rounded() / 1000)),
@@ -103,6 +107,11 @@ extension RunSummary {
         }
         if suspensions > 0 {
             lines.append("suspended: \(counted(suspensions, "time")), \(fixed(suspendedSeconds, 3)) worker-seconds stopped")
+        }
+        if takenBack.asked > 0 {
+            let (asked, adopted, refused) = takenBack
+            lines.append("taken back from the holder: \(counted(asked, "worker")); \(adopted) adopted without a "
+                + "reload, \(refused) refused and killed, \(asked - adopted - refused) died or did not answer")
         }
         if hangs.found > 0 {
             lines.append("hangs: \(counted(hangs.found, "worker")) found unresponsive, \(hangs.recovered) of them "

@@ -65,6 +65,10 @@ public final class RunSummary {
     /// Deaths nobody was told about, because the observer was not wired yet.
     /// Workers found unresponsive (an answer owed past the hang timeout), and those of them that answered later.
     public private(set) var hangs = (found: 0, recovered: 0)
+    /// Workers a holder kept across the last supervisor's death, taken back at the start (`run --keep-workers`):
+    /// those asked to resynchronise, those a tab adopted, and those refused for what they said (the rest died or
+    /// did not answer).
+    public private(set) var takenBack = (asked: 0, adopted: 0, refused: 0)
     /// Memory warnings, and for each worker killed over its memory limit how long before the kill it was warned
     /// (nil: it passed the warning and the limit between two readings).
     public private(set) var memoryWarnings = 0
@@ -146,6 +150,9 @@ public final class RunSummary {
             if let pid = event.pid { endSuspension(pid, at: event.monotonic) }
         case .memoryWarning: memoryWarnings += 1
         case .memoryLimit(_, _, let lead): memoryKillLeadsMs.append(lead)
+        case .reclaim: takenBack.asked += 1
+        case .adopt: takenBack.adopted += 1
+        case .adoptionRefused: takenBack.refused += 1
         case .unresponsive: hangs.found += 1
         case .responsive: hangs.recovered += 1
         case .deadChannelSend:

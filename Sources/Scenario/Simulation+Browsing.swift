@@ -22,9 +22,21 @@ extension Browsing {
 }
 
 extension Simulation {
+    /// Browsing begins once every worker taken back has been adopted into its tab or refused: a tab shown before
+    /// would get a new worker beside the one that shows it already.
+    func reclaimThenBrowse() {
+        guard let (generation, workers) = takenBack.take(), !workers.isEmpty else { return beginBrowsing() }
+        supervisor.reclaimsSettled = { [weak self] in self?.beginBrowsing() }
+        for worker in workers { supervisor.reclaim(worker, generation: generation) }
+    }
+
     func beginBrowsing() {
         guard let tab = browser.tabs.first(where: \.visible) ?? browser.tabs.first else { return endBrowsing() }
-        browser.show(tab)
+        guard tab.realized else { return browser.show(tab) }
+        // It adopted a worker taken back (shown already if the session saved it so): its page is there, with
+        // nothing to load.
+        if !tab.visible { browser.show(tab) }
+        navigationEnded(tab, error: nil)
     }
 
     /// A tab's page finished (an error page with `error`), or nothing did in time (`blank`): the navigation under

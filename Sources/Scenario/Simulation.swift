@@ -35,6 +35,9 @@ public final class Simulation {
     let warnings = RunWarnings()
     /// Whose children the workers are: this process's, or the holder's (`RunConfiguration.keepWorkers`).
     var workersParent = getpid()
+    /// The workers a holder kept for the session's last supervisor, to be taken back as the run begins, and the
+    /// generation their resynchronisation is stamped with.
+    var takenBack: (generation: UInt64, workers: [WorkerProcess])?
 
     /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
     /// up, a `FileError` when the journal cannot be used.
@@ -48,11 +51,19 @@ public final class Simulation {
             try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
             return
         }
-        let holder = try HolderLink(holder: keep.holderPath, leaseMilliseconds: keep.leaseNanoseconds / 1_000_000)
+        // The session's last supervisor may have left a holder, still keeping its workers: they are taken back.
+        let earlier = try keep.holderName.flatMap { name throws(SystemError) in try HolderLink.connect(name: name) }
+        let holder = try earlier
+            ?? HolderLink(
+                holder: keep.holderPath, leaseMilliseconds: keep.leaseNanoseconds / 1_000_000, name: keep.holderName)
         let launcher = HeldLauncher(
             executable: configuration.workerPath, holder: holder, loop: loop, sandboxed: configuration.sandbox)
         try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
         workersParent = holder.pid
+        if earlier != nil {
+            let (generation, held) = try holder.list()
+            takenBack = (UInt64(generation), try held.map { held throws(SystemError) in try launcher.takeBack(held) })
+        }
     }
 
     /// A run on the clock and launcher given: the event loop and real workers, or, for the policies' tests, a
@@ -154,7 +165,7 @@ public final class Simulation {
             typeNext()
         }
         if browser.browsesSession {
-            beginBrowsing()
+            reclaimThenBrowse()
         } else if configuration.arrivalNanoseconds > 0 {
             arrive(at: clock.now)
         } else {

@@ -74,6 +74,18 @@ package final class FakeWorker: WorkerHandle {
         return nil
     }
 
+    /// How it answers a request to resynchronise (issue 34), once continued; by default it says nothing.
+    package var resync: (UInt64, FakeWorker) -> Void = { _, _ in }
+
+    package func askResync(generation: UInt64) throws(SystemError) {
+        guard exit == nil else { throw SystemError("pidfd_send_signal(resync)", errno: ESRCH) }
+        proceed()
+        resync(generation, self)
+    }
+
+    /// Its channel holds only whole frames, the answer first.
+    package func skip(toResynced generation: UInt64) -> Bool { true }
+
     /// Writes a frame the supervisor cannot read, after what it said before.
     package func corrupt(_ error: WireError) {
         guard exit == nil else { return }
@@ -87,13 +99,17 @@ package final class FakeWorker: WorkerHandle {
         sent = (signal, sender)
         switch signal {
         case SIGSTOP: stopped = true
-        case SIGCONT:
-            stopped = false
-            let pending = held
-            held = []
-            for message in pending { script(message, self) }
+        case SIGCONT: proceed()
         default: die(.signal(Int(signal)))
         }
+    }
+
+    /// Goes on after a stop, reading what it was sent meanwhile.
+    private func proceed() {
+        stopped = false
+        let pending = held
+        held = []
+        for message in pending { script(message, self) }
     }
 
     /// Ends the process, as `ending` says.
@@ -139,14 +155,18 @@ package final class FakeWorker: WorkerHandle {
         return PriorityBands().oomScoreAdjust(band, rank: rank)
     }
 
-    /// A healthy worker: hello when launched (see `FakeLauncher`), each page fetched, committed and finished with a
-    /// title, pings and title probes answered, and an exit when told to shut down.
+    /// A healthy worker: hello when launched (see `FakeLauncher`), each page fetched (a restored list's current
+    /// one too, when its first piece holds it), committed and finished with a title, pings and title probes
+    /// answered, and an exit when told to shut down.
     package static func healthy(_ message: ToWorker, _ worker: FakeWorker) {
         switch message {
         case .load(let url, _):
             worker.page = url
             worker.say(.fetch(url: url, kind: .document))
         case .reload: worker.say(.fetch(url: worker.page, kind: .document))
+        case .restoreHistory(let index, _, let urls) where urls.indices.contains(Int(index)):
+            worker.page = urls[Int(index)]
+            worker.say(.fetch(url: worker.page, kind: .document))
         case .fetchReply: worker.say(.didCommit(url: worker.page), .didFinish(title: "Page"))
         case .ping(let seq): worker.say(.pong(seq: seq))
         case .prepareToSuspend: worker.say(.readyToSuspend)

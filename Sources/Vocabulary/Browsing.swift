@@ -23,6 +23,8 @@ public enum TabRealizeReason: String, Sendable, CaseIterable {
     /// Its live state was asked for (its worker's back/forward list).
     case liveState = "live state"
     case navigation
+    /// A worker a holder kept across the supervisor's restart showed its page already (`run --keep-workers`).
+    case adopted
 }
 
 /// Why a tab shows an error page.

@@ -50,6 +50,10 @@ enum RunCommand {
         // Every check is done. Files are taken in an order that destroys nothing if a later one fails: the
         // session (locked, read), then the outputs (new, or replacements placed only at the end).
         let session = try sessionPath.map { path in try SessionStore(path: path) }
+        if let session, workload.settings.keepWorkers != nil {
+            let path = try Sys.realPath(session.path)
+            workload.settings.keepWorkers?.holderName = KeepWorkersSettings.holderName(session: path)
+        }
         let saved = try session?.read()
         let outputs = try RunOutputs(log: logPath, iosLog: iosLogPath, jetsamLog: workload.jetsamLog, force: force)
         workload.settings.jetsam?.logFD = outputs.jetsamLog?.fd

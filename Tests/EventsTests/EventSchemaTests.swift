@@ -23,6 +23,7 @@ import Vocabulary
         .loadEnd(.init(load: 1, tab: 4, outcome: .rendered, recoveries: 1, hidden: true, error: "e", blankMs: 2.5, timeToVisibleMs: 3.5)),
         .blank(load: 4), .visible(load: 1, timeToVisibleMs: 1.25, first: false, editor: true), .viewOpen(load: 1, visible: false),
         .viewClose, .attach, .show(load: 1), .hide(load: 1), .spawn(load: 1, reused: true), .spare(reused: true), .spareTaken(ready: false), .noSpare(reason: .takenByPreviousLoad),
+        .reclaim(generation: 2), .adopt(url: "app://local/a.html"), .adoptionRefused(reason: "no saved tab has its list"),
         .cacheCheck(site: "app://local"), .notCached(site: nil, reason: .noSite), .cacheAdd(site: "https://example.com", size: 2, capacity: 10),
         .cacheTaken(site: "https://example.com", size: 1, capacity: 10), .cacheMiss(site: "app://site2.test", evicted: nil),
         .cacheMiss(site: "app://site3.test", evicted: .expired), .cacheEvict(site: "app://local", reason: .sameSite), .memoryPressure(critical: true),
@@ -68,7 +69,7 @@ import Vocabulary
     }
 
     @Test func everyEventIsReadBackAsWritten() throws {
-        #expect(Set(Self.samples.map(\.name)).count == 73)
+        #expect(Set(Self.samples.map(\.name)).count == 76)
         for sample in Self.samples {
             let event = try Event(line: Self.line(sample))
             #expect(event.kind == sample)

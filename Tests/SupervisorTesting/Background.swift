@@ -100,18 +100,23 @@ func isDead(_ pid: Int32) -> Bool {
 /// rendered: the supervisor and its workers' pids. This process becomes a child subreaper first, so that workers
 /// orphaned by the supervisor's death come to it, which reaps them (`reapOrphans`).
 func startSupervisorShowing(views: Int, _ arguments: [String]) throws -> (Process, [Int32]) {
+    try startSupervisor(
+        ["run", "--loads", "\(views)", "--views", "\(views)", "--dwell", "60000"] + arguments, untilRendered: views)
+}
+
+/// `supervisor` with `arguments` and its event log on standard output (`--log /dev/stdout` is added), once workers
+/// of `count` pids have rendered: the supervisor and those pids, as `startSupervisorShowing`.
+func startSupervisor(_ arguments: [String], untilRendered count: Int) throws -> (Process, [Int32]) {
     _ = sv_set_child_subreaper()
     let supervisor = Process()
     supervisor.executableURL = URL(fileURLWithPath: supervisorPath)
-    supervisor.arguments = [
-        "run", "--loads", "\(views)", "--views", "\(views)", "--dwell", "60000", "--log", "/dev/stdout",
-    ] + arguments
+    supervisor.arguments = arguments + ["--log", "/dev/stdout"]
     let out = Pipe()
     supervisor.standardOutput = out
     try supervisor.run()
     var buffered = ""
     var rendered: Set<Int32> = []
-    while rendered.count < views {
+    while rendered.count < count {
         var ready = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
         let chunk = poll(&ready, 1, 10_000) == 1 ? out.fileHandleForReading.availableData : Data()
         if chunk.isEmpty {
