@@ -8,7 +8,7 @@ import Vocabulary
 extension Browser {
     /// Gives `tab` a view and a worker, which receives the tab's history over the channel, or the worker taken back
     /// that shows it already (`adopting`, its list checked). One-way; observers are told.
-    func realize(
+    package func realize(
         _ tab: Tab, because reason: TabRealizeReason, adopting reclaimed: (worker: Worker, page: WorkerClaim)? = nil
     ) {
         guard !stopping, tab.markRealized() else { return }

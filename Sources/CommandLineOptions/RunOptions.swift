@@ -28,6 +28,10 @@ public struct RunOptions: Sendable {
             + "far as it is intact, with a warning; a file that is not a session, or in use, is an error.")
     public let tabs = DefaultedOption(
         "--tabs", .integer(1...1_000_000), default: baseConfiguration.tabs, help: "Tabs in a new session.")
+    public let liveTabs = DefaultedOption(
+        "--live-tabs", .integer(0...1_000_000), default: baseConfiguration.liveTabs,
+        help: "Give the session's first <n> tabs a worker at the start, besides the shown one, each rendering its "
+            + "page off screen, as a browser that restores its recent tabs live. (needs --session)")
     public let allowHost = Option(
         "--allow-host",
         ValueKind<[String]>(placeholder: "<hosts>", read: { _, text in pieces(of: text, at: ",", omittingEmpty: true) },
@@ -51,7 +55,9 @@ public struct RunOptions: Sendable {
     public let keepWorkers = Flag(
         "--keep-workers",
         help: "Start the workers through a holder process that keeps them alive for --lease once the supervisor is "
-            + "gone, SIGKILLed or not, and then kills every one; without it they die with the supervisor, as on iOS.")
+            + "gone, SIGKILLed or not, and then kills every one; with --session, the session's next run takes them "
+            + "back and each tab whose saved state its worker matches adopts it, with nothing loaded again. Without "
+            + "it they die with the supervisor, as on iOS. Needs Linux 6.15.")
     public let lease = DefaultedOption(
         "--lease", .wholeMilliseconds(KeepWorkersSettings.leaseMilliseconds),
         default: KeepWorkersSettings.defaultLeaseNanoseconds,
@@ -62,7 +68,7 @@ public struct RunOptions: Sendable {
     public var table: OptionTable {
         OptionTable(
             [policy] + workload.all
-                + [session, tabs, allowHost, log, logFormat, outsideKills, keepWorkers, lease, json, force])
+                + [session, tabs, liveTabs, allowHost, log, logFormat, outsideKills, keepWorkers, lease, json, force])
     }
 
     public var help: CommandHelp {

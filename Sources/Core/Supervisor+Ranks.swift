@@ -70,8 +70,13 @@ extension Supervisor {
     }
 
     /// Writes again the value of each worker from `start` on whose rank moved, up to the band's span: past it, all
-    /// share the last value.
-    private func rerank(_ band: PriorityBand, from start: Int) {
+    /// share the last value. While workers are being taken back, each entering the band first would move all the
+    /// others, once per worker: that waits until the last is settled (`deferredReranks`).
+    func rerank(_ band: PriorityBand, from start: Int) {
+        if !reclaiming.isEmpty {
+            deferredReranks[band] = min(start, deferredReranks[band] ?? start)
+            return
+        }
         let list = ranked[band, default: []]
         let end = min(list.count, OOMScores.span(of: band).count)
         guard start < end else { return }

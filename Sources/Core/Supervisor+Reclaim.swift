@@ -44,6 +44,9 @@ extension Supervisor {
     /// The worker taken back was adopted, refused or died: once the last of them is, `reclaimsSettled` is told.
     func settleReclaim(of worker: Worker) {
         guard reclaiming.remove(worker.pid) != nil, reclaiming.isEmpty else { return }
+        let reranks = deferredReranks
+        deferredReranks = [:]
+        for (band, start) in reranks { rerank(band, from: start) }
         // After the step that settled it: a view adopting the last one is whole first.
         clock.soon { [weak self] in self?.reclaimsSettled() }
     }
@@ -51,7 +54,6 @@ extension Supervisor {
     /// `view` takes a worker taken back that shows `page` already: committed, finished and titled as it says,
     /// which the browser checked against its session.
     func adoptShowing(_ page: WorkerClaim, _ worker: Worker, into view: View) {
-        settleReclaim(of: worker)
         worker.rendered = true
         worker.site = Site(url: page.url)
         view.committed(page.url)

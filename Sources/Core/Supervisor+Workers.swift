@@ -80,7 +80,8 @@ extension Supervisor {
         }
         setBand(band(for: worker), of: worker)
         watchCPU(of: worker)
-        if page == nil, worker.conversation.saidHello { sendLoad(to: worker, of: view) }
+        guard page == nil else { return settleReclaim(of: worker) }
+        if worker.conversation.saidHello { sendLoad(to: worker, of: view) }
     }
 
     /// The band a worker should be in: foreground while its view is in the window; the policy's launch band while

@@ -48,6 +48,8 @@ package final class Supervisor {
     var refusalsWithNoneAlive = 0
     /// Workers taken back (their pids) that have not yet been adopted, refused or died.
     var reclaiming = Set<Int32>()
+    /// The ranks left to write once they are all settled: from which index on, by band.
+    var deferredReranks: [PriorityBand: Int] = [:]
 
     /// How long after its creation a view enters the window (its opener's choice; at once by default).
     package var attachDelay: (View) -> Int = { _ in 0 }

@@ -54,6 +54,12 @@ public enum JSON: Sendable, Equatable {
 
     package static func quote(_ string: String, into out: inout String) {
         out += "\""
+        // Most strings (URLs, reasons) are printable ASCII with nothing to escape: copied whole.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += string
+            out += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -21,6 +21,14 @@ public struct KeepWorkersSettings: Sendable, Equatable {
         self.holderPath = holderPath
     }
 
+    /// Why this kernel cannot keep workers, for its `uname` release (e.g. "6.18.0-1-amd64"); nil if it can. A held
+    /// worker's end is read through its pidfd after the holder reaped it, which needs `PIDFD_INFO_EXIT`: Linux 6.15.
+    public static func unsupported(kernelRelease release: String) -> String? {
+        let numbers = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard numbers.count == 2, (numbers[0], numbers[1]) < (6, 15) else { return nil }
+        return "'--keep-workers' needs Linux 6.15 or later (PIDFD_INFO_EXIT); this kernel is \(release)"
+    }
+
     /// The holder's name for the session at `absolutePath` (resolved, so that every spelling of one file names one
     /// holder) and this user: an abstract socket address, FNV-1a of the path in hex.
     public static func holderName(session absolutePath: String) -> String {

@@ -55,6 +55,8 @@ public struct RunConfiguration: Sendable {
     public var sessionPath: String?
     /// How many tabs a new session has.
     public var tabs = 3
+    /// How many of the session's first tabs are realized as browsing begins, besides the shown one.
+    public var liveTabs = 0
     /// Run Jetsam beside the workers.
     public var jetsam: JetsamSettings?
     /// Start the workers through a holder that keeps them alive for a lease when the supervisor dies.

@@ -30,13 +30,17 @@ extension Simulation {
         for worker in workers { supervisor.reclaim(worker, generation: generation) }
     }
 
+    /// The shown tab first, then the tabs kept live (`RunConfiguration.liveTabs`).
     func beginBrowsing() {
         guard let tab = browser.tabs.first(where: \.visible) ?? browser.tabs.first else { return endBrowsing() }
-        guard tab.realized else { return browser.show(tab) }
-        // It adopted a worker taken back (shown already if the session saved it so): its page is there, with
-        // nothing to load.
-        if !tab.visible { browser.show(tab) }
-        navigationEnded(tab, error: nil)
+        // A tab that adopted a worker taken back is shown already if the session saved it so.
+        let adopted = tab.realized
+        if !adopted || !tab.visible { browser.show(tab) }
+        for tab in browser.tabs.prefix(configuration.liveTabs) where !tab.realized {
+            browser.realize(tab, because: .live)
+        }
+        // Its page is there, with nothing to load.
+        if adopted { navigationEnded(tab, error: nil) }
     }
 
     /// A tab's page finished (an error page with `error`), or nothing did in time (`blank`): the navigation under

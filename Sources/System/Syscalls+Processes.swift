@@ -92,3 +92,12 @@ extension Sys {
         return nil
     }
 }
+
+extension Sys {
+    /// The running kernel's release, as `uname -r` prints it. The corresponding C function is `uname`.
+    package static func kernelRelease() -> String {
+        var names = utsname()
+        guard uname(&names) == 0 else { return "unknown" }
+        return withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}

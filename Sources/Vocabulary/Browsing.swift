@@ -25,6 +25,8 @@ public enum TabRealizeReason: String, Sendable, CaseIterable {
     case navigation
     /// A worker a holder kept across the supervisor's restart showed its page already (`run --keep-workers`).
     case adopted
+    /// One of the tabs kept live from the start (`run --live-tabs`).
+    case live
 }
 
 /// Why a tab shows an error page.

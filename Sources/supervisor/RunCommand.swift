@@ -26,7 +26,14 @@ enum RunCommand {
         if arguments.given(options.tabs) && sessionPath == nil {
             throw UsageError("'--tabs' is the size of a new session: it needs '--session <file>'")
         }
+        workload.settings.liveTabs = arguments[options.liveTabs]
+        if arguments.given(options.liveTabs) && sessionPath == nil {
+            throw UsageError("'--live-tabs' gives a session's tabs workers: it needs '--session <file>'")
+        }
         if arguments[options.keepWorkers] {
+            if let unsupported = KeepWorkersSettings.unsupported(kernelRelease: Sys.kernelRelease()) {
+                throw RuntimeError(unsupported)
+            }
             var keep = KeepWorkersSettings(holderPath: siblingExecutable("Holder"))
             keep.leaseNanoseconds = arguments[options.lease]
             try requireExecutable(keep.holderPath, "Holder", hint: "build it with 'swift build'")

@@ -82,6 +82,25 @@ extension Processes {
             #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a session")
             #expect(try runSupervisorBounded(["run", "--tabs", "3"]).status == 64)
             #expect(try runSupervisorBounded(["session", "restore"]).status == 64)
+            let live = try runSupervisorBounded(["run", "--live-tabs", "3"])
+            #expect(live.status == 64)
+            #expect(live.stderr.contains("'--live-tabs' gives a session's tabs workers: it needs '--session <file>'"))
+        }
+
+        /// `--live-tabs`: the session's first tabs get a worker at the start, besides the shown one, and render.
+        @Test func liveTabsAreRealizedAsBrowsingBegins() throws {
+            let folder = try TemporaryFolder([:])
+            let file = folder.path + "/tabs.session"
+            let log = folder.path + "/run.jsonl"
+            let run = try runSupervisorBounded(
+                ["run", "--session", file, "--tabs", "6", "--live-tabs", "4", "--loads", "3", "--dwell", "200",
+                 "--log", log, "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            let live = lines.filter { $0.contains(#""event":"tab-realized""#) && $0.contains(#""reason":"live""#) }
+            // The shown tab is one of the first four: the other three are realized as live tabs.
+            #expect(live.count == 3, "\(live)")
+            #expect(lines.filter { $0.contains(#""event":"render""#) }.count >= 4)
         }
     }
 }

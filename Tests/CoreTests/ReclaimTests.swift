@@ -14,14 +14,14 @@ import WireProtocol
 
     /// A worker taken back that answers as `answer` says, and sends `list` at `index` when asked for its list.
     static func heldWorker(
-        _ rig: CoreRig, index: UInt32 = 1,
+        _ rig: CoreRig, pid: Int32 = 500, index: UInt32 = 1,
         answer: @escaping (UInt64, FakeWorker) -> Void = { generation, worker in
             worker.say(.resynced(
                 generation: generation, url: list[1], title: "B", finished: true, historyIndex: 1, historyCount: 2,
                 inputSeq: 0, digest: documentDigestBasis))
         }
     ) -> FakeWorker {
-        let worker = FakeWorker(pid: 500, clock: rig.clock)
+        let worker = FakeWorker(pid: pid, clock: rig.clock)
         worker.resync = answer
         worker.script = { message, worker in
             if case .historyQuery = message { worker.say(.history(index: index, count: 2, urls: list)) }
@@ -116,5 +116,22 @@ import WireProtocol
         rig.run(untilMs: 5)
         #expect(held.sent?.signal == SIGKILL)
         #expect(rig.named("adoption-refused").first?.string("reason") == "nothing here adopts workers")
+    }
+
+    /// Each worker taken back enters its band first; rewriting the others' ranks at each would cost a write per
+    /// worker per worker. They wait until the last is settled, and are then written once each, right.
+    @Test func ranksAreWrittenOnceTheLastWorkerIsSettled() throws {
+        let rig = CoreRig(.guarded)
+        let held = (0..<3).map { Self.heldWorker(rig, pid: 500 + $0) }
+        rig.supervisor.reclaimed = { worker, claim in
+            let load = Load(index: 0, client: RecordingClient(rig.supervisor, url: claim.url), startedAt: 0)
+            rig.supervisor.open(load, adopting: (worker, claim))
+        }
+        for worker in held { rig.supervisor.reclaim(worker, generation: 2) }
+        rig.run(untilMs: 5)
+        // Newest first, as hidden tabs never shown rank. Each was applied on entering and when its view attached;
+        // the first two once more when the last was settled, not once for each that entered after them.
+        #expect(held.map(\.rank) == [2, 1, 0])
+        #expect(held.map(\.bands.count) == [3, 3, 2], "\(held.map(\.bands))")
     }
 }
