@@ -2,11 +2,14 @@
 into the editor with a journal; chaos SIGKILLs the supervisor itself every S seconds (each interval drawn by the seed
 between S/2 and 3S/2), and starts it again on the same session and journal, one event log per incarnation, until the
 duration ends; the last incarnation is ended by SIGTERM. Meanwhile its workers are SIGKILLed from outside at --rate.
-The invariants are checked over every restart (see `Checks`), against what chaos reads from the files itself.
+The invariants are checked over every restart (see `Checks`), against what chaos reads from the files itself. With
+--keep-workers the workers outlive each kill under the holder, and the next incarnation must take them back
+(chaos_adoption); without it, none may outlive its supervisor by more than 100 ms.
 """
 import ctypes, json, os, random, signal, subprocess, time
 
 from chaos_files import Journal, Session
+from chaos_adoption import Restarts, restart_lines
 from chaos_proc import children, claimed_kill, is_worker, percentile, stat
 from chaos_report import verdict, wrapped
 from chaos_restart_checks import Checks
@@ -46,6 +49,7 @@ class Incarnation:
         self.started = time.monotonic()
         self.kills = []  # (worker pid, monotonic seconds) sent from outside
         self.killed_at = None
+        self.held = None  # with --keep-workers: the workers the holder kept across the kill before it started
 
     def error(self):
         self.stderr.seek(0)
@@ -62,19 +66,36 @@ def reap_orphans(me, supervisor_pids):
                 pass
 
 
-def live_workers(me, supervisor):
-    """Live workers of the supervisor, or re-parented to chaos since it died (a zombie is already dead)."""
-    found = set()
+def holder(me, supervisor):
+    """The holder of `run --keep-workers`: the supervisor's child, or chaos's once the supervisor that started it
+    died (chaos is a subreaper); None without one."""
     for parent in (supervisor, me):
         for pid, (state, name) in children(parent).items():
+            if name == "Holder" and state != "Z":
+                return pid
+    return None
+
+
+def workers_of(me, supervisor):
+    """Whose children the workers are: the holder's with --keep-workers, else the supervisor's."""
+    return children(holder(me, supervisor) or supervisor)
+
+
+def live_workers(me, supervisor):
+    """Live workers of the supervisor or its holder, or re-parented to chaos since one died (a zombie is already
+    dead)."""
+    found = set()
+    for parent in (supervisor, me, holder(me, supervisor)):
+        for pid, (state, name) in children(parent).items() if parent else ():
             if is_worker(name) and state != "Z":
                 found.add(pid)
     return found
 
 
-def kill_supervisor(incarnation, me):
+def kill_supervisor(incarnation, me, keep):
     """SIGKILLs the supervisor and measures how long its workers outlive it: (ms until none is alive, how many
-    there were, those still alive after 2 s)."""
+    there were, those still alive after 2 s). With `keep`, they are the holder's to keep: (None, the live workers
+    it holds once the supervisor is gone, [])."""
     at_kill = live_workers(me, incarnation.pid)
     try:
         fd = os.pidfd_open(incarnation.pid)
@@ -84,6 +105,9 @@ def kill_supervisor(incarnation, me):
     signal.pidfd_send_signal(fd, signal.SIGKILL)
     os.close(fd)
     incarnation.killed_at = start
+    if keep:
+        incarnation.process.wait()
+        return None, live_workers(me, 0), []
     alive = at_kill
     while alive and time.monotonic() - start < 2.0:
         alive = live_workers(me, incarnation.pid) | {p for p in at_kill if (s := stat(p)) and s[1] != "Z"}
@@ -111,6 +135,10 @@ def run(args, binary, work):
     claims = os.open(claims_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     command = [binary, "run", "--policy", "guarded", "--session", session, "--loads", "10000000", "--dwell", "200",
                "--typing", "20", "--journal", journal, "--json", "--outside-kills", claims_path]
+    command += ["--live-tabs", str(args.workers)] if args.workers else []
+    command += ["--keep-workers"] if args.keep_workers else []
+    restarts = Restarts(args.keep_workers)
+    held = None
     checks = Checks()
     checks.expect(Journal(journal), Session(session))
     failures = checks.failures
@@ -122,6 +150,7 @@ def run(args, binary, work):
     final = None
     while True:
         incarnation = Incarnation(len(incarnations), command, work, args.seed)
+        incarnation.held = held
         incarnations.append(incarnation)
         pid = incarnation.pid
         kill_at = time.monotonic() + args.kill_supervisor_every * rng.uniform(0.5, 1.5)
@@ -130,7 +159,7 @@ def run(args, binary, work):
         while (now := time.monotonic()) < min(kill_at, end):
             if incarnation.process.poll() is not None:
                 break
-            workers = children(pid)
+            workers = workers_of(me, pid)
             if now >= next_sample:
                 next_sample += 0.1
                 for p, (state, _) in workers.items():
@@ -138,7 +167,7 @@ def run(args, binary, work):
                         candidate_zombies.setdefault(p, now)
                 for p, since in list(candidate_zombies.items()):
                     info = stat(p)
-                    if info is None or info[1] != "Z" or info[0] != pid:
+                    if info is None or info[1] != "Z" or info[0] not in (pid, holder(me, pid)):
                         del candidate_zombies[p]
                     elif now - since >= 0.05:
                         zombies.add(p)
@@ -155,7 +184,7 @@ def run(args, binary, work):
             time.sleep(max(0.0, min(next_kill, next_sample, kill_at, end) - time.monotonic()))
         killed = None
         if incarnation.process.poll() is None and time.monotonic() < end:
-            killed = kill_supervisor(incarnation, me)
+            killed = kill_supervisor(incarnation, me, args.keep_workers)
         if killed is None and incarnation.process.poll() is not None:
             failures.append(f"incarnation {incarnation.index} exited {incarnation.process.returncode} by itself: "
                             f"{incarnation.error()[:300]}")
@@ -165,13 +194,18 @@ def run(args, binary, work):
             final = incarnation
             break
         gone_ms, count, alive = killed
-        deaths_ms.append(gone_ms)
-        workers_at_kills += count
+        if args.keep_workers:
+            held = count
+        else:
+            deaths_ms.append(gone_ms)
+            workers_at_kills += count
         if alive:
             failures.append(f"workers alive 2 s after supervisor {pid} was SIGKILLed: {alive}")
-        elif gone_ms > WORKER_DEATH_BOUND_MS:
+        elif gone_ms is not None and gone_ms > WORKER_DEATH_BOUND_MS:
             failures.append(f"workers of supervisor {pid} outlived it by {gone_ms} ms (bound {WORKER_DEATH_BOUND_MS} ms)")
         logged, torn = events(incarnation.log)
+        if incarnation.index > 0:
+            restarts.restarted(incarnation, logged, incarnation.held)
         checks.restart(incarnation, logged)
         checks.killed(incarnation, logged, Journal(journal), Session(session), KILL_GRACE_S)
         checks.torn_log_lines += torn
@@ -194,6 +228,8 @@ def run(args, binary, work):
         if status != 130:
             failures.append(f"the last supervisor exited {status}, not 130 (interrupted): {final.error()[:300]}")
         logged, torn = events(final.log)
+        if final.index > 0:
+            restarts.restarted(final, logged, final.held)
         checks.restart(final, logged)
         checks.ended(final, logged, Journal(journal), KILL_GRACE_S)
         checks.torn_log_lines += torn
@@ -206,8 +242,11 @@ def run(args, binary, work):
             os.kill(pid, signal.SIGKILL)
         time.sleep(0.05)
         reap_orphans(me, set())
+    if holder(me, 0) is not None:
+        failures.append(f"the holder outlived the last supervisor: {holder(me, 0)}")
     if zombies:
         failures.append(f"zombies left unreaped for 50 ms or more: {sorted(zombies)[:5]}")
+    failures += restarts.failures
     report = checks.report()
     if report["blank"] or report["failed"]:
         failures.append(f"loads not rendered: {report['blank']} blank, {report['failed']} failed")
@@ -218,7 +257,8 @@ def run(args, binary, work):
         "workersGoneAfterSupervisorKillMs": {"max": max(deaths_ms) if deaths_ms else None,
                                              "p50": percentile(deaths_ms, 50), "count": len(deaths_ms),
                                              "workersAtKills": workers_at_kills, "boundMs": WORKER_DEATH_BOUND_MS},
-        "zombiesSeen": len(zombies), "leftovers": len(leftovers),
+        "zombiesSeen": len(zombies), "leftovers": len(leftovers), "keepWorkers": args.keep_workers,
+        "restartCost": restarts.report(),
     })
     report["ok"] = not failures
     report["failures"] = failures
@@ -245,7 +285,9 @@ def figures(report):
         f"  torn tails reported: session {t['session']['count']} ({t['session']['bytes']} bytes), journal "
         f"{t['journal']['count']} ({t['journal']['bytes']} bytes); torn log lines {r['tornLogLines']}",
         f"  workers gone after the supervisor's kill: worst {w['max']} ms, p50 {w['p50']} ms over {w['count']} kills "
-        f"({w['workersAtKills']} workers); leftovers {r['leftovers']}, zombies {r['zombiesSeen']}",
+        f"({w['workersAtKills']} workers); leftovers {r['leftovers']}, zombies {r['zombiesSeen']}"
+        if not r["keepWorkers"] else f"  workers kept by the holder across each kill; leftovers {r['leftovers']}, "
+        f"zombies {r['zombiesSeen']}",
         f"  worker kills from outside: {k['sent']} sent, {k['checked']} checked, {k['detected']} found killed/SIGKILL "
         f"from outside; {r['loads']} loads, {r['blank']} blank, {r['failed']} failed",
-    ] + verdict(report)
+    ] + restart_lines(report["restartCost"], report["keepWorkers"]) + verdict(report)

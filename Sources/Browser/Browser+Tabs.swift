@@ -20,6 +20,11 @@ extension Browser {
         supervisor.open(load, adopting: reclaimed)
     }
 
+    /// The tab `load` shows, if it is a tab's.
+    package func tab(showing load: Load) -> Tab? {
+        (load.client as? TabClient)?.tab
+    }
+
     /// Brings `tab` to the front, realizing it if it was not; the tab shown before goes to the background.
     package func show(_ tab: Tab) {
         guard !stopping else { return }

@@ -30,8 +30,19 @@ extension Supervisor {
             return refuse(worker, because: reason)
         }
         claim.history = urls
+        if claim.showsNothing, spares.count < policy.spareWorkers, !stopping {
+            return adoptSpare(worker)
+        }
         guard let reclaimed else { return refuse(worker, because: "nothing here adopts workers") }
         reclaimed(worker, claim)
+    }
+
+    /// A spare taken back (it shows no page and holds no input) goes back to the pool, while the policy keeps one.
+    private func adoptSpare(_ worker: Worker) {
+        spares.append(worker)
+        log.emit(.adopt(url: ""), pid: worker.pid)
+        setBand(band(for: worker), of: worker)
+        settleReclaim(of: worker)
     }
 
     /// Kills a worker taken back that no view may adopt.

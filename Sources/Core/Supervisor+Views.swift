@@ -24,12 +24,18 @@ extension Supervisor {
         } else {
             startWorker(for: view)
         }
-        view.attachAt = view.createdAt + (reclaimed == nil ? attachDelay(view) : 0)
+        if policy.detect.byWatchdog { watchTitle(of: view) }
+        guard reclaimed == nil else {
+            // On screen now, not after whatever else this turn of the loop holds.
+            view.attachAt = view.createdAt
+            attach(view)
+            return view
+        }
+        view.attachAt = view.createdAt + attachDelay(view)
         view.timers.append(clock.schedule(at: view.attachAt) { [weak self, weak view] in
             guard let self, let view, !view.closed else { return }
             attach(view)
         })
-        if policy.detect.byWatchdog { watchTitle(of: view) }
         return view
     }
 

@@ -71,6 +71,7 @@ extension Supervisor {
         worker.load = view.load
         view.worker = worker
         worker.views += 1
+        workerServes(worker, view)
         // What a reused worker's last page sent unasked says nothing of this one: a flood is counted per page.
         step(worker, .newPage)
         if let page {

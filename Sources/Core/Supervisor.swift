@@ -68,6 +68,8 @@ package final class Supervisor {
     /// Called with each worker taken back once it has said what it shows: the browser opens a view adopting it
     /// (`open(_:adopting:)`) or refuses it (`refuse`). With none, every such worker is refused.
     package var reclaimed: ((Worker, WorkerClaim) -> Void)?
+    /// Called with each worker given to a view: launched for it, a spare, a cached worker or one taken back.
+    package var workerServes: (Worker, View) -> Void = { _, _ in }
     /// Called once the last worker taken back has been adopted, refused or has died.
     package var reclaimsSettled: () -> Void = {}
     /// How its driver stops the run when the supervisor aborts it; by default, every worker is shut down.

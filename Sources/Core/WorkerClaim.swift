@@ -12,6 +12,11 @@ package struct WorkerClaim: Equatable, Sendable {
     package var inputSeq: UInt64
     package var digest: UInt64
 
+    /// A spare's answer: no page, no list, no typed input.
+    package var showsNothing: Bool {
+        url.isEmpty && history.isEmpty && inputSeq == 0 && digest == documentDigestBasis
+    }
+
     package init(
         url: String, title: String = "", finished: Bool, historyIndex: Int, history: [String], inputSeq: UInt64,
         digest: UInt64

@@ -56,7 +56,8 @@ public enum SupervisorEvent: Equatable, Sendable {
     /// A worker a holder kept alive across the death of the supervisor before (`run --keep-workers`) is taken
     /// back: it is asked to resynchronise, its answer stamped with `generation`, the holder's count of supervisors.
     case reclaim(generation: Int)
-    /// A view took a worker taken back, showing `url` already: nothing is loaded again.
+    /// A view took a worker taken back, showing `url` already: nothing is loaded again. With no view and `url`
+    /// empty, a spare taken back into the pool.
     case adopt(url: String)
     /// A worker taken back is not adopted: what it said is not what the session saved. It is killed next.
     case adoptionRefused(reason: String)

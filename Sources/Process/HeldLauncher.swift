@@ -33,6 +33,12 @@ package final class HeldLauncher: Launcher {
         }
     }
 
+    /// Names what the worker `pid` serves in the holder (`HolderLink.label`): a hint for the supervisor that takes
+    /// it back. A holder that cannot be told is found gone by the next spawn or reap.
+    package func label(_ pid: Int32, _ text: String) {
+        try? holder.label(pid, text)
+    }
+
     /// A worker the holder kept for the supervisor before (`HolderLink.list`), as this one's: its life is counted
     /// from now.
     package func takeBack(_ held: HolderLink.HeldWorker) throws(SystemError) -> WorkerProcess {

@@ -12,6 +12,8 @@ package final class HolderLink {
     package struct HeldWorker {
         package let pid: Int32
         package let descriptors: ReceivedDescriptors
+        /// What the supervisor before said it served (`label`); empty if it said nothing.
+        package var label = ""
         package static let pidfd = 0, input = 1, output = 2, errors = 3
     }
 
@@ -65,10 +67,10 @@ package final class HolderLink {
             }
             let fields = String(decoding: answer.bytes, as: UTF8.self)
                 .split(separator: "\0", omittingEmptySubsequences: false)
-            if fields.count == 2, fields[0] == HolderWords.held, let pid = Int32(fields[1]),
+            if fields.count == 3, fields[0] == HolderWords.held, let pid = Int32(fields[1]),
                 answer.descriptors.count == 4
             {
-                workers.append(HeldWorker(pid: pid, descriptors: answer.descriptors))
+                workers.append(HeldWorker(pid: pid, descriptors: answer.descriptors, label: String(fields[2])))
                 continue
             }
             guard fields.count == 3, fields[0] == HolderWords.listed, let generation = Int(fields[1]),
@@ -87,6 +89,13 @@ package final class HolderLink {
             throw SystemError("spawn through the holder (\(path))", errno: code)
         }
         return HeldWorker(pid: pid, descriptors: answer.descriptors)
+    }
+
+    /// Names what the worker `pid` serves, for the supervisor that may take it back: the holder keeps it, and does
+    /// not answer. Only a hint: the worker's own answers decide where it is adopted.
+    package func label(_ pid: Int32, _ text: String) throws(SystemError) {
+        guard socket >= 0 else { throw SystemError("label a held worker", errno: EPIPE) }
+        try Sys.send(Array([HolderWords.label, "\(pid)", text].joined(separator: "\0").utf8), on: socket)
     }
 
     /// Returns once the holder has reaped every child that ended before this call: their exits are then the

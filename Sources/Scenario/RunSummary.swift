@@ -151,7 +151,10 @@ public final class RunSummary {
         case .memoryWarning: memoryWarnings += 1
         case .memoryLimit(_, _, let lead): memoryKillLeadsMs.append(lead)
         case .reclaim: takenBack.asked += 1
-        case .adopt: takenBack.adopted += 1
+        case .adopt(let url):
+            takenBack.adopted += 1
+            // A spare taken back: its first view is no launch of this run's.
+            if url.isEmpty, let pid = event.pid { idleSpares.insert(pid) }
         case .adoptionRefused: takenBack.refused += 1
         case .unresponsive: hangs.found += 1
         case .responsive: hangs.recovered += 1

@@ -23,12 +23,23 @@ extension Browsing {
 
 extension Simulation {
     /// Browsing begins once every worker taken back has been adopted into its tab or refused: a tab shown before
-    /// would get a new worker beside the one that shows it already.
+    /// would get a new worker beside the one that shows it already. The worker the holder labelled with the shown
+    /// tab is taken back alone first, so that the user's tab does not wait behind the others.
     func reclaimThenBrowse() {
         guard let (generation, workers) = takenBack.take(), !workers.isEmpty else { return beginBrowsing() }
-        supervisor.reclaimsSettled = { [weak self] in self?.beginBrowsing() }
-        for worker in workers { supervisor.reclaim(worker, generation: generation) }
+        let shown = browser.tabs.first(where: \.visible).map(Self.label(of:))
+        var batches = [workers.filter { $0.label == shown }, workers.filter { $0.label != shown }]
+            .map { $0.map(\.process) }.filter { !$0.isEmpty }
+        let reclaimNext = { [unowned self] in
+            guard !batches.isEmpty else { return beginBrowsing() }
+            for worker in batches.removeFirst() { supervisor.reclaim(worker, generation: generation) }
+        }
+        supervisor.reclaimsSettled = reclaimNext
+        reclaimNext()
     }
+
+    /// The holder's label of a tab's worker.
+    static func label(of tab: Tab) -> String { "tab \(tab.id)" }
 
     /// The shown tab first, then the tabs kept live (`RunConfiguration.liveTabs`).
     func beginBrowsing() {
@@ -36,11 +47,20 @@ extension Simulation {
         // A tab that adopted a worker taken back is shown already if the session saved it so.
         let adopted = tab.realized
         if !adopted || !tab.visible { browser.show(tab) }
-        for tab in browser.tabs.prefix(configuration.liveTabs) where !tab.realized {
-            browser.realize(tab, because: .live)
-        }
+        realizeLiveTabs(from: 0)
         // Its page is there, with nothing to load.
         if adopted { navigationEnded(tab, error: nil) }
+    }
+
+    /// Realizes the live tabs from `index` on, one a turn of the loop: the loop goes on reaping and reading between
+    /// launches, however many there are.
+    func realizeLiveTabs(from index: Int) {
+        var index = index
+        let tabs = browser.tabs.prefix(configuration.liveTabs)
+        while index < tabs.count, tabs[index].realized { index += 1 }
+        guard index < tabs.count, !supervisor.stopping else { return }
+        browser.realize(tabs[index], because: .live)
+        clock.schedule(afterNanoseconds: 0) { [weak self] in self?.realizeLiveTabs(from: index + 1) }
     }
 
     /// A tab's page finished (an error page with `error`), or nothing did in time (`blank`): the navigation under

@@ -37,7 +37,7 @@ public final class Simulation {
     var workersParent = getpid()
     /// The workers a holder kept for the session's last supervisor, to be taken back as the run begins, and the
     /// generation their resynchronisation is stamped with.
-    var takenBack: (generation: UInt64, workers: [WorkerProcess])?
+    var takenBack: (generation: UInt64, workers: [(process: WorkerProcess, label: String)])?
 
     /// A run of real workers on the event loop. Throws a `SystemError` when the loop or the launcher cannot be set
     /// up, a `FileError` when the journal cannot be used.
@@ -60,9 +60,15 @@ public final class Simulation {
             executable: configuration.workerPath, holder: holder, loop: loop, sandboxed: configuration.sandbox)
         try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
         workersParent = holder.pid
+        // Each tab's worker is labelled with the tab in the holder: the next supervisor takes the shown tab's first.
+        supervisor.workerServes = { [weak browser] worker, view in
+            guard let tab = browser?.tab(showing: view.load) else { return }
+            launcher.label(worker.pid, Self.label(of: tab))
+        }
         if earlier != nil {
             let (generation, held) = try holder.list()
-            takenBack = (UInt64(generation), try held.map { held throws(SystemError) in try launcher.takeBack(held) })
+            let workers = try held.map { held throws(SystemError) in (try launcher.takeBack(held), held.label) }
+            takenBack = (UInt64(generation), workers)
         }
     }
 

@@ -153,6 +153,13 @@ extension Processes {
                                                                  "workersAtKills": big, "boundMs": 100.0},
                             "workerKills": {"sent": big, "checked": big, "detected": big},
                             "zombiesSeen": big, "leftovers": big, "loads": big, "blank": big, "failed": big,
+                            "keepWorkers": True,
+                            "restartCost": {
+                                "restartToFirstEventMs": {"p50": 1234567.891, "max": 98765432.1},
+                                "restartToVisibleMs": {"p50": 1234567.891, "max": 98765432.1, "count": big},
+                                "adoption": {"heldAtKills": big, "reclaimed": big, "adopted": big, "refused": big,
+                                             "unanswered": big, "adoptedShare": 0.9999, "refusals": {},
+                                             "restartToLastAdoptMs": {"p50": 1234567.891, "max": 98765432.1}}},
                             "ok": False, "failures": failures}
                 out = {}
                 for name, report, lines in [("kills", kills, lambda: chaos_report.kill_lines(kills)),

@@ -134,4 +134,30 @@ import WireProtocol
         #expect(held.map(\.rank) == [2, 1, 0])
         #expect(held.map(\.bands.count) == [3, 3, 2], "\(held.map(\.bands))")
     }
+
+    /// A spare taken back (no page, no list, no input) goes back to the pool while the policy keeps one, and the
+    /// next view takes it: nothing is launched for the view, only the spare that replaces it once it rendered.
+    @Test func aSpareTakenBackIsTheNextViewsSpare() throws {
+        var policy = Policy.guarded
+        policy.spareWorkers = 1
+        let rig = CoreRig(policy)
+        let spare = FakeWorker(pid: 600, clock: rig.clock)
+        spare.resync = { generation, worker in
+            worker.say(.resynced(
+                generation: generation, url: "", title: "", finished: false, historyIndex: 0, historyCount: 0,
+                inputSeq: 0, digest: documentDigestBasis))
+        }
+        spare.script = { message, worker in
+            if case .historyQuery = message { worker.say(.history(index: 0, count: 0, urls: [])) }
+            else { FakeWorker.healthy(message, worker) }
+        }
+        rig.supervisor.reclaim(spare, generation: 2)
+        rig.run(untilMs: 5)
+        #expect(rig.named("adopt").first?.string("url") == "" && rig.named("adoption-refused").isEmpty)
+        let (_, view, _) = rig.open()
+        rig.run(untilMs: 10)
+        #expect(view.worker?.pid == 600)
+        #expect(rig.launcher.launched.count == rig.named("spare").count)
+        #expect(rig.named("spare-taken").count == 1)
+    }
 }

@@ -45,6 +45,11 @@ extension Processes {
             let visible = events.named("visible").first.map { Double($0.monotonic - began) / 1e6 }
             print("adoption on restart: \(adopted.count) of \(held.count) workers adopted; the shown tab visible "
                 + (visible.map { String(format: "%.2f ms", $0) } ?? "never") + " after the first was taken back")
+            // The shown tab's worker, labelled so in the holder, is taken back before the others.
+            let shownView = events.first { $0.name == "view-open" && $0["visible"] == .bool(true) }?.view
+            if let shown = adopted.first(where: { $0.view == shownView }) {
+                #expect(events.named("reclaim").first?.pid == shown.pid)
+            }
             let adoptedViews = Set(adopted.compactMap(\.view))
             // Adopted, nothing is loaded again: no load, commit or render in their views, and none launched for them.
             let loaded = events.filter { ["load", "commit", "render", "spawn"].contains($0.name) }

@@ -17,6 +17,10 @@ extension Processes.Holding {
         let name = Self.uniqueName()
         let first = try HolderLink(holder: productsDirectory + "/Holder", leaseMilliseconds: 5_000, name: name)
         let spawned = try (0..<3).map { _ in try Self.spawnWorker(first) }
+        // Labels are kept for the next supervisor; a worker never labelled has an empty one.
+        try first.label(spawned[0].pid, "tab 7")
+        try first.label(spawned[1].pid, "tab 8")
+        try first.label(spawned[1].pid, "tab 9")
         first.letGo()
         for worker in spawned { for index in 0...3 { worker.descriptors.take(index)?.close() } }
 
@@ -25,6 +29,8 @@ extension Processes.Holding {
         let (generation, held) = try second.list()
         #expect(generation == 2)
         #expect(held.map(\.pid).sorted() == spawned.map(\.pid).sorted())
+        let labels = Dictionary(uniqueKeysWithValues: held.map { ($0.pid, $0.label) })
+        #expect([labels[spawned[0].pid], labels[spawned[1].pid], labels[spawned[2].pid]] == ["tab 7", "tab 9", ""])
         for (index, worker) in held.enumerated() {
             let input = try #require(worker.descriptors.borrow(HolderLink.HeldWorker.input))
             let output = try #require(worker.descriptors.borrow(HolderLink.HeldWorker.output))

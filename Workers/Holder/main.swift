@@ -22,8 +22,9 @@ import Vocabulary
 /// arguments, then the environment's entries. The answer is `spawned` and the pid, with the pidfd, the worker's
 /// input (to write), its output and its standard error (to read) passed; or `failed` and an errno. `ping` is
 /// answered `pong` once every child that ended before it has been reaped, so that the kernel has their exit for any
-/// pidfd (PIDFD_INFO_EXIT). `list` is answered with a `held` message and the pid per worker, its four descriptors
-/// passed as a spawn's are, then `listed`, the generation (the first supervisor's is 1) and the count.
+/// pidfd (PIDFD_INFO_EXIT). `label`, a pid and a text names what that worker serves, and is not answered. `list` is
+/// answered with a `held` message, the pid and the label per worker, its four descriptors passed as a spawn's are,
+/// then `listed`, the generation (the first supervisor's is 1) and the count.
 
 func fail(_ message: String) -> Never {
     _ = message.withCString { write(2, $0, strlen($0)) }
@@ -68,6 +69,8 @@ struct Held {
     let pid: Int32
     let pidfd: Int32
     let ends: [Int32]
+    /// What the supervisor said it serves (`label`), handed back with it.
+    var label = ""
 }
 var held: [Int32: Held] = [:]
 
@@ -162,7 +165,7 @@ func aboveChannel(_ fd: Int32) -> Int32 {
 /// Hands every worker held to the supervisor attached: its own copies of each one's descriptors.
 @MainActor func list() {
     for worker in held.values.sorted(by: { $0.pid < $1.pid }) {
-        answer(HolderWords.held + "\0\(worker.pid)", [worker.pidfd] + worker.ends)
+        answer(HolderWords.held + "\0\(worker.pid)\0" + worker.label, [worker.pidfd] + worker.ends)
     }
     answer(HolderWords.listed + "\0\(generation)\0\(held.count)")
 }
@@ -192,6 +195,7 @@ var buffer = [UInt8](repeating: 0, count: 64 << 10)
         answer(HolderWords.pong)
     }
     if fields.first == HolderWords.list { list() }
+    if fields.first == HolderWords.label, fields.count == 3, let pid = Int32(fields[1]) { held[pid]?.label = fields[2] }
     return true
 }
 
