@@ -70,7 +70,9 @@ enum UnifiedLogBench {
         defer { fclose(file) }
         var text = ""
         var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil { text += String(cString: line) }
+        while fgets(&line, Int32(line.count), file) != nil {
+            text += String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         // Standard error is wrapped at 100 columns, each continuation indented by two.
         guard let summary = text.replacing("\n  ", with: " ").split(separator: "\n").last(where: { $0.hasPrefix("log show: ") }),
             let entries = Int(summary.dropFirst(10).prefix { $0.isNumber || $0 == "," }.filter(\.isNumber)),

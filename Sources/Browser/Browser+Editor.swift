@@ -9,7 +9,7 @@ import Vocabulary
 /// worker's death (seed 001). See `Editor` for the bookkeeping and `InputJournal` for the disk.
 extension Browser {
     package func openEditor() {
-        guard let editor else { return }
+        guard let editor, editor.load.view == nil else { return }
         supervisor.shown(editor.load)
         log.emit(.editorOpen(restored: editor.restored))
         supervisor.open(editor.load)

@@ -23,23 +23,27 @@ extension Browsing {
 
 extension Simulation {
     /// Browsing begins once every worker taken back has been adopted into its tab or refused: a tab shown before
-    /// would get a new worker beside the one that shows it already. The worker the holder labelled with the shown
-    /// tab is taken back alone first, so that the user's tab does not wait behind the others.
+    /// would get a new worker beside the one that shows it already. The workers the holder labelled with the shown
+    /// tab and the editor are taken back first, alone, so that what the user sees does not wait behind the others.
     func reclaimThenBrowse() {
         guard let (generation, workers) = takenBack.take(), !workers.isEmpty else { return beginBrowsing() }
-        let shown = browser.tabs.first(where: \.visible).map(Self.label(of:))
-        var batches = [workers.filter { $0.label == shown }, workers.filter { $0.label != shown }]
+        let first = Set([browser.tabs.first(where: \.visible).map(Self.label(of:)), Self.editorLabel].compactMap { $0 })
+        var batches = [workers.filter { first.contains($0.label) }, workers.filter { !first.contains($0.label) }]
             .map { $0.map(\.process) }.filter { !$0.isEmpty }
         let reclaimNext = { [unowned self] in
-            guard !batches.isEmpty else { return beginBrowsing() }
+            guard !batches.isEmpty else {
+                browser.openEditor()
+                return beginBrowsing()
+            }
             for worker in batches.removeFirst() { supervisor.reclaim(worker, generation: generation) }
         }
         supervisor.reclaimsSettled = reclaimNext
         reclaimNext()
     }
 
-    /// The holder's label of a tab's worker.
+    /// The holder's label of a tab's worker, and of the editor's.
     static func label(of tab: Tab) -> String { "tab \(tab.id)" }
+    static let editorLabel = "editor"
 
     /// The shown tab first, then the tabs kept live (`RunConfiguration.liveTabs`).
     func beginBrowsing() {

@@ -60,8 +60,10 @@ public final class Simulation {
             executable: configuration.workerPath, holder: holder, loop: loop, sandboxed: configuration.sandbox)
         try self.init(configuration: configuration, content: content, log: log, loop: loop, clock: loop, launcher: launcher)
         workersParent = holder.pid
-        // Each tab's worker is labelled with the tab in the holder: the next supervisor takes the shown tab's first.
+        // Each tab's worker is labelled with the tab in the holder, and the editor's as the editor's: the next
+        // supervisor takes those of the shown tab and the editor first.
         supervisor.workerServes = { [weak browser] worker, view in
+            if view.load.client.isEditor { return launcher.label(worker.pid, Self.editorLabel) }
             guard let tab = browser?.tab(showing: view.load) else { return }
             launcher.label(worker.pid, Self.label(of: tab))
         }
@@ -167,7 +169,8 @@ public final class Simulation {
             }
         }
         if browser.editor != nil {
-            browser.openEditor()
+            // A worker taken back may be the editor's: its view opens once they are all settled.
+            if takenBack == nil { browser.openEditor() }
             typeNext()
         }
         if browser.browsesSession {

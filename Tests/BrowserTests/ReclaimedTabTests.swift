@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 import TestSupport
@@ -80,5 +81,53 @@ import WireProtocol
         #expect(fresh.received.first == .restoreHistory(index: 1, count: 3, urls: Self.second))
         #expect(tab2.load?.view?.worker?.pid == fresh.pid && tab2.load?.view?.title == "Page")
         #expect(events.named("tab-realized").map { $0.string("reason") } == ["adopted", "shown"])
+    }
+
+    /// A browser whose editor restored `texts` from a journal, on a virtual clock with fake workers.
+    static func editorBrowser(_ texts: [String], clock: VirtualClock) throws -> (Browser, Supervisor, TemporaryFolder) {
+        let folder = try TemporaryFolder([:])
+        let path = folder.path + "/journal"
+        let records = journalRecords(texts.map { Array($0.utf8) })
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(records)))
+        var settings = SupervisorSettings()
+        settings.policy = .guarded
+        settings.policy.spareWorkers = 0
+        let launcher = FakeLauncher(clock: clock)
+        let supervisor = Supervisor(settings: settings, clock: clock, launcher: launcher, log: EventLog())
+        var browserSettings = BrowserSettings()
+        browserSettings.journalPath = path
+        let browser = try Browser(
+            supervisor: supervisor, settings: browserSettings, content: ContentProvider(), loop: EventLoop(),
+            editor: true)
+        return (browser, supervisor, folder)
+    }
+
+    /// The editor's worker taken back with the document as the journal holds it: adopted, and sent nothing of
+    /// it again; what is typed next goes to it. One that applied an input the journal never saved is refused.
+    @Test(arguments: [(3, true), (4, false)])
+    func theEditorsWorkerIsAdoptedOnlyWithTheJournalsDocument(applied: Int, adopted: Bool) throws {
+        let clock = VirtualClock()
+        let texts = ["w1 ", "w2 ", "w3 ", "w4 "]
+        let (browser, supervisor, _) = try Self.editorBrowser(Array(texts.prefix(3)), clock: clock)
+        let editor = try #require(browser.editor)
+        let held = FakeWorker(pid: 700, clock: clock)
+        let document = documentDigest(Array(texts.prefix(applied).joined().utf8))
+        held.resync = { generation, worker in
+            worker.say(.resynced(
+                generation: generation, url: ContentProvider.editorURL, title: "Editor", finished: true,
+                historyIndex: 0, historyCount: 1, inputSeq: UInt64(applied), digest: document))
+        }
+        held.script = { message, worker in
+            guard case .historyQuery = message else { return }
+            worker.say(.history(index: 0, count: 1, urls: [ContentProvider.editorURL]))
+        }
+        supervisor.reclaim(held, generation: 2)
+        clock.advance(by: 5_000_000)
+        #expect((editor.worker?.pid == 700) == adopted)
+        #expect(held.received == [.historyQuery] && (held.sent?.signal == SIGKILL) == !adopted)
+        guard adopted else { return }
+        browser.type()
+        #expect(held.received.last.map { if case .input(4, _) = $0 { true } else { false } } == true)
+        #expect(editor.replayed == 0)
     }
 }

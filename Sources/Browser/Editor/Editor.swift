@@ -114,6 +114,13 @@ package final class Editor {
 
     func detach() { worker = nil }
 
+    /// A worker taken back whose document is the acknowledged one (`Browser.reclaimedEditor`): nothing acknowledged
+    /// is sent to it again, and what was typed since goes to it next.
+    func adopt(_ worker: Worker) {
+        self.worker = worker
+        sentThrough = acked
+    }
+
     /// The worker applied input `seq`, and its document now hashes to `digest`. Returns false if nothing asked
     /// for this acknowledgement.
     func applied(seq: UInt64, digest: UInt64) -> Bool {
