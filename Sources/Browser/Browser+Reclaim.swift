@@ -12,7 +12,9 @@ extension Browser {
         switch Adoption.place(claim, among: tabs, isTaken: \.realized) {
         case .refused(let reason): supervisor.refuse(worker, because: reason)
         case .tab(let id):
-            guard let tab = tabs.first(where: { $0.id == id }) else { return }
+            guard let tab = tabs.first(where: { $0.id == id }) else {
+                return supervisor.refuse(worker, because: "its tab \(id) is gone")
+            }
             screenHistory(of: tab)
             guard Adoption.matches(claim, tab.history) else {
                 return supervisor.refuse(worker, because: "the navigation policy refuses an entry of its list")
