@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Jetsam is linked statically: a static child starts in about a quarter of the time a dynamically linked one does.
+/// Jetsam, the holder and the supervisor are linked statically: a static program starts in about a quarter of the time
+/// a dynamically linked one does (`supervisor --version`: 0.87 ms, against 3.6 ms), and a restarted supervisor's
+/// views wait on its start.
 let staticExecutable: [LinkerSetting] = [.unsafeFlags(["-static-executable"])]
 
 /// WebContent is Embedded Swift on bare Linux system calls (Workers/WorkerRuntime): no C library and no Swift runtime
@@ -182,7 +184,8 @@ let package = Package(
                 "Browser", "Events", "Text", "System", "Process", "Core", "Scenario", "LogAnalysis", "CommandLineOptions",
                 "Replay", "Charts", "Bench", "WebContent", "WebContentPortable", "Jetsam", "Holder", "FoundationProbe",
                 "Vocabulary", "UnifiedLog",
-            ]),
+            ],
+            linkerSettings: staticExecutable),
         /// Foundation.Process driving the same worker: the benchmark's "what a Swift user would pick instead".
         .executableTarget(name: "FoundationProbe"),
         .target(
