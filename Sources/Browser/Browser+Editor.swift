@@ -8,11 +8,13 @@ import Vocabulary
 /// The editor document: a view open for the whole run that the user types into, whose inputs survive any
 /// worker's death (seed 001). See `Editor` for the bookkeeping and `InputJournal` for the disk.
 extension Browser {
-    package func openEditor() {
+    /// Opens the editor's view with a new worker, or with the worker taken back that holds its document already
+    /// (`adopting`, checked by `reclaimed`).
+    package func openEditor(adopting reclaimed: (worker: Worker, page: WorkerClaim)? = nil) {
         guard let editor, editor.load.view == nil else { return }
         supervisor.shown(editor.load)
         log.emit(.editorOpen(restored: editor.restored))
-        supervisor.open(editor.load)
+        supervisor.open(editor.load, adopting: reclaimed)
     }
 
     /// The user types one input, unless the worker is a window of inputs behind (see `Editor.window`).

@@ -36,9 +36,7 @@ extension Browser {
                 + "the journal's (\(editor.acked) inputs)")
         }
         editor.adopt(worker)
-        supervisor.shown(editor.load)
-        log.emit(.editorOpen(restored: editor.restored))
-        supervisor.open(editor.load, adopting: (worker, claim))
+        openEditor(adopting: (worker, claim))
         deliverInputs()
     }
 }

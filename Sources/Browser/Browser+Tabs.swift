@@ -7,12 +7,13 @@ import Vocabulary
 /// navigation policy, and failures shown as internal error pages that stand in history for what failed.
 extension Browser {
     /// Gives `tab` a view and a worker, which receives the tab's history over the channel, or the worker taken back
-    /// that shows it already (`adopting`, its list checked). One-way; observers are told.
+    /// that shows it already (`adopting`: the caller screened the list and checked the worker against it). One-way;
+    /// observers are told.
     package func realize(
         _ tab: Tab, because reason: TabRealizeReason, adopting reclaimed: (worker: Worker, page: WorkerClaim)? = nil
     ) {
         guard !stopping, tab.markRealized() else { return }
-        screenHistory(of: tab)
+        if reclaimed == nil { screenHistory(of: tab) }
         let load = Load(index: -1, client: TabClient(browser: self, tab: tab), startedAt: clock.now)
         tab.load = load
         if tab.visible { supervisor.shown(load) }
