@@ -38,8 +38,11 @@ extension Processes {
             let adopted = events.named("adopt")
             let refused = events.named("adoption-refused")
             #expect(asked == held, "taken back: \(asked.sorted()), held: \(held.sorted())")
-            // Every worker is accounted for; at most the one tab whose navigation the kill cut may not match.
-            #expect(adopted.count + refused.count == held.count)
+            // Every worker is accounted for: adopted, refused, or killed for not answering (one the kill caught
+            // before it could take the request, on a busy machine); at most one is not adopted.
+            let silent = events.named("kill").filter { $0.string("reason")?.hasPrefix("no answer to resync") == true }
+            let answered = Set((adopted + refused + silent).compactMap(\.pid))
+            #expect(answered == held, "unaccounted for: \(held.subtracting(answered).sorted())")
             #expect(adopted.count >= held.count - 1, "refused: \(refused.map { $0.string("reason") ?? "" })")
             let began = try #require(events.named("reclaim").first?.monotonic)
             let visible = events.named("visible").first.map { Double($0.monotonic - began) / 1e6 }
